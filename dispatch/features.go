@@ -1,0 +1,107 @@
+// Package dispatch detects the CPU's features once and chooses, for every
+// gohal operation, the best implementation this CPU can run.
+//
+// The selection is pure: [Select] takes the features, the operations with
+// their variants in order of preference, and an override string (the value
+// of the GOHAL environment variable) and returns one [Choice] per operation,
+// each with the reason it was made. Package hal calls it once at init and
+// sets its flags from the result; tests and tools call it with made-up
+// features to see what another CPU would get.
+package dispatch
+
+import (
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/sys/cpu"
+)
+
+// Feature names used in variant requirements. They are lower case and
+// stable: they appear in GOHAL error messages and in halbench's JSON.
+const (
+	FeatureCX16      = "cx16"      // amd64: CMPXCHG16B
+	FeatureRDTSCP    = "rdtscp"    // amd64: RDTSCP
+	FeatureWAITPKG   = "waitpkg"   // amd64: TPAUSE, UMONITOR, UMWAIT
+	FeatureSERIALIZE = "serialize" // amd64: SERIALIZE
+	FeatureAtomics   = "atomics"   // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
+	FeatureLRCPC     = "lrcpc"     // arm64: LDAPR (RCpc load-acquire)
+)
+
+// Features describes the CPU this process runs on, as far as gohal cares.
+type Features struct {
+	GOARCH     string          `json:"goarch"`
+	Vendor     string          `json:"vendor"`
+	Brand      string          `json:"brand"`
+	Family     int             `json:"family"`
+	Model      int             `json:"model"`
+	Hypervisor bool            `json:"hypervisor"`
+	CacheLine  int             `json:"cache_line"`
+	Flags      map[string]bool `json:"flags"`
+}
+
+// Has reports whether the CPU has the named feature (one of the Feature
+// constants). Unknown names report false.
+func (f *Features) Has(name string) bool { return f.Flags[name] }
+
+// Names returns the features the CPU has, sorted.
+func (f *Features) Names() []string {
+	var out []string
+	for k, v := range f.Flags {
+		if v {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+var (
+	hostOnce sync.Once
+	host     *Features
+)
+
+// Host returns the features of the CPU this process runs on, detected once
+// from golang.org/x/sys/cpu and github.com/klauspost/cpuid/v2. Callers must
+// not modify the result.
+func Host() *Features {
+	hostOnce.Do(func() { host = detect() })
+	return host
+}
+
+func detect() *Features {
+	c := &cpuid.CPU
+	f := &Features{
+		GOARCH:     runtime.GOARCH,
+		Vendor:     strings.TrimSpace(c.VendorString),
+		Brand:      strings.TrimSpace(c.BrandName),
+		Family:     c.Family,
+		Model:      c.Model,
+		Hypervisor: c.Supports(cpuid.HYPERVISOR),
+		CacheLine:  c.CacheLine,
+		Flags:      map[string]bool{},
+	}
+	if f.Vendor == "" {
+		f.Vendor = c.VendorID.String()
+	}
+	switch runtime.GOARCH {
+	case "amd64", "386":
+		// x/sys/cpu is what the Go runtime trusts; cpuid/v2 fills the
+		// flags x/sys/cpu does not know.
+		f.Flags[FeatureCX16] = cpu.X86.HasCX16
+		f.Flags[FeatureRDTSCP] = c.Supports(cpuid.RDTSCP)
+		f.Flags[FeatureWAITPKG] = c.Supports(cpuid.WAITPKG)
+		f.Flags[FeatureSERIALIZE] = c.Supports(cpuid.SERIALIZE)
+	case "arm64":
+		// x/sys/cpu reads the kernel's HWCAP, which honours
+		// GODEBUG=cpu.atomics=off and what an emulator advertises.
+		f.Flags[FeatureAtomics] = cpu.ARM64.HasATOMICS
+		f.Flags[FeatureLRCPC] = cpu.ARM64.HasLRCPC
+	}
+	if f.CacheLine <= 0 {
+		f.CacheLine = 64
+	}
+	return f
+}

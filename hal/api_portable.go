@@ -1,0 +1,99 @@
+//go:build purego || race || !(amd64 || arm64) || gohal_bootstrap || !gohal_bootstrap
+
+package hal
+
+import (
+	"runtime"
+	"sync/atomic"
+)
+
+// In the portable build every op has one variant, "portable". The exported
+// functions call sync/atomic directly so the compiler can inline them.
+
+var archOps = []opImpl{
+	{name: "pause", variants: []variantImpl{{name: "portable", fn: pause_portable}}},
+	{name: "cas32", variants: []variantImpl{{name: "portable", fn: cas32_portable}}},
+	{name: "cas64", variants: []variantImpl{{name: "portable", fn: cas64_portable}}},
+	{name: "casuintptr", variants: []variantImpl{{name: "portable", fn: casuintptr_portable}}},
+	{name: "fetchadd32", variants: []variantImpl{{name: "portable", fn: fetchadd32_portable}}},
+	{name: "fetchadd64", variants: []variantImpl{{name: "portable", fn: fetchadd64_portable}}},
+	{name: "swap32", variants: []variantImpl{{name: "portable", fn: swap32_portable}}},
+	{name: "swap64", variants: []variantImpl{{name: "portable", fn: swap64_portable}}},
+	{name: "loadacquire32", variants: []variantImpl{{name: "portable", fn: loadacquire32_portable}}},
+	{name: "loadacquire64", variants: []variantImpl{{name: "portable", fn: loadacquire64_portable}}},
+	{name: "storerelease32", variants: []variantImpl{{name: "portable", fn: storerelease32_portable}}},
+	{name: "storerelease64", variants: []variantImpl{{name: "portable", fn: storerelease64_portable}}},
+	{name: "fence", variants: []variantImpl{{name: "portable", fn: fence_portable}}},
+	{name: "cas128", variants: []variantImpl{{name: "portable", fn: cas128_portable}}},
+	{name: "cycles", variants: []variantImpl{{name: "portable", fn: cycles_portable}}},
+}
+
+// Pause tells the CPU that the caller is spinning on a shared word. In the
+// portable build it yields the processor with runtime.Gosched.
+func Pause() { runtime.Gosched() }
+
+// CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
+// value, sequentially consistent like sync/atomic.
+func CompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool) {
+	return atomic.CompareAndSwapUint32(addr, old, new)
+}
+
+// CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
+// value, sequentially consistent like sync/atomic.
+func CompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool) {
+	return atomic.CompareAndSwapUint64(addr, old, new)
+}
+
+// CompareAndSwapUintptr executes the compare-and-swap operation for a
+// uintptr value, sequentially consistent like sync/atomic.
+func CompareAndSwapUintptr(addr *uintptr, old, new uintptr) (swapped bool) {
+	return atomic.CompareAndSwapUintptr(addr, old, new)
+}
+
+// FetchAddUint32 atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+func FetchAddUint32(addr *uint32, delta uint32) (old uint32) {
+	return atomic.AddUint32(addr, delta) - delta
+}
+
+// FetchAddUint64 atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+func FetchAddUint64(addr *uint64, delta uint64) (old uint64) {
+	return atomic.AddUint64(addr, delta) - delta
+}
+
+// SwapUint32 atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+func SwapUint32(addr *uint32, new uint32) (old uint32) { return atomic.SwapUint32(addr, new) }
+
+// SwapUint64 atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+func SwapUint64(addr *uint64, new uint64) (old uint64) { return atomic.SwapUint64(addr, new) }
+
+// LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+func LoadAcquireUint32(addr *uint32) uint32 { return atomic.LoadUint32(addr) }
+
+// LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+func LoadAcquireUint64(addr *uint64) uint64 { return atomic.LoadUint64(addr) }
+
+// StoreReleaseUint32 atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+func StoreReleaseUint32(addr *uint32, val uint32) { atomic.StoreUint32(addr, val) }
+
+// StoreReleaseUint64 atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+func StoreReleaseUint64(addr *uint64, val uint64) { atomic.StoreUint64(addr, val) }
+
+// Fence is a full memory barrier: no load or store moves across it in
+// either direction.
+func Fence() { atomic.AddUint32(&fenceWord, 0) }
+
+// Cycles returns the CPU's cycle or tick counter. In the portable build it
+// counts nanoseconds on the monotonic clock.
+func Cycles() uint64 { return cycles_portable() }
+
+func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
+}

@@ -1,0 +1,68 @@
+package hal
+
+import (
+	"fmt"
+
+	"github.com/gohal/gohal/dispatch"
+)
+
+// Force makes variant the live implementation of op, as GOHAL=op=variant
+// would have at init, and returns a function that restores the previous
+// choice. It is for tests and benchmarks that compare variants in one
+// process: call it only while no other goroutine is using op. Every variant
+// of an op keeps the same memory layout, so values written under one are
+// valid under another.
+//
+// Force returns an *dispatch.OverrideError for an unknown op or variant or
+// a variant this CPU cannot run; nothing changes then.
+func Force(op, variant string) (restore func(), err error) {
+	choices, err := selectFor(dispatch.Host(), op+"="+variant)
+	if err != nil {
+		return nil, err
+	}
+	var prev, next Choice
+	for i, c := range selected {
+		if c.Op == op {
+			prev = c
+			for _, n := range choices {
+				if n.Op == op {
+					next = n
+				}
+			}
+			if err := apply(next); err != nil {
+				return nil, err
+			}
+			selected[i] = next
+			idx := i
+			return func() {
+				if err := apply(prev); err != nil {
+					panic(err)
+				}
+				selected[idx] = prev
+			}, nil
+		}
+	}
+	return nil, fmt.Errorf("hal: op %q not selected", op)
+}
+
+// Runnable reports whether this CPU can run the named variant of op, and if
+// not, the first missing feature. An unknown op or variant reports false
+// with an empty feature.
+func Runnable(op, variant string) (ok bool, missing string) {
+	vs, found := Variants(op)
+	if !found {
+		return false, ""
+	}
+	for _, v := range vs {
+		if v.Name != variant {
+			continue
+		}
+		for _, r := range v.Requires {
+			if !dispatch.Host().Has(r) {
+				return false, r
+			}
+		}
+		return true, ""
+	}
+	return false, ""
+}

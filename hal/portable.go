@@ -1,0 +1,91 @@
+package hal
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// The portable variants: Go over sync/atomic. They are compiled into every
+// build, so benchmarks can compare them with the assembly, and they are the
+// only variants on architectures without a backend, with the purego tag and
+// under the race detector.
+
+func pause_portable() { runtime.Gosched() }
+
+func cas32_portable(addr *uint32, old, new uint32) bool {
+	return atomic.CompareAndSwapUint32(addr, old, new)
+}
+
+func cas64_portable(addr *uint64, old, new uint64) bool {
+	return atomic.CompareAndSwapUint64(addr, old, new)
+}
+
+func casuintptr_portable(addr *uintptr, old, new uintptr) bool {
+	return atomic.CompareAndSwapUintptr(addr, old, new)
+}
+
+func fetchadd32_portable(addr *uint32, delta uint32) uint32 {
+	return atomic.AddUint32(addr, delta) - delta
+}
+
+func fetchadd64_portable(addr *uint64, delta uint64) uint64 {
+	return atomic.AddUint64(addr, delta) - delta
+}
+
+func swap32_portable(addr *uint32, new uint32) uint32 { return atomic.SwapUint32(addr, new) }
+
+func swap64_portable(addr *uint64, new uint64) uint64 { return atomic.SwapUint64(addr, new) }
+
+// sync/atomic's loads and stores are sequentially consistent, which is
+// stronger than acquire and release.
+
+func loadacquire32_portable(addr *uint32) uint32 { return atomic.LoadUint32(addr) }
+
+func loadacquire64_portable(addr *uint64) uint64 { return atomic.LoadUint64(addr) }
+
+func storerelease32_portable(addr *uint32, val uint32) { atomic.StoreUint32(addr, val) }
+
+func storerelease64_portable(addr *uint64, val uint64) { atomic.StoreUint64(addr, val) }
+
+// fenceWord is the target of the portable fence: a sequentially consistent
+// read-modify-write orders everything before it against everything after
+// it, which is what a full fence promises.
+var fenceWord uint32
+
+func fence_portable() { atomic.AddUint32(&fenceWord, 0) }
+
+// cas128 stripes: a lock per 16-byte word address hash, each on its own
+// cache line. Every access to a 128-bit word under the portable variant
+// takes its stripe's lock, so the race detector sees them as ordered.
+type stripe struct {
+	sync.Mutex
+	_ [64 - unsafe.Sizeof(sync.Mutex{})%64]byte
+}
+
+var stripes [64]stripe
+
+func stripeFor(addr *[2]uint64) *stripe {
+	a := uintptr(unsafe.Pointer(addr))
+	return &stripes[(a>>4^a>>10)%uintptr(len(stripes))]
+}
+
+func cas128_portable(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	s := stripeFor(addr)
+	s.Lock()
+	lo, hi = addr[0], addr[1]
+	if lo == oldLo && hi == oldHi {
+		addr[0], addr[1] = newLo, newHi
+		swapped = true
+	}
+	s.Unlock()
+	return lo, hi, swapped
+}
+
+// portableEpoch anchors the portable cycle counter: nanoseconds on the
+// monotonic clock.
+var portableEpoch = time.Now()
+
+func cycles_portable() uint64 { return uint64(time.Since(portableEpoch)) }
