@@ -1,0 +1,173 @@
+package dispatch
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func testOps() []Op {
+	return []Op{
+		{Name: "fetchadd64", Variants: []Variant{{Name: "lse", Requires: []string{FeatureAtomics}}, {Name: "llsc"}}},
+		{Name: "loadacquire64", Variants: []Variant{{Name: "ldapr", Requires: []string{FeatureLRCPC}}, {Name: "ldar"}}},
+		{Name: "pause", Variants: []Variant{{Name: "isb"}, {Name: "yield"}}},
+		{Name: "fence", Variants: []Variant{{Name: "dmb"}}},
+	}
+}
+
+func arm64(flags ...string) *Features {
+	f := &Features{GOARCH: "arm64", Flags: map[string]bool{}}
+	for _, fl := range flags {
+		f.Flags[fl] = true
+	}
+	return f
+}
+
+func choice(t *testing.T, cs []Choice, op string) Choice {
+	t.Helper()
+	for _, c := range cs {
+		if c.Op == op {
+			return c
+		}
+	}
+	t.Fatalf("no choice for %s in %v", op, cs)
+	return Choice{}
+}
+
+func TestSelectPrefersFirstRunnable(t *testing.T) {
+	cs, err := Select(arm64(FeatureAtomics), testOps(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 4 {
+		t.Fatalf("got %d choices, want 4", len(cs))
+	}
+	if c := choice(t, cs, "fetchadd64"); c.Variant != "lse" || c.Index != 0 || !strings.Contains(c.Reason, "atomics") {
+		t.Errorf("fetchadd64: %+v", c)
+	}
+	if c := choice(t, cs, "loadacquire64"); c.Variant != "ldar" || c.Index != 1 || !strings.Contains(c.Reason, "ldapr needs lrcpc") {
+		t.Errorf("loadacquire64: %+v", c)
+	}
+	if c := choice(t, cs, "fence"); c.Variant != "dmb" || c.Reason != "only variant" {
+		t.Errorf("fence: %+v", c)
+	}
+	if c := choice(t, cs, "pause"); c.Variant != "isb" || c.Reason != "preferred" {
+		t.Errorf("pause: %+v", c)
+	}
+}
+
+func TestSelectWithoutFeaturesFallsBack(t *testing.T) {
+	cs, err := Select(arm64(), testOps(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := choice(t, cs, "fetchadd64"); c.Variant != "llsc" || !strings.Contains(c.Reason, "lse needs atomics") {
+		t.Errorf("fetchadd64: %+v", c)
+	}
+}
+
+func TestSelectOverride(t *testing.T) {
+	cs, err := Select(arm64(FeatureAtomics, FeatureLRCPC), testOps(), " fetchadd64 = llsc ,pause=yield,")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := choice(t, cs, "fetchadd64"); c.Variant != "llsc" || c.Index != 1 || c.Reason != "override GOHAL=fetchadd64=llsc" {
+		t.Errorf("fetchadd64: %+v", c)
+	}
+	if c := choice(t, cs, "pause"); c.Variant != "yield" {
+		t.Errorf("pause: %+v", c)
+	}
+	if c := choice(t, cs, "loadacquire64"); c.Variant != "ldapr" {
+		t.Errorf("loadacquire64 not overridden but got %+v", c)
+	}
+}
+
+func TestSelectOverrideErrors(t *testing.T) {
+	for _, tc := range []struct {
+		override string
+		want     []string // substrings of the message
+		missing  string
+	}{
+		{"bogus=x", []string{"GOHAL:", `unknown op "bogus"`, "fetchadd64"}, ""},
+		{"fetchadd64=nope", []string{"GOHAL:", `op "fetchadd64"`, `no variant "nope"`, "lse, llsc"}, ""},
+		{"fetchadd64=lse", []string{"GOHAL:", `op "fetchadd64"`, `variant "lse"`, `feature "atomics"`}, FeatureAtomics},
+		{"loadacquire64=ldapr", []string{`variant "ldapr"`, `"lrcpc"`}, FeatureLRCPC},
+		{"fetchadd64", []string{"GOHAL:", "malformed", "op=variant"}, ""},
+		{"fetchadd64=", []string{"malformed"}, ""},
+		{"=llsc", []string{"malformed"}, ""},
+		{"fetchadd64=llsc=lse", []string{"malformed"}, ""},
+		{"pause=isb,pause=yield", []string{`op "pause" is given twice`}, ""},
+	} {
+		_, err := Select(arm64(), testOps(), tc.override)
+		if err == nil {
+			t.Errorf("GOHAL=%q: no error", tc.override)
+			continue
+		}
+		var oe *OverrideError
+		if !errors.As(err, &oe) {
+			t.Errorf("GOHAL=%q: error %T, want *OverrideError", tc.override, err)
+			continue
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "\n") {
+			t.Errorf("GOHAL=%q: message spans lines: %q", tc.override, msg)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("GOHAL=%q: message %q lacks %q", tc.override, msg, w)
+			}
+		}
+		if oe.Missing != tc.missing {
+			t.Errorf("GOHAL=%q: Missing = %q, want %q", tc.override, oe.Missing, tc.missing)
+		}
+	}
+}
+
+func TestSelectNoRunnableVariant(t *testing.T) {
+	ops := []Op{{Name: "cas128", Variants: []Variant{{Name: "cmpxchg16b", Requires: []string{FeatureCX16}}}}}
+	if _, err := Select(&Features{GOARCH: "amd64"}, ops, ""); err == nil || !strings.Contains(err.Error(), "no variant runs") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestHostDetects(t *testing.T) {
+	f := Host()
+	if f.GOARCH == "" || f.CacheLine <= 0 || f.Flags == nil {
+		t.Fatalf("Host() = %+v", f)
+	}
+	if Host() != f {
+		t.Fatal("Host() detected twice")
+	}
+	for _, n := range f.Names() {
+		if !f.Has(n) {
+			t.Errorf("Names lists %q but Has is false", n)
+		}
+	}
+}
+
+func FuzzParseOverride(f *testing.F) {
+	for _, s := range []string{"", "a=b", "fetchadd64=llsc,pause=yield", "a", "a==b", ",,", "a=b,a=c", " x = y "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, order, err := ParseOverride(s)
+		if err != nil {
+			var oe *OverrideError
+			if !errors.As(err, &oe) || !strings.HasPrefix(err.Error(), "GOHAL: ") {
+				t.Fatalf("error %v is not a GOHAL OverrideError", err)
+			}
+			return
+		}
+		if len(m) != len(order) {
+			t.Fatalf("map %v and order %v disagree", m, order)
+		}
+		for _, op := range order {
+			v := m[op]
+			if op == "" || v == "" || strings.ContainsAny(op+v, "=,") {
+				t.Fatalf("bad pair %q=%q from %q", op, v, s)
+			}
+		}
+		// Selecting with the parsed override must not panic either.
+		_, _ = Select(arm64(), testOps(), s)
+	})
+}
