@@ -1,0 +1,197 @@
+package hal_test
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gohal/gohal/hal"
+)
+
+// Litmus tests run the classic two-thread shapes many times on the real CPU
+// and count each outcome. An outcome the ordering under test forbids fails
+// the test; an outcome the hardware merely allows is reported.
+//
+// Each iteration uses fresh words and starts both threads together through
+// a counter barrier (a sequentially consistent RMW, so nothing from the
+// previous iteration leaks into the next), then runs the shape's two bodies.
+
+// litmusWords keeps the two shared words of one iteration on separate cache
+// lines, as the classic tests do.
+type litmusWords struct {
+	x uint64
+	_ [56]byte
+	y uint64
+	_ [56]byte
+}
+
+// litmus runs body0 and body1 concurrently iters times and returns, per
+// iteration, the pair of values the bodies observed, counted by outcome.
+func litmus(t *testing.T, iters int, body0, body1 func(w *litmusWords) uint64) map[[2]uint64]int {
+	t.Helper()
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("litmus tests need GOMAXPROCS >= 2")
+	}
+	words := make([]litmusWords, iters)
+	r0 := make([]uint64, iters)
+	r1 := make([]uint64, iters)
+	var barrier uint64
+	var wg sync.WaitGroup
+	wg.Add(2)
+	run := func(body func(*litmusWords) uint64, out []uint64) {
+		defer wg.Done()
+		for i := range iters {
+			atomic.AddUint64(&barrier, 1)
+			for spins := 0; atomic.LoadUint64(&barrier) < 2*uint64(i+1); spins++ {
+				if spins > 1000 {
+					runtime.Gosched() // the other thread was descheduled
+					spins = 0
+				}
+			}
+			out[i] = body(&words[i])
+		}
+	}
+	go run(body0, r0)
+	go run(body1, r1)
+	wg.Wait()
+	counts := map[[2]uint64]int{}
+	for i := range iters {
+		counts[[2]uint64{r0[i], r1[i]}]++
+	}
+	return counts
+}
+
+func litmusIters() int {
+	if testing.Short() {
+		return 20000
+	}
+	return 200000
+}
+
+func report(t *testing.T, name string, counts map[[2]uint64]int) {
+	t.Helper()
+	t.Logf("%s outcomes (r0,r1): %v", name, fmt.Sprint(counts))
+}
+
+// Store buffering: each thread stores to its word and loads the other's.
+// r0 == r1 == 0 means a store was ordered after the later load: x86-TSO and
+// ARM allow it with release stores and acquire loads; a full fence between
+// them, or a sequentially consistent RMW as the store, forbids it.
+func TestLitmusStoreBuffering(t *testing.T) {
+	iters := litmusIters()
+	relaxed := litmus(t, iters,
+		func(w *litmusWords) uint64 { hal.StoreReleaseUint64(&w.x, 1); return hal.LoadAcquireUint64(&w.y) },
+		func(w *litmusWords) uint64 { hal.StoreReleaseUint64(&w.y, 1); return hal.LoadAcquireUint64(&w.x) })
+	report(t, "SB release/acquire (0,0 allowed)", relaxed)
+
+	fenced := litmus(t, iters,
+		func(w *litmusWords) uint64 { hal.StoreReleaseUint64(&w.x, 1); hal.Fence(); return hal.LoadAcquireUint64(&w.y) },
+		func(w *litmusWords) uint64 { hal.StoreReleaseUint64(&w.y, 1); hal.Fence(); return hal.LoadAcquireUint64(&w.x) })
+	report(t, "SB with Fence", fenced)
+	if n := fenced[[2]uint64{0, 0}]; n > 0 {
+		t.Errorf("SB with Fence: forbidden outcome (0,0) seen %d times in %d", n, iters)
+	}
+
+	swapped := litmus(t, iters,
+		func(w *litmusWords) uint64 { hal.SwapUint64(&w.x, 1); return hal.LoadAcquireUint64(&w.y) },
+		func(w *litmusWords) uint64 { hal.SwapUint64(&w.y, 1); return hal.LoadAcquireUint64(&w.x) })
+	report(t, "SB with SwapUint64 stores", swapped)
+	if n := swapped[[2]uint64{0, 0}]; n > 0 {
+		t.Errorf("SB with Swap: forbidden outcome (0,0) seen %d times in %d", n, iters)
+	}
+
+	added := litmus(t, iters,
+		func(w *litmusWords) uint64 { hal.FetchAddUint64(&w.x, 1); return hal.LoadAcquireUint64(&w.y) },
+		func(w *litmusWords) uint64 { hal.FetchAddUint64(&w.y, 1); return hal.LoadAcquireUint64(&w.x) })
+	report(t, "SB with FetchAddUint64 stores", added)
+	if n := added[[2]uint64{0, 0}]; n > 0 {
+		t.Errorf("SB with FetchAdd: forbidden outcome (0,0) seen %d times in %d", n, iters)
+	}
+	cased := litmus(t, iters,
+		func(w *litmusWords) uint64 { hal.CompareAndSwapUint64(&w.x, 0, 1); return hal.LoadAcquireUint64(&w.y) },
+		func(w *litmusWords) uint64 { hal.CompareAndSwapUint64(&w.y, 0, 1); return hal.LoadAcquireUint64(&w.x) })
+	report(t, "SB with CompareAndSwapUint64 stores", cased)
+	if n := cased[[2]uint64{0, 0}]; n > 0 {
+		t.Errorf("SB with CAS: forbidden outcome (0,0) seen %d times in %d", n, iters)
+	}
+}
+
+// Message passing: thread 0 writes the data, then publishes a flag with a
+// release store; thread 1 reads the flag with an acquire load, then the
+// data. Seeing the flag but not the data, (1,0), is forbidden.
+func TestLitmusMessagePassing(t *testing.T) {
+	iters := litmusIters()
+	counts := litmus(t, iters,
+		func(w *litmusWords) uint64 {
+			hal.StoreReleaseUint64(&w.x, 1) // data (release is stronger than needed here)
+			hal.StoreReleaseUint64(&w.y, 1) // flag
+			return 0
+		},
+		func(w *litmusWords) uint64 {
+			flag := hal.LoadAcquireUint64(&w.y)
+			data := hal.LoadAcquireUint64(&w.x)
+			return flag<<1 | data
+		})
+	// Thread 0 reports 0; thread 1 encodes (flag, data).
+	seen := map[string]int{}
+	for k, n := range counts {
+		seen[fmt.Sprintf("flag=%d,data=%d", k[1]>>1, k[1]&1)] += n
+	}
+	t.Logf("MP outcomes: %v", seen)
+	if n := seen["flag=1,data=0"]; n > 0 {
+		t.Errorf("MP: forbidden outcome flag=1,data=0 seen %d times in %d", n, iters)
+	}
+}
+
+// Load buffering: each thread loads the other's word with acquire, then
+// stores 1 to its own with release. (1,1) would need a store to be seen
+// before the load that precedes it: forbidden by acquire loads.
+func TestLitmusLoadBuffering(t *testing.T) {
+	iters := litmusIters()
+	counts := litmus(t, iters,
+		func(w *litmusWords) uint64 { r := hal.LoadAcquireUint64(&w.x); hal.StoreReleaseUint64(&w.y, 1); return r },
+		func(w *litmusWords) uint64 { r := hal.LoadAcquireUint64(&w.y); hal.StoreReleaseUint64(&w.x, 1); return r })
+	report(t, "LB", counts)
+	if n := counts[[2]uint64{1, 1}]; n > 0 {
+		t.Errorf("LB: forbidden outcome (1,1) seen %d times in %d", n, iters)
+	}
+}
+
+// The same shapes through the 32-bit ops, so both widths are covered.
+func TestLitmusMessagePassing32(t *testing.T) {
+	iters := litmusIters()
+	type words32 struct {
+		x uint32
+		_ [60]byte
+		y uint32
+		_ [60]byte
+	}
+	ws := make([]words32, iters)
+	var idx0, idx1 int
+	counts := litmus(t, iters,
+		func(*litmusWords) uint64 {
+			w := &ws[idx0]
+			idx0++
+			hal.StoreReleaseUint32(&w.x, 1)
+			hal.StoreReleaseUint32(&w.y, 1)
+			return 0
+		},
+		func(*litmusWords) uint64 {
+			w := &ws[idx1]
+			idx1++
+			flag := hal.LoadAcquireUint32(&w.y)
+			data := hal.LoadAcquireUint32(&w.x)
+			return uint64(flag)<<1 | uint64(data)
+		})
+	var bad int
+	for k, n := range counts {
+		if k[1] == 2 { // flag=1, data=0
+			bad += n
+		}
+	}
+	if bad > 0 {
+		t.Errorf("MP32: forbidden outcome flag=1,data=0 seen %d times in %d", bad, iters)
+	}
+}
