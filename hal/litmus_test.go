@@ -87,8 +87,16 @@ func TestLitmusStoreBuffering(t *testing.T) {
 	report(t, "SB release/acquire (0,0 allowed)", relaxed)
 
 	fenced := litmus(t, iters,
-		func(w *litmusWords) uint64 { hal.StoreReleaseUint64(&w.x, 1); hal.Fence(); return hal.LoadAcquireUint64(&w.y) },
-		func(w *litmusWords) uint64 { hal.StoreReleaseUint64(&w.y, 1); hal.Fence(); return hal.LoadAcquireUint64(&w.x) })
+		func(w *litmusWords) uint64 {
+			hal.StoreReleaseUint64(&w.x, 1)
+			hal.Fence()
+			return hal.LoadAcquireUint64(&w.y)
+		},
+		func(w *litmusWords) uint64 {
+			hal.StoreReleaseUint64(&w.y, 1)
+			hal.Fence()
+			return hal.LoadAcquireUint64(&w.x)
+		})
 	report(t, "SB with Fence", fenced)
 	if n := fenced[[2]uint64{0, 0}]; n > 0 {
 		t.Errorf("SB with Fence: forbidden outcome (0,0) seen %d times in %d", n, iters)
@@ -151,8 +159,16 @@ func TestLitmusMessagePassing(t *testing.T) {
 func TestLitmusLoadBuffering(t *testing.T) {
 	iters := litmusIters()
 	counts := litmus(t, iters,
-		func(w *litmusWords) uint64 { r := hal.LoadAcquireUint64(&w.x); hal.StoreReleaseUint64(&w.y, 1); return r },
-		func(w *litmusWords) uint64 { r := hal.LoadAcquireUint64(&w.y); hal.StoreReleaseUint64(&w.x, 1); return r })
+		func(w *litmusWords) uint64 {
+			r := hal.LoadAcquireUint64(&w.x)
+			hal.StoreReleaseUint64(&w.y, 1)
+			return r
+		},
+		func(w *litmusWords) uint64 {
+			r := hal.LoadAcquireUint64(&w.y)
+			hal.StoreReleaseUint64(&w.x, 1)
+			return r
+		})
 	report(t, "LB", counts)
 	if n := counts[[2]uint64{1, 1}]; n > 0 {
 		t.Errorf("LB: forbidden outcome (1,1) seen %d times in %d", n, iters)
