@@ -6,3 +6,8 @@ require (
 	github.com/klauspost/cpuid/v2 v2.4.2
 	golang.org/x/sys v0.50.0
 )
+
+require (
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)

@@ -1,0 +1,109 @@
+// Package ministat is a faithful Go reimplementation of the statistics and
+// the output block of FreeBSD's ministat(1), as packaged by Debian
+// (ministat 20150715): the ASCII distribution plot, the
+// N/Min/Max/Median/Avg/Stddev table and the two-sample Student's t test with
+// pooled variance.
+//
+// The arithmetic follows ministat step by step so that the printed numbers
+// are the same digits ministat prints:
+//
+//   - the mean and variance come from running sums Σy and Σy² accumulated in
+//     input order (Var = (Σy² − (Σy)²/n)/(n−1)); rounding can make that
+//     variance slightly negative for constant samples, in which case the
+//     standard deviation is NaN and prints as "-nan", exactly like ministat;
+//   - the median is the upper middle value of the sorted sample
+//     (sorted[n/2]), not the average of the two middle values;
+//   - the t critical values are gonum's quantiles at ministat's table
+//     probabilities, rounded to three decimals as ministat's table is, with
+//     the normal quantile (ministat's "∞" row) for more than 100 degrees of
+//     freedom. See TQuantile.
+package ministat
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// MinSamples is the smallest sample size ministat accepts.
+const MinSamples = 3
+
+// Sample is one named data set: a file's column of numbers or one benchmark's
+// measurements.
+type Sample struct {
+	// Name labels the sample in the plot legend ("x old.txt").
+	Name string
+	// Values holds the observations in input order. The order matters
+	// only in the last bits of the mean and variance, which ministat
+	// accumulates in input order too.
+	Values []float64
+}
+
+// N returns the number of observations.
+func (s Sample) N() int { return len(s.Values) }
+
+// Min returns the smallest value, or NaN for an empty sample.
+func (s Sample) Min() float64 { return s.Stats().Min }
+
+// Max returns the largest value, or NaN for an empty sample.
+func (s Sample) Max() float64 { return s.Stats().Max }
+
+// Median returns ministat's median: the value at index n/2 of the sorted
+// sample, which for an even count is the upper of the two middle values.
+func (s Sample) Median() float64 { return s.Stats().Median }
+
+// Mean returns Σy/n, or NaN for an empty sample.
+func (s Sample) Mean() float64 { return s.Stats().Mean }
+
+// Var returns ministat's sample variance (Σy² − (Σy)²/n)/(n−1). It can be a
+// tiny negative number for a constant sample because of rounding.
+func (s Sample) Var() float64 { return s.Stats().Var }
+
+// Stddev returns the square root of Var; it is NaN when Var is negative.
+func (s Sample) Stddev() float64 { return s.Stats().Stddev }
+
+// Stats holds the summary statistics of a Sample, computed as ministat
+// computes them.
+type Stats struct {
+	N                              int
+	Min, Max, Median, Mean, Stddev float64
+	Var                            float64
+	// Sorted is a sorted copy of the sample's values.
+	Sorted []float64
+}
+
+// Stats computes every summary statistic in one pass over a sorted copy.
+func (s Sample) Stats() Stats {
+	n := len(s.Values)
+	st := Stats{N: n}
+	if n == 0 {
+		nan := math.NaN()
+		st.Min, st.Max, st.Median, st.Mean, st.Var, st.Stddev = nan, nan, nan, nan, nan, nan
+		return st
+	}
+	var sy, syy float64
+	for _, v := range s.Values {
+		sy += v
+		// The explicit conversion forbids fusing into an FMA, which
+		// ministat (plain SSE2 code) never does.
+		syy += float64(v * v)
+	}
+	fn := float64(n)
+	st.Sorted = slices.Clone(s.Values)
+	slices.Sort(st.Sorted)
+	st.Min = st.Sorted[0]
+	st.Max = st.Sorted[n-1]
+	st.Median = st.Sorted[n/2]
+	st.Mean = sy / fn
+	st.Var = (syy - float64(sy*sy)/fn) / (fn - 1.0)
+	st.Stddev = math.Sqrt(st.Var)
+	return st
+}
+
+// check reports whether the sample is big enough for ministat.
+func (s Sample) check() error {
+	if len(s.Values) < MinSamples {
+		return fmt.Errorf("ministat: sample %q has %d values; at least %d are needed", s.Name, len(s.Values), MinSamples)
+	}
+	return nil
+}
