@@ -1,0 +1,300 @@
+// Package cyclebench is the measuring harness shared by gohal's benchmark
+// suites: it runs an operation on a chosen number of goroutines released
+// together by a start barrier, reports the cost of one operation in
+// [hal.Cycles] units as the "cycles/op" metric, measures how evenly the
+// goroutines progressed, and provides a calibrated busy-wait that stands in
+// for a critical section of a given length.
+//
+// A benchmark that runs on n goroutines does exactly b.N operations in
+// total, b.N/n per goroutine (the first b.N%n goroutines do one more), so
+// ns/op and cycles/op are both wall-clock time divided by the total number
+// of operations: the inverse of throughput. Single-goroutine runs use
+// testing.B.Loop.
+//
+// The three entry points differ in how the operation is called:
+//
+//   - [Run] calls op(worker) once per operation through a func value. It
+//     records each goroutine's progress, so [Result.Fairness] is available.
+//     The indirect call costs a nanosecond or two per operation, which does
+//     not matter for operations that cost tens of nanoseconds (locks).
+//   - [RunLoop] hands each goroutine its whole share at once, loop(worker,
+//     n), so the operation can be written inline in a plain for loop and the
+//     harness adds nothing per operation. Use it to compare operations that
+//     cost a few nanoseconds.
+//   - [Start] and [Meter.Stop] bracket a benchmark's own `for b.Loop()`
+//     loop, for single-goroutine measurements of inlined operations.
+//
+// # Cycles
+//
+// cycles/op counts ticks of [hal.Cycles], whose rate is
+// [hal.CycleFrequency]: on amd64 the TSC (which ticks at a fixed nominal
+// rate, close to but not the same as the core clock), on arm64 the generic
+// timer, and in hal's portable build nanoseconds. [Result] gives both the
+// tick count and the time it corresponds to.
+package cyclebench
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/gohal/gohal/hal"
+	"golang.org/x/sys/cpu"
+)
+
+// Unit names of the metrics this package reports, for use with
+// testing.B.ReportMetric and in benchstat tables.
+const (
+	// CyclesUnit is the metric [Run], [RunLoop] and [Meter.Stop] report:
+	// hal.Cycles ticks per operation.
+	CyclesUnit = "cycles/op"
+	// FairnessUnit is the metric [Result.ReportFairness] reports: the
+	// relative standard deviation of per-goroutine progress, in percent.
+	FairnessUnit = "fairness-stddev%"
+)
+
+// Result is one measured run.
+type Result struct {
+	// Threads is the number of goroutines that ran the operation.
+	Threads int
+	// Ops is the total number of operations measured (b.N).
+	Ops int
+	// Ticks is the number of hal.Cycles ticks between the release of the
+	// start barrier and the end of the last goroutine's share.
+	Ticks uint64
+	// Progress holds, per goroutine, how many operations it had completed
+	// when the first goroutine finished its share (within one operation:
+	// each goroutine notices at its next operation). It is nil for runs
+	// that do not track progress ([RunLoop], [Meter]).
+	Progress []int
+}
+
+// CyclesPerOp returns Ticks divided by Ops, or 0 for an empty run.
+func (r *Result) CyclesPerOp() float64 {
+	if r.Ops == 0 {
+		return 0
+	}
+	return float64(r.Ticks) / float64(r.Ops)
+}
+
+// Elapsed converts Ticks to time through hal.CycleFrequency.
+func (r *Result) Elapsed() time.Duration {
+	return time.Duration(float64(r.Ticks) / hal.CycleFrequency() * 1e9)
+}
+
+// Fairness returns the population standard deviation of Progress as a
+// percentage of its mean: 0 when every goroutine had done the same number
+// of operations when the first one finished, larger as one goroutine got
+// ahead of the others. It is 0 for one goroutine or when Progress is nil.
+func (r *Result) Fairness() float64 {
+	return RelStddev(r.Progress)
+}
+
+// ReportFairness reports [Result.Fairness] on b as the
+// "fairness-stddev%" metric.
+func (r *Result) ReportFairness(b *testing.B) {
+	b.ReportMetric(r.Fairness(), FairnessUnit)
+}
+
+// RelStddev returns the population standard deviation of xs as a
+// percentage of their mean; 0 for fewer than two values or a zero mean.
+func RelStddev(xs []int) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += float64(x)
+	}
+	mean := sum / float64(len(xs))
+	if mean == 0 {
+		return 0
+	}
+	var ss float64
+	for _, x := range xs {
+		d := float64(x) - mean
+		ss += d * d
+	}
+	return math.Sqrt(ss/float64(len(xs))) / mean * 100
+}
+
+// Share returns how many of total operations worker w of threads does: the
+// total split as evenly as possible, the first total%threads workers doing
+// one more.
+func Share(total, threads, w int) int {
+	n := total / threads
+	if w < total%threads {
+		n++
+	}
+	return n
+}
+
+// Run measures op, called b.N times in total, by threads goroutines behind
+// a start barrier, reports the "cycles/op" metric on b and returns the
+// measurement. worker, from 0 to threads-1, tells op which goroutine calls
+// it. With threads == 1, op runs in a `for b.Loop()` loop on the
+// benchmark's goroutine.
+//
+// op is called through a func value, once per operation; see [RunLoop]
+// to avoid that cost. Run panics if threads < 1.
+func Run(b *testing.B, threads int, op func(worker int)) *Result {
+	if threads < 1 {
+		panic("cyclebench: threads < 1")
+	}
+	if threads == 1 {
+		m := Start(b)
+		for b.Loop() {
+			op(0)
+		}
+		r := m.Stop()
+		r.Progress = []int{r.Ops}
+		return r
+	}
+	var stop atomic.Bool
+	progress := make([]int, threads)
+	r := runWorkers(b, threads, func(w, n int) {
+		noted := false
+		for i := 0; i < n; i++ {
+			op(w)
+			if !noted && stop.Load() {
+				progress[w] = i + 1
+				noted = true
+			}
+		}
+		if !noted {
+			stop.Store(true)
+			progress[w] = n
+		}
+	})
+	r.Progress = progress
+	return r
+}
+
+// RunLoop is like [Run], but calls loop(worker, n) once per goroutine, on
+// that goroutine, with the number of operations n it must perform, so the
+// operation can be inlined into the caller's loop. The start barrier and
+// the reporting are the same as Run's; with threads == 1 the one worker
+// also runs on its own goroutine behind the barrier, so the harness is the
+// same at every thread count. Progress is not tracked.
+func RunLoop(b *testing.B, threads int, loop func(worker, n int)) *Result {
+	if threads < 1 {
+		panic("cyclebench: threads < 1")
+	}
+	return runWorkers(b, threads, loop)
+}
+
+// lineSize is the padding unit that keeps per-goroutine data on separate
+// cache lines.
+const lineSize = unsafe.Sizeof(cpu.CacheLinePad{})
+
+type paddedUint64 struct {
+	v uint64
+	_ [lineSize - 8]byte
+}
+
+// runWorkers starts threads goroutines, waits until all are ready, resets
+// the timer, releases them together and waits for the last one. Each
+// goroutine records the hal.Cycles value at which it finished; the run
+// ends at the latest of them.
+func runWorkers(b *testing.B, threads int, work func(w, n int)) *Result {
+	var (
+		ready atomic.Int32
+		start atomic.Bool
+		wg    sync.WaitGroup
+		ends  = make([]paddedUint64, threads)
+	)
+	total := b.N
+	for w := range threads {
+		n := Share(total, threads, w)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ready.Add(1)
+			for !start.Load() {
+				runtime.Gosched()
+			}
+			work(w, n)
+			ends[w].v = hal.Cycles()
+		}()
+	}
+	for ready.Load() < int32(threads) {
+		runtime.Gosched()
+	}
+	b.ResetTimer()
+	c0 := hal.Cycles()
+	start.Store(true)
+	wg.Wait()
+	b.StopTimer()
+	var c1 uint64
+	for i := range ends {
+		c1 = max(c1, ends[i].v)
+	}
+	r := &Result{Threads: threads, Ops: total, Ticks: c1 - c0}
+	b.ReportMetric(r.CyclesPerOp(), CyclesUnit)
+	return r
+}
+
+// Meter brackets a benchmark's own single-goroutine `for b.Loop()` loop:
+//
+//	m := cyclebench.Start(b)
+//	for b.Loop() {
+//		c.Inc()
+//	}
+//	m.Stop()
+type Meter struct {
+	b  *testing.B
+	c0 uint64
+}
+
+// Start begins a measurement on b. Call it just before the `for b.Loop()`
+// loop.
+func Start(b *testing.B) Meter {
+	return Meter{b: b, c0: hal.Cycles()}
+}
+
+// Stop ends the measurement begun by [Start], just after the loop,
+// reports the "cycles/op" metric over b.N operations and returns the
+// measurement.
+func (m Meter) Stop() *Result {
+	c1 := hal.Cycles()
+	r := &Result{Threads: 1, Ops: m.b.N, Ticks: c1 - m.c0}
+	m.b.ReportMetric(r.CyclesPerOp(), CyclesUnit)
+	return r
+}
+
+// Tally is a set of per-goroutine counters on separate cache lines, for
+// extra metrics such as retries per operation: each goroutine adds to its
+// own slot without contending with the others.
+type Tally struct {
+	slots []paddedUint64
+}
+
+// NewTally returns a Tally with one slot per goroutine.
+func NewTally(threads int) *Tally {
+	return &Tally{slots: make([]paddedUint64, threads)}
+}
+
+// Add adds v to worker's slot. Only worker's own goroutine may call it
+// while the measurement runs.
+func (t *Tally) Add(worker int, v uint64) { t.slots[worker].v += v }
+
+// Sum returns the total over all slots. Call it after the run.
+func (t *Tally) Sum() uint64 {
+	var s uint64
+	for i := range t.slots {
+		s += t.slots[i].v
+	}
+	return s
+}
+
+// Report reports Sum()/b.N on b as the metric unit, for example
+// "retries/op".
+func (t *Tally) Report(b *testing.B, unit string) {
+	if b.N > 0 {
+		b.ReportMetric(float64(t.Sum())/float64(b.N), unit)
+	}
+}
