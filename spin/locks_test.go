@@ -1,0 +1,43 @@
+package spin
+
+import (
+	"sync"
+	"testing"
+)
+
+// lockKind is one lock under test and benchmark. Adding a lock type to the
+// package means adding a row here: every test and benchmark iterates over
+// this table.
+type lockKind struct {
+	name string
+	new  func() Locker
+	// fifo locks hand over in arrival order.
+	fifo bool
+}
+
+var lockKinds = []lockKind{
+	{name: "tas", new: func() Locker { return new(TAS) }},
+	{name: "ttas", new: func() Locker { return new(TTAS) }},
+	{name: "backoff", new: func() Locker { return new(Backoff) }},
+	{name: "ticket", new: func() Locker { return new(Ticket) }, fifo: true},
+	{name: "mcs", new: func() Locker { return new(MCS) }, fifo: true},
+}
+
+// baseline is sync.Mutex, measured alongside the spin locks.
+var baseline = lockKind{name: "mutex", new: func() Locker { return new(sync.Mutex) }}
+
+// Compile-time checks that every lock is a Locker.
+var (
+	_ Locker = (*TAS)(nil)
+	_ Locker = (*TTAS)(nil)
+	_ Locker = (*Backoff)(nil)
+	_ Locker = (*Ticket)(nil)
+	_ Locker = (*MCS)(nil)
+	_ Locker = (*sync.Mutex)(nil)
+)
+
+func forEachLock(t *testing.T, f func(t *testing.T, k lockKind)) {
+	for _, k := range lockKinds {
+		t.Run(k.name, func(t *testing.T) { f(t, k) })
+	}
+}
