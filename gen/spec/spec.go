@@ -1,0 +1,352 @@
+// Package spec is the single description of gohal's hardware ops that every
+// code generator backend reads: per op its spec name, the exported Go name,
+// the Go signature and doc comment, and, per architecture, the variants in
+// order of preference with the CPU features each requires.
+//
+// Nothing here says how a variant is implemented: that is the backend's
+// business (gen/amd64, gen/arm64, ...). A backend must implement exactly the
+// variants listed for its GOARCH, no more and no fewer; the driver checks.
+package spec
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohal/gohal/dispatch"
+)
+
+// Param is one parameter or result of an op's Go signature.
+type Param struct {
+	Name string // empty for an unnamed result
+	Type string // Go type: uint32, uint64, uintptr, bool, *uint32, *uint64, *uintptr, *[2]uint64
+}
+
+// Variant is one implementation of an op on one architecture.
+type Variant struct {
+	Name     string   // lower case, [a-z0-9_]; the symbol is <op>_<name>
+	Requires []string // dispatch.Feature* constants the CPU must have
+	Why      string   // one line on what it is and when it wins; a comment in the generated code
+}
+
+// Op is one hardware op.
+type Op struct {
+	Name    string  // spec name: what GOHAL and dispatch call the op
+	GoName  string  // exported Go function (or an unexported one, like cas128)
+	Params  []Param // in order
+	Results []Param // in order
+	Doc     string  // doc comment of GoName, without the leading "// "; lines separated by \n
+
+	// Arch maps a GOARCH to the op's variants there, in order of
+	// preference. An op must have at least one variant on every
+	// architecture a backend exists for.
+	Arch map[string][]Variant
+}
+
+// Signature returns the op's Go signature as a function type,
+// "func(addr *uint64, delta uint64) (old uint64)".
+func (op *Op) Signature() string {
+	return "func" + op.sigTail()
+}
+
+// Decl returns the Go declaration of a function called name with the
+// op's signature (without body).
+func (op *Op) Decl(name string) string { return "func " + name + op.sigTail() }
+
+func (op *Op) sigTail() string {
+	var b strings.Builder
+	b.WriteString("(" + paramList(op.Params) + ")")
+	switch {
+	case len(op.Results) == 0:
+	case len(op.Results) == 1 && op.Results[0].Name == "":
+		b.WriteString(" " + op.Results[0].Type)
+	default:
+		b.WriteString(" (" + paramList(op.Results) + ")")
+	}
+	return b.String()
+}
+
+// paramList writes named parameters as gofmt'd Go would, with runs of one
+// type grouped: "addr *uint32, old, new uint32".
+func paramList(ps []Param) string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p.Name)
+		if i+1 == len(ps) || ps[i+1].Type != p.Type {
+			b.WriteString(" " + p.Type)
+		}
+	}
+	return b.String()
+}
+
+// HasPointer reports whether a parameter is a pointer (the declarations
+// then carry //go:noescape).
+func (op *Op) HasPointer() bool {
+	for _, p := range op.Params {
+		if strings.HasPrefix(p.Type, "*") {
+			return true
+		}
+	}
+	return false
+}
+
+// Symbol is the Go name of one variant's own function: "fetchadd64_lse".
+func (op *Op) Symbol(variant string) string { return op.Name + "_" + variant }
+
+// SelVar is the Go name of the op's flag byte: "selFetchadd64". It exists
+// only for ops with more than one variant on an architecture.
+func (op *Op) SelVar() string { return "sel" + strings.ToUpper(op.Name[:1]) + op.Name[1:] }
+
+// Variants returns the op's variants on goarch.
+func (op *Op) Variants(goarch string) []Variant { return op.Arch[goarch] }
+
+// Common parameter lists.
+var (
+	addr32 = Param{"addr", "*uint32"}
+	addr64 = Param{"addr", "*uint64"}
+)
+
+// The variants shared by several ops.
+var (
+	amd64Lock = []Variant{{Name: "lock", Why: "LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86"}}
+	arm64RMW  = []Variant{
+		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},
+		{Name: "llsc", Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
+	}
+)
+
+// Ops lists every op, in the order of hal's API (and of Selected).
+var Ops = []Op{
+	{
+		Name: "pause", GoName: "Pause",
+		Doc: `Pause tells the CPU that the caller is spinning on a shared word: PAUSE
+on amd64, ISB (or YIELD) on arm64. It does not yield the goroutine.`,
+		Arch: map[string][]Variant{
+			// TPAUSE (waitpkg) is left out: no CPU or emulator here has
+			// WAITPKG (qemu's TCG lacks it), so it could not be run by
+			// any test.
+			"amd64": {{Name: "pause", Why: "PAUSE: the spin-loop hint the Go runtime's procyield uses"}},
+			// WFE is left out: a bare SEVL;WFE falls through at once (a
+			// no-op), and WFE without a preceding exclusive load arming
+			// the monitor on the spun-on word sleeps until the next
+			// event, up to the event-stream period. Pause has no word to
+			// monitor, so WFE cannot be made correct here.
+			"arm64": {
+				{Name: "isb", Why: "ISB: a pipeline flush of tens of cycles; the spin hint of Go 1.26's runtime"},
+				{Name: "yield", Why: "YIELD: a hint that most cores treat as a NOP"},
+			},
+		},
+	},
+	{
+		Name: "cas32", GoName: "CompareAndSwapUint32",
+		Params:  []Param{addr32, {"old", "uint32"}, {"new", "uint32"}},
+		Results: []Param{{"swapped", "bool"}},
+		Doc: `CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
+value, sequentially consistent like sync/atomic.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+	},
+	{
+		Name: "cas64", GoName: "CompareAndSwapUint64",
+		Params:  []Param{addr64, {"old", "uint64"}, {"new", "uint64"}},
+		Results: []Param{{"swapped", "bool"}},
+		Doc: `CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
+value, sequentially consistent like sync/atomic.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+	},
+	{
+		Name: "casuintptr", GoName: "CompareAndSwapUintptr",
+		Params:  []Param{{"addr", "*uintptr"}, {"old", "uintptr"}, {"new", "uintptr"}},
+		Results: []Param{{"swapped", "bool"}},
+		Doc: `CompareAndSwapUintptr executes the compare-and-swap operation for a
+uintptr value, sequentially consistent like sync/atomic.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+	},
+	{
+		Name: "fetchadd32", GoName: "FetchAddUint32",
+		Params:  []Param{addr32, {"delta", "uint32"}},
+		Results: []Param{{"old", "uint32"}},
+		Doc: `FetchAddUint32 atomically adds delta to *addr and returns the old value,
+sequentially consistent.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+	},
+	{
+		Name: "fetchadd64", GoName: "FetchAddUint64",
+		Params:  []Param{addr64, {"delta", "uint64"}},
+		Results: []Param{{"old", "uint64"}},
+		Doc: `FetchAddUint64 atomically adds delta to *addr and returns the old value,
+sequentially consistent.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+	},
+	{
+		Name: "swap32", GoName: "SwapUint32",
+		Params:  []Param{addr32, {"new", "uint32"}},
+		Results: []Param{{"old", "uint32"}},
+		Doc: `SwapUint32 atomically stores new into *addr and returns the old value,
+sequentially consistent.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+	},
+	{
+		Name: "swap64", GoName: "SwapUint64",
+		Params:  []Param{addr64, {"new", "uint64"}},
+		Results: []Param{{"old", "uint64"}},
+		Doc: `SwapUint64 atomically stores new into *addr and returns the old value,
+sequentially consistent.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+	},
+	{
+		Name: "loadacquire32", GoName: "LoadAcquireUint32",
+		Params:  []Param{addr32},
+		Results: []Param{{"", "uint32"}},
+		Doc: `LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
+load or store moves before it.`,
+		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire},
+	},
+	{
+		Name: "loadacquire64", GoName: "LoadAcquireUint64",
+		Params:  []Param{addr64},
+		Results: []Param{{"", "uint64"}},
+		Doc: `LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
+load or store moves before it.`,
+		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire},
+	},
+	{
+		Name: "storerelease32", GoName: "StoreReleaseUint32",
+		Params: []Param{addr32, {"val", "uint32"}},
+		Doc: `StoreReleaseUint32 atomically stores val into *addr with release
+ordering: no earlier load or store moves after it.`,
+		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease},
+	},
+	{
+		Name: "storerelease64", GoName: "StoreReleaseUint64",
+		Params: []Param{addr64, {"val", "uint64"}},
+		Doc: `StoreReleaseUint64 atomically stores val into *addr with release
+ordering: no earlier load or store moves after it.`,
+		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease},
+	},
+	{
+		Name: "fence", GoName: "Fence",
+		Doc: `Fence is a full memory barrier: no load or store moves across it in
+either direction.`,
+		Arch: map[string][]Variant{
+			"amd64": {
+				{Name: "lockor", Why: "LOCK ORQ $0 on the top of the stack: a locked no-op, a full barrier, cheaper than MFENCE"},
+				{Name: "mfence", Why: "MFENCE: the architectural full fence (also orders non-temporal stores)"},
+			},
+			"arm64": {{Name: "dmb", Why: "DMB ISH: full barrier for all loads and stores in the inner shareable domain"}},
+		},
+	},
+	{
+		Name: "cas128", GoName: "cas128",
+		Params: []Param{{"addr", "*[2]uint64"}, {"oldLo", "uint64"}, {"oldHi", "uint64"},
+			{"newLo", "uint64"}, {"newHi", "uint64"}},
+		Results: []Param{{"lo", "uint64"}, {"hi", "uint64"}, {"swapped", "bool"}},
+		Doc: `cas128 atomically compares the 16-byte-aligned word at addr with
+oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
+value found (which equals old when it swapped) and whether it swapped.
+Sequentially consistent.`,
+		Arch: map[string][]Variant{
+			"amd64": {{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B; faults on a word not 16-byte aligned"}},
+			"arm64": {
+				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL (WORD-encoded; the relaxed CASP would not order)"},
+				{Name: "llsc", Why: "LDAXP/STLXP loop; a failed compare still completes a STLXP of the value read, since only a successful store-exclusive makes the pair load single-copy atomic"},
+			},
+		},
+	},
+	{
+		Name: "cycles", GoName: "Cycles",
+		Results: []Param{{"", "uint64"}},
+		Doc: `Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
+virtual count register CNTVCT_EL0 on arm64. It is monotonic per core, not a
+wall clock; see CycleFrequency for its rate.`,
+		Arch: map[string][]Variant{
+			"amd64": {
+				{Name: "rdtscp", Requires: []string{dispatch.FeatureRDTSCP}, Why: "RDTSCP: waits for earlier instructions to execute before reading the TSC"},
+				{Name: "lfence_rdtsc", Why: "LFENCE; RDTSC: LFENCE keeps RDTSC from executing before earlier instructions"},
+			},
+			"arm64": {{Name: "cntvct", Why: "ISB; MRS CNTVCT_EL0: the ISB keeps the counter read from being done early, out of order"}},
+		},
+	},
+}
+
+var (
+	amd64LoadAcquire = []Variant{{Name: "mov", Why: "plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load"}}
+	arm64LoadAcquire = []Variant{
+		{Name: "ldapr", Requires: []string{dispatch.FeatureLRCPC}, Why: "LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which acquire allows"},
+		{Name: "ldar", Why: "LDAR (RCsc acquire)"},
+	}
+	amd64StoreRelease = []Variant{{Name: "mov", Why: "plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store"}}
+	arm64StoreRelease = []Variant{{Name: "stlr", Why: "STLR (release)"}}
+)
+
+// Features lists the feature names a variant may require: the dispatch
+// package's constants.
+var Features = []string{
+	dispatch.FeatureCX16, dispatch.FeatureRDTSCP, dispatch.FeatureWAITPKG,
+	dispatch.FeatureSERIALIZE, dispatch.FeatureAtomics, dispatch.FeatureLRCPC,
+}
+
+// Find returns the op called name, or nil.
+func Find(name string) *Op {
+	for i := range Ops {
+		if Ops[i].Name == name {
+			return &Ops[i]
+		}
+	}
+	return nil
+}
+
+// Validate checks the spec for goarch: names well formed and unique,
+// features known, every op with at least one variant.
+func Validate(goarch string) error {
+	seen := map[string]bool{}
+	for i := range Ops {
+		op := &Ops[i]
+		if !ident(op.Name) || seen[op.Name] {
+			return fmt.Errorf("spec: bad or duplicate op name %q", op.Name)
+		}
+		seen[op.Name] = true
+		if op.GoName == "" || op.Doc == "" || !strings.HasPrefix(op.Doc, op.GoName+" ") {
+			return fmt.Errorf("spec: op %s: doc must start with %q", op.Name, op.GoName+" ")
+		}
+		vs := op.Variants(goarch)
+		if len(vs) == 0 {
+			return fmt.Errorf("spec: op %s has no variant on %s", op.Name, goarch)
+		}
+		vseen := map[string]bool{}
+		for _, v := range vs {
+			if !ident(v.Name) || vseen[v.Name] {
+				return fmt.Errorf("spec: op %s on %s: bad or duplicate variant %q", op.Name, goarch, v.Name)
+			}
+			vseen[v.Name] = true
+			for _, r := range v.Requires {
+				if !known(r) {
+					return fmt.Errorf("spec: op %s variant %s requires unknown feature %q", op.Name, v.Name, r)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func known(f string) bool {
+	for _, k := range Features {
+		if k == f {
+			return true
+		}
+	}
+	return false
+}
+
+func ident(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
