@@ -1,4 +1,4 @@
-//go:build purego || race || !(amd64 || arm64) || gohal_bootstrap || !gohal_bootstrap
+//go:build purego || race || !amd64
 
 package hal
 
