@@ -17,13 +17,15 @@ import (
 	"sort"
 
 	"github.com/gohal/gohal/gen/amd64"
+	"github.com/gohal/gohal/gen/arm64"
 	"github.com/gohal/gohal/gen/backend"
 )
 
 // backends lists one constructor per architecture. A new architecture is
-// one more line here and one more package beside amd64.
+// one more line here and one more package beside amd64 and arm64.
 var backends = []func() backend.Backend{
 	func() backend.Backend { return amd64.New() },
+	func() backend.Backend { return arm64.New() },
 }
 
 // generateAll runs every backend and returns all files by name.

@@ -1,4 +1,4 @@
-//go:build purego || race || !amd64
+//go:build purego || race || !(amd64 || arm64)
 
 package hal
 

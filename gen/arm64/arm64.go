@@ -1,0 +1,405 @@
+// Package arm64 is gohal's arm64 backend: avo is x86-only, so this is a
+// small text emitter of Go assembler syntax.
+//
+// Orderings follow the Go runtime's arm64 atomics
+// (internal/runtime/atomic/atomic_arm64.s): read-modify-writes are either
+// the LSE acquire+release forms (CASAL, LDADDAL, SWPAL) or LDAXR/STLXR
+// loops; loads are LDAR (or LDAPR for acquire only), stores STLR. Together
+// these are sequentially consistent for the read-modify-writes, as in
+// sync/atomic.
+//
+// Registers: R0-R9 only. R9 holds the flag byte in an entry; bodies reload
+// their arguments from the frame, so nothing is live across the dispatch.
+package arm64
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gohal/gohal/gen/spec"
+)
+
+// Backend writes asm_arm64.s.
+type Backend struct {
+	buf   bytes.Buffer
+	op    *spec.Op
+	frame spec.Frame
+	err   error
+}
+
+// New returns a fresh arm64 backend.
+func New() *Backend { return &Backend{} }
+
+// Arch implements backend.Backend.
+func (*Backend) Arch() string { return "arm64" }
+
+type body func(e *Backend, prefix string) error
+
+var bodies = map[string]body{
+	"pause/isb":           func(e *Backend, _ string) error { e.ins("ISB", "$15"); e.ret(); return nil },
+	"pause/yield":         func(e *Backend, _ string) error { e.ins("YIELD"); e.ret(); return nil },
+	"cas32/lse":           casLSE(32),
+	"cas32/llsc":          casLLSC(32),
+	"cas64/lse":           casLSE(64),
+	"cas64/llsc":          casLLSC(64),
+	"casuintptr/lse":      casLSE(64),
+	"casuintptr/llsc":     casLLSC(64),
+	"fetchadd32/lse":      rmwLSE("LDADDAL", 32, "delta"),
+	"fetchadd32/llsc":     fetchaddLLSC(32),
+	"fetchadd64/lse":      rmwLSE("LDADDAL", 64, "delta"),
+	"fetchadd64/llsc":     fetchaddLLSC(64),
+	"swap32/lse":          rmwLSE("SWPAL", 32, "new"),
+	"swap32/llsc":         swapLLSC(32),
+	"swap64/lse":          rmwLSE("SWPAL", 64, "new"),
+	"swap64/llsc":         swapLLSC(64),
+	"loadacquire32/ldapr": loadLDAPR(32),
+	"loadacquire32/ldar":  loadLDAR(32),
+	"loadacquire64/ldapr": loadLDAPR(64),
+	"loadacquire64/ldar":  loadLDAR(64),
+	"storerelease32/stlr": storeSTLR(32),
+	"storerelease64/stlr": storeSTLR(64),
+	"fence/dmb":           fenceDMB,
+	"cas128/lse":          cas128LSE,
+	"cas128/llsc":         cas128LLSC,
+	"cycles/cntvct":       cyclesCNTVCT,
+}
+
+// Implements implements backend.Backend.
+func (*Backend) Implements() []string {
+	var ks []string
+	for k := range bodies {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Text implements backend.Backend.
+func (e *Backend) Text(name string, op *spec.Op, doc []string) {
+	e.op, e.frame = op, op.Frame()
+	e.buf.WriteString("\n")
+	for _, d := range doc {
+		fmt.Fprintf(&e.buf, "// %s\n", d)
+	}
+	fmt.Fprintf(&e.buf, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, e.frame.Size)
+}
+
+// Select implements backend.Backend: MOVBU of the flag into R9, then CBNZ
+// for two variants or a CMP/BEQ per label for more.
+func (e *Backend) Select(sel string, labels []string) {
+	e.ins("MOVBU", "·"+sel+"(SB)", "R9")
+	if len(labels) == 1 {
+		e.ins("CBNZ", "R9", labels[0])
+		return
+	}
+	for i, l := range labels {
+		e.ins("CMP", fmt.Sprintf("$%d", i+1), "R9")
+		e.ins("BEQ", l)
+	}
+}
+
+// Label implements backend.Backend.
+func (e *Backend) Label(name string) { fmt.Fprintf(&e.buf, "%s:\n", name) }
+
+// Comment implements backend.Backend.
+func (e *Backend) Comment(lines ...string) {
+	for _, l := range lines {
+		fmt.Fprintf(&e.buf, "\t// %s\n", l)
+	}
+}
+
+// Variant implements backend.Backend.
+func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
+	f, ok := bodies[op.Name+"/"+v.Name]
+	if !ok {
+		return fmt.Errorf("no arm64 body")
+	}
+	return f(e, prefix)
+}
+
+// Finish implements backend.Backend.
+func (e *Backend) Finish(header string, tags []string) ([]byte, error) {
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "// %s\n\n", header)
+	fmt.Fprintf(&out, "//go:build %s\n\n", strings.Join(tags, " && "))
+	out.WriteString("#include \"textflag.h\"\n")
+	out.Write(e.buf.Bytes())
+	return out.Bytes(), nil
+}
+
+// ins writes one instruction: mnemonic, then operands separated by ", ".
+func (e *Backend) ins(mnemonic string, operands ...string) {
+	if len(operands) == 0 {
+		fmt.Fprintf(&e.buf, "\t%s\n", mnemonic)
+		return
+	}
+	fmt.Fprintf(&e.buf, "\t%-9s %s\n", mnemonic, strings.Join(operands, ", "))
+}
+
+func (e *Backend) ret() { e.ins("RET") }
+
+// word writes a WORD-encoded instruction with its disassembly as a comment.
+func (e *Backend) word(w uint32, asm string) {
+	fmt.Fprintf(&e.buf, "\t%-9s $%#08x // %s\n", "WORD", w, asm)
+}
+
+// arg returns the frame operand of the named argument or result,
+// "addr+0(FP)".
+func (e *Backend) arg(name string) string {
+	s := e.frame.Slot(name)
+	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
+}
+
+// result returns the frame operand of the i-th result.
+func (e *Backend) result(i int) string {
+	s := e.frame.Results[i]
+	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
+}
+
+// load moves an argument into a register with the move its size needs
+// (zero-extending 32-bit values).
+func (e *Backend) load(name, r string) {
+	e.ins(loadOp(e.frame.Slot(name).Size), e.arg(name), r)
+}
+
+// store moves a register into the i-th result.
+func (e *Backend) store(r string, i int) {
+	e.ins(storeOp(e.frame.Results[i].Size), r, e.result(i))
+}
+
+func loadOp(size int) string {
+	switch size {
+	case 1:
+		return "MOVBU"
+	case 4:
+		return "MOVWU"
+	}
+	return "MOVD"
+}
+
+func storeOp(size int) string {
+	switch size {
+	case 1:
+		return "MOVB"
+	case 4:
+		return "MOVW"
+	}
+	return "MOVD"
+}
+
+// sfx returns the mnemonic suffix for a width: W for 32 bits, D (or
+// nothing, when d is "") for 64.
+func sfx(bits int, d string) string {
+	if bits == 32 {
+		return "W"
+	}
+	return d
+}
+
+// casLSE: CASAL compares R3 (a copy of old) with the word and stores R2 if
+// equal; R3 receives the value found either way.
+func casLSE(bits int) body {
+	return func(e *Backend, _ string) error {
+		e.load("addr", "R0")
+		e.load("old", "R1")
+		e.load("new", "R2")
+		e.ins("MOVD", "R1", "R3")
+		e.ins("CASAL"+sfx(bits, "D"), "R3", "(R0)", "R2")
+		e.ins("CMP"+sfx(bits, ""), "R1", "R3")
+		e.ins("CSET", "EQ", "R4")
+		e.store("R4", 0)
+		e.ret()
+		return nil
+	}
+}
+
+// casLLSC: the runtime's loop. On a mismatch it leaves without storing,
+// with the flags still NE from the compare; on success it falls out of the
+// loop with the flags EQ (CBNZ does not touch them).
+func casLLSC(bits int) body {
+	return func(e *Backend, p string) error {
+		w := sfx(bits, "")
+		e.load("addr", "R0")
+		e.load("old", "R1")
+		e.load("new", "R2")
+		e.Label(p + "loop")
+		e.ins("LDAXR"+w, "(R0)", "R3")
+		e.ins("CMP"+w, "R1", "R3")
+		e.ins("BNE", p+"done")
+		e.ins("STLXR"+w, "R2", "(R0)", "R4")
+		e.ins("CBNZ", "R4", p+"loop")
+		e.Label(p + "done")
+		e.ins("CSET", "EQ", "R4")
+		e.store("R4", 0)
+		e.ret()
+		return nil
+	}
+}
+
+// rmwLSE: LDADDAL and SWPAL take their operand in R1 and return the old
+// value in R2.
+func rmwLSE(mnemonic string, bits int, arg string) body {
+	return func(e *Backend, _ string) error {
+		e.load("addr", "R0")
+		e.load(arg, "R1")
+		e.ins(mnemonic+sfx(bits, "D"), "R1", "(R0)", "R2")
+		e.store("R2", 0)
+		e.ret()
+		return nil
+	}
+}
+
+func fetchaddLLSC(bits int) body {
+	return func(e *Backend, p string) error {
+		w := sfx(bits, "")
+		e.load("addr", "R0")
+		e.load("delta", "R1")
+		e.Label(p + "loop")
+		e.ins("LDAXR"+w, "(R0)", "R2")
+		e.ins("ADD"+w, "R1", "R2", "R3")
+		e.ins("STLXR"+w, "R3", "(R0)", "R4")
+		e.ins("CBNZ", "R4", p+"loop")
+		e.store("R2", 0)
+		e.ret()
+		return nil
+	}
+}
+
+func swapLLSC(bits int) body {
+	return func(e *Backend, p string) error {
+		w := sfx(bits, "")
+		e.load("addr", "R0")
+		e.load("new", "R1")
+		e.Label(p + "loop")
+		e.ins("LDAXR"+w, "(R0)", "R2")
+		e.ins("STLXR"+w, "R1", "(R0)", "R3")
+		e.ins("CBNZ", "R3", p+"loop")
+		e.store("R2", 0)
+		e.ret()
+		return nil
+	}
+}
+
+// loadLDAPR: LDAPR (RCpc) may be satisfied before an earlier STLR to
+// another address completes, which acquire allows and LDAR does not.
+func loadLDAPR(bits int) body {
+	return func(e *Backend, _ string) error {
+		w, err := ldapr(bits, 1, 0)
+		if err != nil {
+			return err
+		}
+		reg := "X1"
+		if bits == 32 {
+			reg = "W1"
+		}
+		e.load("addr", "R0")
+		e.word(w, "LDAPR "+reg+", [X0]")
+		e.store("R1", 0)
+		e.ret()
+		return nil
+	}
+}
+
+func loadLDAR(bits int) body {
+	return func(e *Backend, _ string) error {
+		e.load("addr", "R0")
+		e.ins("LDAR"+sfx(bits, ""), "(R0)", "R1")
+		e.store("R1", 0)
+		e.ret()
+		return nil
+	}
+}
+
+func storeSTLR(bits int) body {
+	return func(e *Backend, _ string) error {
+		e.load("addr", "R0")
+		e.load("val", "R1")
+		e.ins("STLR"+sfx(bits, ""), "R1", "(R0)")
+		e.ret()
+		return nil
+	}
+}
+
+// fenceDMB: DMB ISH (option 0b1011) orders all earlier loads and stores
+// before all later ones for every observer in the inner shareable domain.
+func fenceDMB(e *Backend, _ string) error {
+	e.ins("DMB", "$0xb")
+	e.ret()
+	return nil
+}
+
+// cas128LSE: CASPAL X0, X1, X2, X3, [X5]. X0:X1 holds old and receives the
+// value found; X2:X3 holds new. The relaxed CASP the Go assembler offers
+// (CASPD) would not order surrounding accesses, so the acquire+release form
+// is WORD-encoded.
+func cas128LSE(e *Backend, _ string) error {
+	w, err := caspal(0, 2, 5)
+	if err != nil {
+		return err
+	}
+	e.load("addr", "R5")
+	e.load("oldLo", "R0")
+	e.load("oldHi", "R1")
+	e.load("newLo", "R2")
+	e.load("newHi", "R3")
+	e.ins("MOVD", "R0", "R6")
+	e.ins("MOVD", "R1", "R7")
+	e.word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.store("R0", 0)
+	e.store("R1", 1)
+	e.ins("EOR", "R6", "R0", "R8")
+	e.ins("EOR", "R7", "R1", "R9")
+	e.ins("ORR", "R9", "R8", "R8")
+	e.ins("CMP", "$0", "R8")
+	e.ins("CSET", "EQ", "R4")
+	e.store("R4", 2)
+	e.ret()
+	return nil
+}
+
+// cas128LLSC: LDAXP reads the pair, but only a successful store-exclusive
+// proves the two halves were read as one single-copy-atomic value. So on a
+// mismatch the loop stores back what it read (STLXP, a no-op write) and
+// retries until that succeeds; the value then returned is atomic.
+func cas128LLSC(e *Backend, p string) error {
+	e.load("addr", "R5")
+	e.load("oldLo", "R6")
+	e.load("oldHi", "R7")
+	e.load("newLo", "R2")
+	e.load("newHi", "R3")
+	e.Label(p + "loop")
+	e.ins("LDAXP", "(R5)", "(R0, R1)")
+	e.ins("CMP", "R6", "R0")
+	e.ins("BNE", p+"differ")
+	e.ins("CMP", "R7", "R1")
+	e.ins("BNE", p+"differ")
+	e.ins("STLXP", "(R2, R3)", "(R5)", "R8")
+	e.ins("CBNZ", "R8", p+"loop")
+	e.ins("MOVD", "$1", "R4")
+	e.ins("B", p+"done")
+	e.Label(p + "differ")
+	e.Comment("Write back the value read: the pair was read atomically only if this succeeds.")
+	e.ins("STLXP", "(R0, R1)", "(R5)", "R8")
+	e.ins("CBNZ", "R8", p+"loop")
+	e.ins("MOVD", "ZR", "R4")
+	e.Label(p + "done")
+	e.store("R0", 0)
+	e.store("R1", 1)
+	e.store("R4", 2)
+	e.ret()
+	return nil
+}
+
+// cyclesCNTVCT: reads of CNTVCT_EL0 may be performed out of order, ahead of
+// earlier instructions (and so ahead of the code being timed); the ISB
+// before it makes the read happen after everything earlier has completed,
+// as Linux's vDSO does.
+func cyclesCNTVCT(e *Backend, _ string) error {
+	e.ins("ISB", "$15")
+	e.ins("MRS", "CNTVCT_EL0", "R0")
+	e.store("R0", 0)
+	e.ret()
+	return nil
+}

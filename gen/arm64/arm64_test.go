@@ -1,0 +1,50 @@
+package arm64
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gohal/gohal/gen/backend"
+)
+
+func TestAsm(t *testing.T) {
+	files, err := backend.Generate(New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(files["asm_arm64.s"])
+	for _, want := range []string{
+		"//go:build !purego && !race\n",
+		"TEXT ·FetchAddUint64(SB), NOSPLIT, $0-24\n\tMOVBU     ·selFetchadd64(SB), R9\n\tCBNZ      R9, llsc\n",
+		"LDADDALD  R1, (R0), R2\n",
+		"WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]\n",
+		"WORD      $0xf8bfc001 // LDAPR X1, [X0]\n",
+		"TEXT ·cas128_llsc(SB), NOSPLIT, $0-57\n",
+		// The LL/SC loops use the acquire/release exclusives.
+		"LDAXR     (R0), R2\n\tADD       R1, R2, R3\n\tSTLXR     R3, (R0), R4\n",
+		"STLXP     (R0, R1), (R5), R8\n",
+		"ISB       $15\n\tMRS       CNTVCT_EL0, R0\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("asm_arm64.s lacks %q", want)
+		}
+	}
+	// The relaxed CASP and the unordered exclusives must not appear.
+	for _, bad := range []string{"CASPD", "CASPW", "LDXR", "STXR", "LDXP", "STXP"} {
+		for _, line := range strings.Split(s, "\n") {
+			f := strings.Fields(line)
+			if len(f) > 0 && f[0] == bad {
+				t.Errorf("unordered instruction %s: %q", bad, line)
+			}
+		}
+	}
+}
+
+func TestSelectMany(t *testing.T) {
+	e := New()
+	e.Select("selX", []string{"b", "c"})
+	want := "\tMOVBU     ·selX(SB), R9\n\tCMP       $1, R9\n\tBEQ       b\n\tCMP       $2, R9\n\tBEQ       c\n"
+	if got := e.buf.String(); got != want {
+		t.Errorf("Select with 3 variants:\n%s\nwant:\n%s", got, want)
+	}
+}
