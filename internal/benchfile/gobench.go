@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -59,7 +60,7 @@ const maxLine = bufio.MaxScanTokenSize
 // and groups the measurements by benchmark name and unit. file names the
 // input in errors. Unlike benchfmt, which skips malformed lines, any syntax
 // error (a malformed result or unit line, conflicting unit metadata) is
-// returned as a *LineError. Lines that are neither results, unit metadata
+// returned as a *LineError: benchfmt's message and the quoted line. Lines that are neither results, unit metadata
 // nor configuration ("PASS", "ok pkg 1.2s") are ignored, as benchfmt and
 // benchstat ignore them.
 func ParseGoBench(r io.Reader, file string) (*GoBench, error) {
@@ -86,7 +87,7 @@ func ParseGoBench(r io.Reader, file string) (*GoBench, error) {
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
-			return nil, &LineError{file, rec.Line, rec.Msg}
+			return nil, &LineError{file, rec.Line, rec.Msg + " in " + quoteLine(data, rec.Line)}
 		case *benchfmt.UnitMetadata:
 			i, ok := units[rec.OrigUnit]
 			if !ok {
@@ -124,4 +125,24 @@ func ParseGoBench(r io.Reader, file string) (*GoBench, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// quoteLine returns line n (1-based) of data, quoted and shortened to 80
+// bytes for an error message.
+func quoteLine(data []byte, n int) string {
+	for ; n > 1; n-- {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return `""`
+		}
+		data = data[i+1:]
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data = data[:i]
+	}
+	data = bytes.TrimRight(data, "\r")
+	if len(data) > 80 {
+		return strconv.Quote(string(data[:77]) + "...")
+	}
+	return strconv.Quote(string(data))
 }

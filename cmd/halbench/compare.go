@@ -1,0 +1,337 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gohal/gohal/internal/benchfile"
+	"github.com/gohal/gohal/internal/ministat"
+)
+
+const compareUsage = `usage: halbench compare [-c 80|90|95|98|99|99.5] [-C column] [-d delims] [-w width] [-A] [-n] [-s] [-q] FILE...
+
+Compare samples like ministat(1): Student's t test with pooled variance of
+every FILE against the first, with ministat's plot and table.
+
+A FILE is either ministat's input (numbers, one per line; -C and -d choose
+the column) or Go benchmark output (go test -bench, benchstat's format),
+detected per file; -C or -d read every FILE as ministat input. For Go
+benchmark files there is one report per benchmark and unit found in every
+FILE. Every sample needs at least 3 values; at most 7 FILEs.
+
+Flags may follow FILEs and single-letter flags combine (-sn, -c95), as with
+ministat.
+
+Flags:
+  -c level    confidence level in percent (default 95)
+  -C column   column of ministat input to read, from 1 (default 1)
+  -d delims   column delimiter characters of ministat input (default " \t")
+  -w width    plot width in characters (default 74)
+  -A          statistics and comparisons only, no plot
+  -n          statistics only: no plot, no comparisons
+  -s          draw each sample's avg/median/stddev bar on its own line
+  -q          omit the legend and the table header
+`
+
+// valueFlags take an argument; boolFlags do not. Both are the
+// single-letter ministat flags that may be combined as with getopt(3).
+const (
+	valueFlags = "cCdw"
+	boolFlags  = "Anqs"
+)
+
+// expandGetopt rewrites getopt(3)-style arguments into what package flag
+// parses: "-sn" becomes "-s" "-n", "-c95" becomes "-c" "95" and "-sc95"
+// becomes "-s" "-c" "95". Arguments after "--", values of flags and
+// "-name=value" forms are left alone; an unknown letter leaves the rest of
+// its argument for package flag to reject.
+func expandGetopt(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) < 2 || a[0] != '-' || a[1] == '-' || strings.Contains(a, "=") {
+			out = append(out, a)
+			continue
+		}
+	letters:
+		for j := 1; j < len(a); j++ {
+			switch c := a[j]; {
+			case strings.IndexByte(boolFlags, c) >= 0:
+				out = append(out, "-"+a[j:j+1])
+			case strings.IndexByte(valueFlags, c) >= 0:
+				out = append(out, "-"+a[j:j+1])
+				if j+1 < len(a) {
+					out = append(out, a[j+1:])
+				} else if i+1 < len(args) {
+					i++
+					out = append(out, args[i])
+				}
+				break letters
+			default:
+				out = append(out, "-"+a[j:])
+				break letters
+			}
+		}
+	}
+	return out
+}
+
+// usageError is a problem with the command line: it is reported with the
+// usage text.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// compareConfig is the parsed command line of halbench compare.
+type compareConfig struct {
+	opts   ministat.Options
+	load   benchfile.LoadOptions
+	files  []string
+	column bool // -C or -d given: read every file as ministat input
+}
+
+func parseCompareArgs(args []string) (*compareConfig, error) {
+	fs := flag.NewFlagSet("halbench compare", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	conf := fs.String("c", "95", "confidence level in percent: 80, 90, 95, 98, 99 or 99.5")
+	column := fs.Int("C", 1, "column of ministat input to read, from 1")
+	delims := fs.String("d", benchfile.DefaultDelims, "column delimiter characters of ministat input")
+	width := fs.Int("w", ministat.DefaultWidth, "plot width in characters")
+	noPlot := fs.Bool("A", false, "statistics and comparisons only, no plot")
+	statsOnly := fs.Bool("n", false, "statistics only: no plot, no comparisons")
+	stack := fs.Bool("s", false, "draw each sample's avg/median/stddev bar on its own line")
+	quiet := fs.Bool("q", false, "omit the legend and the table header")
+
+	var files []string
+	rest := expandGetopt(args)
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &usageError{err.Error()}
+		}
+		consumed := rest[:len(rest)-len(fs.Args())]
+		rest = fs.Args()
+		if endsWithTerminator(consumed) {
+			files = append(files, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		// GNU getopt permutes: flags may follow file names.
+		files = append(files, rest[0])
+		rest = rest[1:]
+	}
+
+	cfg := &compareConfig{files: files}
+	c, err := strconv.ParseFloat(*conf, 64)
+	if err == nil {
+		err = ministat.CheckConfidence(c)
+	} else {
+		err = &ministat.ConfidenceError{}
+	}
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("-c %s: %v", *conf, err)}
+	}
+	cfg.opts.Confidence = c
+	if *column < 1 {
+		return nil, &usageError{fmt.Sprintf("-C %d: columns are numbered from 1", *column)}
+	}
+	if *delims == "" {
+		return nil, &usageError{"-d: the delimiter string is empty"}
+	}
+	if *width < 2 {
+		return nil, &usageError{fmt.Sprintf("-w %d: the plot needs a width of at least 2", *width)}
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "C" || f.Name == "d" {
+			cfg.column = true
+		}
+	})
+	cfg.opts.Width = *width
+	cfg.opts.NoPlot = *noPlot
+	cfg.opts.StatsOnly = *statsOnly
+	cfg.opts.Stack = *stack
+	cfg.opts.Quiet = *quiet
+	cfg.load = benchfile.LoadOptions{Column: *column, Delims: *delims}
+	if cfg.column {
+		cfg.load.Format = benchfile.FormatColumns
+	}
+	if len(files) == 0 {
+		return nil, &usageError{"no input files"}
+	}
+	if len(files) > ministat.MaxSamples {
+		return nil, &usageError{fmt.Sprintf("%d files; at most %d can be compared", len(files), ministat.MaxSamples)}
+	}
+	return cfg, nil
+}
+
+// endsWithTerminator reports whether the arguments package flag consumed
+// end with the "--" terminator rather than with "--" as a flag's value.
+func endsWithTerminator(consumed []string) bool {
+	for i := 0; i < len(consumed); i++ {
+		a := consumed[i]
+		if a == "--" {
+			return i == len(consumed)-1
+		}
+		name := strings.TrimLeft(a, "-")
+		if len(name) == 1 && strings.IndexByte(valueFlags, name[0]) >= 0 {
+			i++ // the next argument is the value
+		}
+	}
+	return false
+}
+
+// runCompare implements `halbench compare`; it returns the exit status: 0
+// on success, 2 for usage and input errors, 1 when writing fails.
+func runCompare(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseCompareArgs(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stderr, compareUsage)
+		return 0
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "halbench compare: %v\n%s", err, compareUsage)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "halbench compare: %v\n", err)
+		return 2
+	}
+	files := make([]*benchfile.File, len(cfg.files))
+	for i, path := range cfg.files {
+		if files[i], err = benchfile.Load(path, cfg.load); err != nil {
+			fmt.Fprintf(stderr, "halbench compare: %v\n", err)
+			return 2
+		}
+		if files[i].Format != files[0].Format {
+			fmt.Fprintf(stderr, "halbench compare: %s is %s but %s is %s; compare files of one kind\n",
+				files[0].Path, describe(files[0].Format), path, describe(files[i].Format))
+			return 2
+		}
+	}
+	if files[0].Format == benchfile.FormatColumns {
+		err = compareColumns(stdout, files, cfg.opts)
+	} else {
+		err = compareGoBench(stdout, stderr, files, cfg.opts)
+	}
+	var ie *inputError
+	switch {
+	case errors.As(err, &ie):
+		fmt.Fprintf(stderr, "halbench compare: %v\n", err)
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "halbench compare: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// inputError is a problem with the content of the input files.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+func describe(f benchfile.Format) string {
+	if f == benchfile.FormatGoBench {
+		return "Go benchmark output"
+	}
+	return "ministat input (numbers in a column)"
+}
+
+func tooFew(file, what string, n int) error {
+	points := "data points"
+	if n == 1 {
+		points = "data point"
+	}
+	return &inputError{fmt.Sprintf("%s: %s%d %s; at least %d are needed", file, what, n, points, ministat.MinSamples)}
+}
+
+// compareColumns prints one ministat report over all files.
+func compareColumns(w io.Writer, files []*benchfile.File, opts ministat.Options) error {
+	samples := make([]ministat.Sample, len(files))
+	for i, f := range files {
+		if len(f.Values) < ministat.MinSamples {
+			return tooFew(f.Path, "", len(f.Values))
+		}
+		samples[i] = ministat.Sample{Name: f.Path, Values: f.Values}
+	}
+	return ministat.Write(w, samples, opts)
+}
+
+// compareGoBench prints one ministat report per benchmark and unit present
+// in every file, in the order of the first file, each headed by the
+// benchmark name and unit and separated by a blank line.
+func compareGoBench(w, stderr io.Writer, files []*benchfile.File, opts ministat.Options) error {
+	for _, f := range files {
+		if len(f.Bench.Series) == 0 {
+			return &inputError{f.Path + ": no benchmark results"}
+		}
+	}
+	type key struct{ name, unit string }
+	var common []key
+	var skipped []string
+	seen := map[key]bool{}
+	for _, f := range files {
+		for _, s := range f.Bench.Series {
+			k := key{s.Name, s.Unit}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			var missing []string
+			for _, g := range files {
+				if g.Bench.Lookup(s.Name, s.Unit) == nil {
+					missing = append(missing, g.Path)
+				}
+			}
+			if len(missing) == 0 {
+				common = append(common, k)
+			} else {
+				skipped = append(skipped, fmt.Sprintf("Benchmark%s %s (not in %s)", s.Name, s.Unit, strings.Join(missing, ", ")))
+			}
+		}
+	}
+	if len(common) == 0 {
+		return &inputError{"no benchmark has a unit present in every file"}
+	}
+	// Check every series before printing anything.
+	for _, k := range common {
+		for _, f := range files {
+			if s := f.Bench.Lookup(k.name, k.unit); len(s.Values) < ministat.MinSamples {
+				return tooFew(f.Path, fmt.Sprintf("Benchmark%s %s has ", k.name, k.unit), len(s.Values))
+			}
+		}
+	}
+	for i, k := range common {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if _, err := fmt.Fprintf(w, "Benchmark%s %s\n", k.name, k.unit); err != nil {
+			return err
+		}
+		samples := make([]ministat.Sample, len(files))
+		for j, f := range files {
+			samples[j] = ministat.Sample{Name: f.Path, Values: f.Bench.Lookup(k.name, k.unit).Values}
+		}
+		if err := ministat.Write(w, samples, opts); err != nil {
+			return err
+		}
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "halbench compare: skipped %s\n", s)
+	}
+	return nil
+}
