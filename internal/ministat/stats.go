@@ -65,9 +65,13 @@ func (s Sample) Stddev() float64 { return s.Stats().Stddev }
 // Stats holds the summary statistics of a Sample, computed as ministat
 // computes them.
 type Stats struct {
-	N                              int
-	Min, Max, Median, Mean, Stddev float64
-	Var                            float64
+	// N is the number of values.
+	N int
+	// Min, Max and Median (the upper middle value) come from Sorted.
+	Min, Max, Median float64
+	// Mean is Σy/n; Var is (Σy² − (Σy)²/n)/(n−1), possibly a tiny
+	// negative number; Stddev is √Var, NaN when Var < 0.
+	Mean, Var, Stddev float64
 	// Sorted is a sorted copy of the sample's values.
 	Sorted []float64
 }

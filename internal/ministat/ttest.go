@@ -9,6 +9,11 @@ import (
 )
 
 // Confidences lists the confidence levels ministat supports, in percent.
+//
+// As in ministat, the level 99.5 uses the t quantile at probability 0.999,
+// which is a two-sided 99.8% interval: ministat's table column labelled 99.5
+// holds those values (318.313 for df=1, 3.090 for ∞), and this package
+// reproduces ministat's numbers rather than the label.
 var Confidences = []float64{80, 90, 95, 98, 99, 99.5}
 
 // tableProb gives, for each entry of Confidences, the cumulative probability

@@ -43,8 +43,8 @@ type Options struct {
 	// (ministat -s) instead of overlaying them all on one line.
 	Stack bool
 	// Quiet omits the legend ("x name" lines) and the table header
-	// (ministat -q of FreeBSD 13 and later; the Debian 2015 snapshot
-	// lacks it).
+	// (ministat -q of current FreeBSD; the Debian 2015 snapshot lacks
+	// it).
 	Quiet bool
 }
 
