@@ -1,0 +1,85 @@
+package refcount
+
+import "github.com/gohal/gohal/hal"
+
+// saturatedBits is SaturatedValue as the uint32 the hal counters store.
+const saturatedBits = uint32(1<<32 + int64(SaturatedValue))
+
+// CountHal is [Count] with every atomic operation a call into [hal]
+// (an assembly function on amd64 and arm64), for measuring what the call
+// costs next to sync/atomic's inlined instructions. Semantics and
+// saturation are identical. The zero value is a count of 0.
+type CountHal struct {
+	refs uint32
+}
+
+// Set sets the count to n without checks. A negative n counts as
+// saturated.
+func (c *CountHal) Set(n int32) { hal.StoreReleaseUint32(&c.refs, uint32(n)) }
+
+// Load returns the count.
+func (c *CountHal) Load() int32 { return int32(hal.LoadAcquireUint32(&c.refs)) }
+
+// Saturated reports whether the count is saturated.
+func (c *CountHal) Saturated() bool { return c.Load() < 0 }
+
+// Inc adds a reference; see [Count.Inc].
+func (c *CountHal) Inc() {
+	if old := int32(hal.FetchAddUint32(&c.refs, 1)); incBad(old) {
+		c.incSlow(old)
+	}
+}
+
+// IncNotZero adds a reference unless the count is 0; see
+// [Count.IncNotZero].
+func (c *CountHal) IncNotZero() bool {
+	old := hal.LoadAcquireUint32(&c.refs)
+	for {
+		if old == 0 {
+			return false
+		}
+		if hal.CompareAndSwapUint32(&c.refs, old, old+1) {
+			break
+		}
+		old = hal.LoadAcquireUint32(&c.refs)
+	}
+	if incBad(int32(old)) {
+		c.incSlow(int32(old))
+	}
+	return true
+}
+
+// Dec drops a reference that is known not to be the last; see
+// [Count.Dec].
+func (c *CountHal) Dec() {
+	if old := int32(hal.FetchAddUint32(&c.refs, ^uint32(0))); old <= 1 {
+		c.decSlow(old)
+	}
+}
+
+// DecAndTest drops a reference and reports whether it was the last; see
+// [Count.DecAndTest].
+func (c *CountHal) DecAndTest() bool {
+	old := int32(hal.FetchAddUint32(&c.refs, ^uint32(0)))
+	if old > 1 {
+		return false
+	}
+	if old == 1 {
+		return true
+	}
+	c.decSlow(old)
+	return false
+}
+
+//go:noinline
+func (c *CountHal) incSlow(old int32) { c.saturate(incEvent(old)) }
+
+//go:noinline
+func (c *CountHal) decSlow(old int32) { c.saturate(decEvent(old)) }
+
+func (c *CountHal) saturate(event string) {
+	hal.StoreReleaseUint32(&c.refs, saturatedBits)
+	if event != "" {
+		report(event)
+	}
+}
