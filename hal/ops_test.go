@@ -1,0 +1,458 @@
+package hal_test
+
+import (
+	"testing"
+
+	"github.com/gohal/gohal/hal"
+)
+
+// binding is one way to call the ops: through the exported API (the flag
+// binding: each exported function reads its op's flag byte and branches to
+// the chosen variant) or through the func values of hal.Table().
+type binding struct {
+	cas32      func(*uint32, uint32, uint32) bool
+	cas64      func(*uint64, uint64, uint64) bool
+	casuintptr func(*uintptr, uintptr, uintptr) bool
+	fetchadd32 func(*uint32, uint32) uint32
+	fetchadd64 func(*uint64, uint64) uint64
+	swap32     func(*uint32, uint32) uint32
+	swap64     func(*uint64, uint64) uint64
+	load32     func(*uint32) uint32
+	load64     func(*uint64) uint64
+	store32    func(*uint32, uint32)
+	store64    func(*uint64, uint64)
+	fence      func()
+	pause      func()
+	cycles     func() uint64
+	// cas128 takes a Uint128: the API binding goes through its methods
+	// (built on the unexported cas128 entry), the table binding through
+	// Table().CompareAndSwap128 on u.Addr().
+	cas128  func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+	load128 func(u *hal.Uint128) (lo, hi uint64)
+}
+
+// The API binding calls the exported functions directly (inside closures,
+// so the calls themselves are direct calls to the assembly entries).
+func apiBinding() binding {
+	return binding{
+		cas32:      func(a *uint32, o, n uint32) bool { return hal.CompareAndSwapUint32(a, o, n) },
+		cas64:      func(a *uint64, o, n uint64) bool { return hal.CompareAndSwapUint64(a, o, n) },
+		casuintptr: func(a *uintptr, o, n uintptr) bool { return hal.CompareAndSwapUintptr(a, o, n) },
+		fetchadd32: func(a *uint32, d uint32) uint32 { return hal.FetchAddUint32(a, d) },
+		fetchadd64: func(a *uint64, d uint64) uint64 { return hal.FetchAddUint64(a, d) },
+		swap32:     func(a *uint32, n uint32) uint32 { return hal.SwapUint32(a, n) },
+		swap64:     func(a *uint64, n uint64) uint64 { return hal.SwapUint64(a, n) },
+		load32:     func(a *uint32) uint32 { return hal.LoadAcquireUint32(a) },
+		load64:     func(a *uint64) uint64 { return hal.LoadAcquireUint64(a) },
+		store32:    func(a *uint32, v uint32) { hal.StoreReleaseUint32(a, v) },
+		store64:    func(a *uint64, v uint64) { hal.StoreReleaseUint64(a, v) },
+		fence:      func() { hal.Fence() },
+		pause:      func() { hal.Pause() },
+		cycles:     func() uint64 { return hal.Cycles() },
+		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
+			// The API has no "value found" result: read it with Load
+			// when the CAS fails, as callers do.
+			if u.CompareAndSwap(oldLo, oldHi, newLo, newHi) {
+				return oldLo, oldHi, true
+			}
+			lo, hi := u.Load()
+			return lo, hi, false
+		},
+		load128: func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
+	}
+}
+
+// tableBinding reads the table after any Force, so it calls the variant
+// forced.
+func tableBinding() binding {
+	t := hal.Table()
+	c128 := t.CompareAndSwap128.Func
+	return binding{
+		cas32:      t.CompareAndSwapUint32.Func,
+		cas64:      t.CompareAndSwapUint64.Func,
+		casuintptr: t.CompareAndSwapUintptr.Func,
+		fetchadd32: t.FetchAddUint32.Func,
+		fetchadd64: t.FetchAddUint64.Func,
+		swap32:     t.SwapUint32.Func,
+		swap64:     t.SwapUint64.Func,
+		load32:     t.LoadAcquireUint32.Func,
+		load64:     t.LoadAcquireUint64.Func,
+		store32:    t.StoreReleaseUint32.Func,
+		store64:    t.StoreReleaseUint64.Func,
+		fence:      t.Fence.Func,
+		pause:      t.Pause.Func,
+		cycles:     t.Cycles.Func,
+		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
+			return c128(u.Addr(), oldLo, oldHi, newLo, newHi)
+		},
+		load128: func(u *hal.Uint128) (uint64, uint64) {
+			lo, hi, _ := c128(u.Addr(), 0, 0, 0, 0)
+			return lo, hi
+		},
+	}
+}
+
+// eachVariant runs f for every variant of op compiled into this build and
+// every binding, with the variant forced. Variants this CPU cannot run are
+// skipped, naming the missing feature.
+func eachVariant(t *testing.T, op string, f func(t *testing.T, b binding)) {
+	t.Helper()
+	vs, ok := hal.Variants(op)
+	if !ok {
+		t.Fatalf("hal.Variants(%q): unknown op", op)
+	}
+	if len(vs) == 0 {
+		t.Fatalf("op %s has no variants", op)
+	}
+	for _, v := range vs {
+		t.Run(v.Name, func(t *testing.T) {
+			if ok, missing := hal.Runnable(op, v.Name); !ok {
+				t.Skipf("this CPU lacks feature %q needed by %s/%s", missing, op, v.Name)
+			}
+			restore, err := hal.Force(op, v.Name)
+			if err != nil {
+				t.Fatalf("Force(%s, %s): %v", op, v.Name, err)
+			}
+			defer restore()
+			for _, s := range hal.Selected() {
+				if s.Op == op && s.Variant != v.Name {
+					t.Fatalf("after Force, Selected says %s=%s", op, s.Variant)
+				}
+			}
+			t.Run("api", func(t *testing.T) { f(t, apiBinding()) })
+			t.Run("table", func(t *testing.T) {
+				b := tableBinding()
+				if got := tableVariant(op); got != v.Name {
+					t.Fatalf("Table row of %s names variant %q, want %q", op, got, v.Name)
+				}
+				f(t, b)
+			})
+		})
+	}
+}
+
+func tableVariant(op string) string {
+	t := hal.Table()
+	switch op {
+	case "pause":
+		return t.Pause.Variant
+	case "cas32":
+		return t.CompareAndSwapUint32.Variant
+	case "cas64":
+		return t.CompareAndSwapUint64.Variant
+	case "casuintptr":
+		return t.CompareAndSwapUintptr.Variant
+	case "fetchadd32":
+		return t.FetchAddUint32.Variant
+	case "fetchadd64":
+		return t.FetchAddUint64.Variant
+	case "swap32":
+		return t.SwapUint32.Variant
+	case "swap64":
+		return t.SwapUint64.Variant
+	case "loadacquire32":
+		return t.LoadAcquireUint32.Variant
+	case "loadacquire64":
+		return t.LoadAcquireUint64.Variant
+	case "storerelease32":
+		return t.StoreReleaseUint32.Variant
+	case "storerelease64":
+		return t.StoreReleaseUint64.Variant
+	case "fence":
+		return t.Fence.Variant
+	case "cas128":
+		return t.CompareAndSwap128.Variant
+	case "cycles":
+		return t.Cycles.Variant
+	}
+	return ""
+}
+
+// allOps is the op list every build must have, in spec order.
+var allOps = []string{"pause", "cas32", "cas64", "casuintptr", "fetchadd32", "fetchadd64",
+	"swap32", "swap64", "loadacquire32", "loadacquire64", "storerelease32", "storerelease64",
+	"fence", "cas128", "cycles"}
+
+func TestOpsList(t *testing.T) {
+	got := hal.Ops()
+	if len(got) != len(allOps) {
+		t.Fatalf("Ops() = %v, want %v", got, allOps)
+	}
+	for i := range got {
+		if got[i] != allOps[i] {
+			t.Fatalf("Ops() = %v, want %v", got, allOps)
+		}
+	}
+}
+
+// Sentinels around the word under test catch a store of the wrong width.
+const (
+	guard32 = 0xdeadbeef
+	guard64 = 0xdeadbeefcafef00d
+)
+
+func checkGuards32(t *testing.T, w *[3]uint32) {
+	t.Helper()
+	if w[0] != guard32 || w[2] != guard32 {
+		t.Fatalf("neighbouring words changed: %#x %#x", w[0], w[2])
+	}
+}
+
+func checkGuards64(t *testing.T, w *[3]uint64) {
+	t.Helper()
+	if w[0] != guard64 || w[2] != guard64 {
+		t.Fatalf("neighbouring words changed: %#x %#x", w[0], w[2])
+	}
+}
+
+func TestCAS32(t *testing.T) {
+	eachVariant(t, "cas32", func(t *testing.T, b binding) {
+		// Values with the top bit set catch a sign-extended comparand.
+		for _, c := range []struct{ init, other, new uint32 }{
+			{5, 4, 9}, {0, 1, 0xffffffff}, {0x80000001, 0x00000001, 0xfffffffe}, {0xffffffff, 0x7fffffff, 0},
+		} {
+			w := [3]uint32{guard32, c.init, guard32}
+			if b.cas32(&w[1], c.other, c.new) {
+				t.Fatalf("cas(%#x, old=%#x) swapped", c.init, c.other)
+			}
+			if w[1] != c.init {
+				t.Fatalf("failed cas changed the word to %#x", w[1])
+			}
+			if !b.cas32(&w[1], c.init, c.new) {
+				t.Fatalf("cas(%#x, old=%#x) did not swap", c.init, c.init)
+			}
+			if w[1] != c.new {
+				t.Fatalf("word = %#x after cas, want %#x", w[1], c.new)
+			}
+			checkGuards32(t, &w)
+		}
+	})
+}
+
+func TestCAS64(t *testing.T) {
+	eachVariant(t, "cas64", func(t *testing.T, b binding) {
+		for _, c := range []struct{ init, other, new uint64 }{
+			{5, 4, 9}, {1 << 32, 0, 7}, {0x8000000000000001, 0x0000000000000001, 1<<63 | 1<<31},
+			{^uint64(0), 0xffffffff, 0},
+		} {
+			w := [3]uint64{guard64, c.init, guard64}
+			if b.cas64(&w[1], c.other, c.new) {
+				t.Fatalf("cas(%#x, old=%#x) swapped", c.init, c.other)
+			}
+			if w[1] != c.init {
+				t.Fatalf("failed cas changed the word to %#x", w[1])
+			}
+			if !b.cas64(&w[1], c.init, c.new) {
+				t.Fatalf("cas(%#x, old=%#x) did not swap", c.init, c.init)
+			}
+			if w[1] != c.new {
+				t.Fatalf("word = %#x after cas, want %#x", w[1], c.new)
+			}
+			checkGuards64(t, &w)
+		}
+	})
+}
+
+func TestCASUintptr(t *testing.T) {
+	eachVariant(t, "casuintptr", func(t *testing.T, b binding) {
+		w := [3]uintptr{1, 10, 1}
+		if b.casuintptr(&w[1], 11, 12) || w[1] != 10 {
+			t.Fatalf("failing cas swapped or changed the word: %d", w[1])
+		}
+		if !b.casuintptr(&w[1], 10, ^uintptr(0)) || w[1] != ^uintptr(0) {
+			t.Fatalf("cas did not swap: %#x", w[1])
+		}
+		if w[0] != 1 || w[2] != 1 {
+			t.Fatal("neighbouring words changed")
+		}
+	})
+}
+
+func TestFetchAdd32(t *testing.T) {
+	eachVariant(t, "fetchadd32", func(t *testing.T, b binding) {
+		w := [3]uint32{guard32, 40, guard32}
+		if old := b.fetchadd32(&w[1], 2); old != 40 || w[1] != 42 {
+			t.Fatalf("fetchadd(40, 2) = %d, word %d; want 40, 42", old, w[1])
+		}
+		if old := b.fetchadd32(&w[1], ^uint32(0)); old != 42 || w[1] != 41 {
+			t.Fatalf("fetchadd(42, -1) = %d, word %d; want 42, 41", old, w[1])
+		}
+		w[1] = 0xffffffff
+		if old := b.fetchadd32(&w[1], 1); old != 0xffffffff || w[1] != 0 {
+			t.Fatalf("fetchadd wrap = %#x, word %#x", old, w[1])
+		}
+		checkGuards32(t, &w)
+	})
+}
+
+func TestFetchAdd64(t *testing.T) {
+	eachVariant(t, "fetchadd64", func(t *testing.T, b binding) {
+		w := [3]uint64{guard64, 40, guard64}
+		if old := b.fetchadd64(&w[1], 2); old != 40 || w[1] != 42 {
+			t.Fatalf("fetchadd(40, 2) = %d, word %d; want 40, 42", old, w[1])
+		}
+		if old := b.fetchadd64(&w[1], 1<<40); old != 42 || w[1] != 42+1<<40 {
+			t.Fatalf("fetchadd(42, 1<<40) = %d, word %#x", old, w[1])
+		}
+		w[1] = ^uint64(0)
+		if old := b.fetchadd64(&w[1], 1); old != ^uint64(0) || w[1] != 0 {
+			t.Fatalf("fetchadd wrap = %#x, word %#x", old, w[1])
+		}
+		checkGuards64(t, &w)
+	})
+}
+
+func TestSwap32(t *testing.T) {
+	eachVariant(t, "swap32", func(t *testing.T, b binding) {
+		w := [3]uint32{guard32, 7, guard32}
+		if old := b.swap32(&w[1], 0x80000000); old != 7 || w[1] != 0x80000000 {
+			t.Fatalf("swap = %d, word %#x", old, w[1])
+		}
+		if old := b.swap32(&w[1], 3); old != 0x80000000 || w[1] != 3 {
+			t.Fatalf("swap = %#x, word %d", old, w[1])
+		}
+		checkGuards32(t, &w)
+	})
+}
+
+func TestSwap64(t *testing.T) {
+	eachVariant(t, "swap64", func(t *testing.T, b binding) {
+		w := [3]uint64{guard64, 7, guard64}
+		if old := b.swap64(&w[1], 1<<63|5); old != 7 || w[1] != 1<<63|5 {
+			t.Fatalf("swap = %d, word %#x", old, w[1])
+		}
+		if old := b.swap64(&w[1], 3); old != 1<<63|5 || w[1] != 3 {
+			t.Fatalf("swap = %#x, word %d", old, w[1])
+		}
+		checkGuards64(t, &w)
+	})
+}
+
+func TestLoadAcquire32(t *testing.T) {
+	eachVariant(t, "loadacquire32", func(t *testing.T, b binding) {
+		w := [3]uint32{guard32, 0x87654321, guard32}
+		if got := b.load32(&w[1]); got != 0x87654321 {
+			t.Fatalf("load = %#x", got)
+		}
+		w[1] = 0
+		if got := b.load32(&w[1]); got != 0 {
+			t.Fatalf("load = %#x", got)
+		}
+	})
+}
+
+func TestLoadAcquire64(t *testing.T) {
+	eachVariant(t, "loadacquire64", func(t *testing.T, b binding) {
+		w := [3]uint64{guard64, 0x8765432112345678, guard64}
+		if got := b.load64(&w[1]); got != 0x8765432112345678 {
+			t.Fatalf("load = %#x", got)
+		}
+	})
+}
+
+func TestStoreRelease32(t *testing.T) {
+	eachVariant(t, "storerelease32", func(t *testing.T, b binding) {
+		w := [3]uint32{guard32, 0, guard32}
+		b.store32(&w[1], 0xfedcba98)
+		if w[1] != 0xfedcba98 || b.load32(&w[1]) != 0xfedcba98 {
+			t.Fatalf("word = %#x after store", w[1])
+		}
+		checkGuards32(t, &w)
+	})
+}
+
+func TestStoreRelease64(t *testing.T) {
+	eachVariant(t, "storerelease64", func(t *testing.T, b binding) {
+		w := [3]uint64{guard64, 0, guard64}
+		b.store64(&w[1], 0xfedcba9876543210)
+		if w[1] != 0xfedcba9876543210 || b.load64(&w[1]) != 0xfedcba9876543210 {
+			t.Fatalf("word = %#x after store", w[1])
+		}
+		checkGuards64(t, &w)
+	})
+}
+
+func TestFenceAndPause(t *testing.T) {
+	eachVariant(t, "fence", func(t *testing.T, b binding) {
+		for range 1000 {
+			b.fence()
+		}
+	})
+	eachVariant(t, "pause", func(t *testing.T, b binding) {
+		for range 1000 {
+			b.pause()
+		}
+	})
+}
+
+func TestCycles(t *testing.T) {
+	eachVariant(t, "cycles", func(t *testing.T, b binding) {
+		prev := b.cycles()
+		first := prev
+		for i := range 100000 {
+			c := b.cycles()
+			if c < prev {
+				t.Fatalf("read %d: counter went back from %d to %d", i, prev, c)
+			}
+			prev = c
+		}
+		if prev == first {
+			t.Fatalf("counter did not move in 100000 reads (stuck at %d)", prev)
+		}
+	})
+}
+
+func TestCAS128(t *testing.T) {
+	eachVariant(t, "cas128", func(t *testing.T, b binding) {
+		var u hal.Uint128
+		if lo, hi := b.load128(&u); lo != 0 || hi != 0 {
+			t.Fatalf("zero Uint128 loads %#x, %#x", lo, hi)
+		}
+		u.Store(1, 2)
+		if lo, hi := b.load128(&u); lo != 1 || hi != 2 {
+			t.Fatalf("load after Store(1, 2) = %d, %d", lo, hi)
+		}
+		// Each half must take part in the comparison.
+		for _, old := range [][2]uint64{{1, 3}, {3, 2}, {2, 1}} {
+			lo, hi, ok := b.cas128(&u, old[0], old[1], 9, 9)
+			if ok || lo != 1 || hi != 2 {
+				t.Fatalf("cas128(old=%v) = %d, %d, %v; want 1, 2, false", old, lo, hi, ok)
+			}
+		}
+		lo, hi, ok := b.cas128(&u, 1, 2, 1<<63|3, ^uint64(4))
+		if !ok || lo != 1 || hi != 2 {
+			t.Fatalf("cas128(old=1,2) = %d, %d, %v; want 1, 2, true", lo, hi, ok)
+		}
+		if lo, hi := b.load128(&u); lo != 1<<63|3 || hi != ^uint64(4) {
+			t.Fatalf("load after cas = %#x, %#x", lo, hi)
+		}
+		if !u.CompareAndSwap(1<<63|3, ^uint64(4), 0, 0) {
+			t.Fatal("CompareAndSwap back to zero failed")
+		}
+		if lo, hi := u.Load(); lo != 0 || hi != 0 {
+			t.Fatalf("load = %d, %d", lo, hi)
+		}
+	})
+}
+
+func TestUint128Aligned(t *testing.T) {
+	// Whatever the Uint128's own alignment, Addr is 16-byte aligned (the
+	// cmpxchg16b variant would fault otherwise).
+	type pad struct {
+		_ uint64
+		u hal.Uint128
+	}
+	for range 4 {
+		p := new(pad)
+		var u hal.Uint128
+		for _, a := range []*[2]uint64{p.u.Addr(), u.Addr()} {
+			if addrOf(a)%16 != 0 {
+				t.Fatalf("Addr() = %#x, not 16-byte aligned", addrOf(a))
+			}
+		}
+		p.u.Store(5, 6)
+		if lo, hi := p.u.Load(); lo != 5 || hi != 6 {
+			t.Fatalf("load = %d, %d", lo, hi)
+		}
+	}
+}
