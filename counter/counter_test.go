@@ -1,0 +1,273 @@
+package counter
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+)
+
+// adder is what every counter under test can do.
+type adder interface {
+	Add(delta int64)
+	Load() int64
+}
+
+// limited counters also have AddLimited.
+type limited interface {
+	adder
+	AddLimited(delta, max int64) bool
+}
+
+// mutexCounter and atomicCounter are the baselines the benchmarks compare
+// with.
+type mutexCounter struct {
+	mu sync.Mutex
+	v  int64
+}
+
+func (c *mutexCounter) Add(d int64) { c.mu.Lock(); c.v += d; c.mu.Unlock() }
+func (c *mutexCounter) Load() int64 { c.mu.Lock(); defer c.mu.Unlock(); return c.v }
+
+type atomicCounter struct {
+	_ [lineSize]byte
+	v atomic.Int64
+	_ [lineSize - 8]byte
+}
+
+func (c *atomicCounter) Add(d int64) { c.v.Add(d) }
+func (c *atomicCounter) Load() int64 { return c.v.Load() }
+
+type kind struct {
+	name string
+	new  func() adder
+}
+
+var kinds = []kind{
+	{"casloop", func() adder { return new(CASLoop) }},
+	{"fetchadd", func() adder { return new(FetchAdd) }},
+	{"striped", func() adder { return new(Striped) }},
+	{"mutex", func() adder { return new(mutexCounter) }},
+	{"atomic", func() adder { return new(atomicCounter) }},
+}
+
+func iterations(long, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return long
+}
+
+// TestValidate has goroutines add and subtract concurrently, checking
+// the total at the end: Concurrency Kit's validation for counters, which
+// have no critical section to check for exclusion.
+func TestValidate(t *testing.T) {
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			c := k.new()
+			threads := max(4, 2*runtime.GOMAXPROCS(0))
+			iters := iterations(50000, 5000)
+			var wg sync.WaitGroup
+			for g := range threads {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range iters {
+						c.Add(int64(g + 1))
+						if i%3 == 0 {
+							c.Add(-1)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			var want int64
+			for g := range threads {
+				want += int64(g+1)*int64(iters) - int64((iters+2)/3)
+			}
+			if got := c.Load(); got != want {
+				t.Fatalf("Load = %d, want %d", got, want)
+			}
+		})
+	}
+}
+
+// TestAddLimited runs many goroutines adding against a limit; the
+// successful adds must sum to the final value, which must not exceed the
+// limit, and with only positive deltas the limit must be reached exactly
+// when the deltas divide it.
+func TestAddLimited(t *testing.T) {
+	for _, k := range []struct {
+		name string
+		new  func() limited
+	}{
+		{"casloop", func() limited { return new(CASLoop) }},
+		{"fetchadd", func() limited { return new(FetchAdd) }},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			c := k.new()
+			const max = 10000
+			var ok atomic.Int64
+			var over atomic.Bool
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range iterations(5000, 2000) {
+						if c.AddLimited(1, max) {
+							ok.Add(1)
+						}
+						if _, isCAS := c.(*CASLoop); isCAS && c.Load() > max {
+							over.Store(true)
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			if got := c.Load(); got != ok.Load() || got > max {
+				t.Fatalf("Load = %d, successful adds %d, max %d", got, ok.Load(), max)
+			}
+			// 8 goroutines × at least 2000 adds of 1 exceed max, and
+			// failures only happen at the limit, so it is reached.
+			if got := c.Load(); got != max {
+				t.Fatalf("Load = %d, want the limit %d", got, max)
+			}
+			if over.Load() {
+				t.Fatal("CASLoop counter seen above its limit")
+			}
+			if c.AddLimited(1, max) {
+				t.Fatal("AddLimited past the limit succeeded")
+			}
+			if !c.AddLimited(-5, max) || c.Load() != max-5 {
+				t.Fatalf("AddLimited(-5) at the limit: %d", c.Load())
+			}
+		})
+	}
+}
+
+func TestAddLimitedSequential(t *testing.T) {
+	for _, c := range []limited{new(CASLoop), new(FetchAdd)} {
+		if !c.AddLimited(5, 5) || c.AddLimited(1, 5) || !c.AddLimited(0, 5) || c.Load() != 5 {
+			t.Errorf("%T: limit check wrong, value %d", c, c.Load())
+		}
+		if c.AddLimited(3, 4) || c.Load() != 5 {
+			t.Errorf("%T: failed AddLimited changed the value to %d", c, c.Load())
+		}
+	}
+}
+
+func TestCASLoopRetries(t *testing.T) {
+	var c CASLoop
+	if r := c.AddRetries(3); r != 0 || c.Load() != 3 {
+		t.Fatalf("uncontended AddRetries: %d retries, value %d", r, c.Load())
+	}
+	// Contended: 4 goroutines hammering; the retries are counted and
+	// the value is exact.
+	var retries atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			n := 0
+			for range 20000 {
+				n += c.AddRetries(1)
+			}
+			retries.Add(int64(n))
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if c.Load() != 3+80000 {
+		t.Fatalf("value %d", c.Load())
+	}
+	t.Logf("%d retries in 80000 contended adds", retries.Load())
+}
+
+func TestStripedSpreads(t *testing.T) {
+	var c Striped
+	if c.Load() != 0 {
+		t.Fatal("zero value not 0")
+	}
+	c.Add(7)
+	s := c.set.Load()
+	n := len(s.stripes)
+	if n&(n-1) != 0 || n < 4*runtime.GOMAXPROCS(0) && n < 256 || n > 256 {
+		t.Fatalf("%d stripes for GOMAXPROCS %d", n, runtime.GOMAXPROCS(0))
+	}
+	if unsafe.Sizeof(stripe{}) != lineSize {
+		t.Fatalf("stripe is %d bytes, want a %d-byte line", unsafe.Sizeof(stripe{}), lineSize)
+	}
+	// Many goroutines end up on more than one stripe.
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				c.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	used := 0
+	for i := range s.stripes {
+		if s.stripes[i].v != 0 {
+			used++
+		}
+	}
+	if used < 2 {
+		t.Fatalf("16 goroutines used %d stripe(s)", used)
+	}
+	if c.Load() != 16007 {
+		t.Fatalf("Load = %d", c.Load())
+	}
+}
+
+// TestGoroutineHash checks the hash is stable within a goroutine and
+// differs between most goroutines.
+func TestGoroutineHash(t *testing.T) {
+	if goroutineHash() != goroutineHash() {
+		t.Fatal("hash differs between two calls on one goroutine")
+	}
+	seen := map[uint32]bool{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := goroutineHash() % slots
+			mu.Lock()
+			seen[h] = true
+			mu.Unlock()
+			runtime.Gosched()
+		}()
+	}
+	wg.Wait()
+	if len(seen) < 8 {
+		t.Fatalf("32 goroutines hashed to %d of %d slots", len(seen), slots)
+	}
+}
+
+func TestNoAllocs(t *testing.T) {
+	for _, k := range kinds {
+		c := k.new()
+		c.Add(1) // Striped allocates its stripes once, here
+		if a := testing.AllocsPerRun(1000, func() { c.Add(1); _ = c.Load() }); a != 0 {
+			t.Errorf("%s: %v allocs/op", k.name, a)
+		}
+	}
+	var c CASLoop
+	if a := testing.AllocsPerRun(1000, func() { c.AddLimited(1, 1<<40); c.AddRetries(1) }); a != 0 {
+		t.Errorf("CASLoop limited: %v allocs/op", a)
+	}
+	var f FetchAdd
+	if a := testing.AllocsPerRun(1000, func() { f.AddLimited(1, 1<<40) }); a != 0 {
+		t.Errorf("FetchAdd limited: %v allocs/op", a)
+	}
+}

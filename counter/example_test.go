@@ -1,0 +1,49 @@
+package counter_test
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/gohal/gohal/counter"
+)
+
+// Three counters, one total: they differ in how they behave when many
+// CPUs add at once, not in the result.
+func Example() {
+	var (
+		cas     counter.CASLoop
+		fa      counter.FetchAdd
+		striped counter.Striped
+		wg      sync.WaitGroup
+	)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				cas.Add(1)
+				fa.Add(1)
+				striped.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Println(cas.Load(), fa.Load(), striped.Load())
+	// Output: 4000 4000 4000
+}
+
+// AddLimited enforces a limit, like FreeBSD's per-user process count.
+func ExampleFetchAdd_AddLimited() {
+	var procs counter.FetchAdd
+	for i := range 5 {
+		fmt.Println(i, procs.AddLimited(1, 3))
+	}
+	fmt.Println("count:", procs.Load())
+	// Output:
+	// 0 true
+	// 1 true
+	// 2 true
+	// 3 false
+	// 4 false
+	// count: 3
+}
