@@ -1,6 +1,7 @@
 package cyclebench
 
 import (
+	"math"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -42,7 +43,7 @@ var (
 // ItersPerNs returns how many steps of [SpinIters] take one nanosecond,
 // calibrating on first use.
 func ItersPerNs() float64 {
-	calibOnce.Do(func() { itersPerNs = calibrate(200, 20*time.Microsecond) })
+	calibOnce.Do(func() { itersPerNs = calibrateStable(20 * time.Microsecond) })
 	return itersPerNs
 }
 
@@ -53,21 +54,42 @@ func Calibrate() {
 	ItersPerNs()
 }
 
+// calibrateStable repeats calibrate until two passes in a row agree
+// within 3% (at most 20 passes) and returns the fastest pass. A program
+// that has just started may run the loop slowly for a while (an emulator
+// such as qemu translating the runtime's code on other threads ran it at
+// a third of its speed for the first few milliseconds).
+func calibrateStable(window time.Duration) float64 {
+	best := calibrate(50, window)
+	prev := best
+	for range 19 {
+		r := calibrate(50, window)
+		best = max(best, r)
+		if math.Abs(r-prev) <= 0.03*max(r, prev) {
+			break
+		}
+		prev = r
+	}
+	return best
+}
+
 // calibrate times rounds short runs of the busy loop, each sized to last
-// about window, and returns the speed of the fastest tenth. On a shared
+// between one and two windows, and returns the speed of the fastest tenth. On a shared
 // machine many windows lose time to other threads, and a long window or
 // the median would then underestimate the speed (making every Spin too
 // short); a window of tens of microseconds usually runs undisturbed, and
 // the 90th percentile discards the odd clock hiccup.
 func calibrate(rounds int, window time.Duration) float64 {
-	// Find an iteration count that takes about window.
+	// Warm up (an emulator translates the loop on first use), then
+	// double the iteration count until one run takes at least window, so
+	// that the clock's resolution and the cost of reading it are small
+	// next to every measured run.
+	SpinIters(1000)
 	n := 64
 	for {
 		t0 := time.Now()
 		SpinIters(n)
-		d := time.Since(t0)
-		if d >= window/4 || n > 1<<40 {
-			n = max(1, int(float64(n)*float64(window)/float64(max(d, 1))))
+		if time.Since(t0) >= window || n > 1<<40 {
 			break
 		}
 		n *= 2
