@@ -2,19 +2,9 @@ package spin
 
 import "github.com/gohal/gohal/hal"
 
-// ttasPollPauses is how many pauses a TTAS waiter spends between reads of
-// the lock word. Every read of a held lock pulls its line into the
-// waiter's cache in shared state, so the holder's next write (its release,
-// or its next acquisition) must take the line back across the
-// interconnect. Reading after every pause (about 30 ns on the 2-vCPU amd64
-// machine gohal is measured on) did that several times per 50 ns critical
-// section: 2-goroutine throughput was about half that of reading every 4th
-// pause, which still notices a release within about 120 ns.
-const ttasPollPauses = 4
-
 // TTAS is a test-and-test-and-set spin lock. A waiter reads the lock word
-// and spins on [hal.Pause] while it is held (a few pauses between reads),
-// trying the compare-and-swap only when the word reads free: waiters keep
+// and spins on [hal.Pause] while it is held, reading it again after each
+// pause and trying the compare-and-swap only when the word reads free: waiters keep
 // shared copies of the line instead of stealing it from the holder on
 // every attempt. This is the change OpenBSD made to mtx_enter. The zero
 // value is unlocked.
@@ -36,7 +26,7 @@ func (l *TTAS) lockSlow() {
 	var w waiter
 	for {
 		for hal.LoadAcquireUint32(&l.word) != 0 {
-			w.pauseN(ttasPollPauses)
+			w.pause()
 		}
 		if hal.CompareAndSwapUint32(&l.word, 0, 1) {
 			return
