@@ -4,10 +4,10 @@ import "github.com/gohal/gohal/hal"
 
 // TTAS is a test-and-test-and-set spin lock. A waiter reads the lock word
 // and spins on [hal.Pause] while it is held, reading it again after each
-// pause and trying the compare-and-swap only when the word reads free: waiters keep
-// shared copies of the line instead of stealing it from the holder on
-// every attempt. This is the change OpenBSD made to mtx_enter. The zero
-// value is unlocked.
+// pause, and tries the compare-and-swap only when the word reads free:
+// waiters keep shared copies of the line instead of stealing it from the
+// holder on every attempt. This is the change OpenBSD made to mtx_enter.
+// The zero value is unlocked.
 type TTAS struct {
 	_    [lineSize]byte
 	word uint32
