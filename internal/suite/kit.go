@@ -1,0 +1,405 @@
+package suite
+
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gohal/gohal/counter"
+	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/refcount"
+	"github.com/gohal/gohal/spin"
+)
+
+// The kit's benchmarks: spin locks against sync.Mutex, the refcounts and
+// the counters, each on 1 to n goroutines sharing one object. The bodies
+// use concrete types, never an interface or a generic type parameter, so
+// that Lock, Inc and Add are called (and inlined) exactly as a user's
+// code would call them.
+
+// LockCS are the critical-section lengths, in nanoseconds of
+// cyclebench.Spin, the lock benchmarks run with.
+var LockCS = []int{0, 50}
+
+func init() {
+	for _, l := range [][2]string{
+		{"kind=tas", "test-and-set: CAS until it wins"},
+		{"kind=ttas", "test-and-test-and-set: read, pause, CAS when free"},
+		{"kind=backoff", "TTAS with bounded exponential backoff"},
+		{"kind=ticket", "FIFO ticket lock"},
+		{"kind=mcs", "Mellor-Crummey-Scott queue lock"},
+		{"kind=mutex", "sync.Mutex, the baseline"},
+		{"cs=N", "busy critical section of about N ns"},
+	} {
+		AddLegend(Legend{Section: "Lock", Key: l[0], Text: l[1]})
+	}
+	for _, l := range [][2]string{
+		{"kind=plain", "refcount.Plain: unchecked atomic add, inlined sync/atomic"},
+		{"kind=plain-hal", "refcount.PlainHal: unchecked, through hal calls"},
+		{"kind=checked-inline", "refcount.Count: refcount_t saturation checks, inlined sync/atomic"},
+		{"kind=checked-hal", "refcount.CountHal: the same checks through hal calls"},
+	} {
+		AddLegend(Legend{Section: "Refcount", Key: l[0], Text: l[1]})
+	}
+	for _, l := range [][2]string{
+		{"kind=fetchadd", "counter.FetchAdd: one fetch-and-add, wait-free (baseline)"},
+		{"kind=casloop", "counter.CASLoop: load + CAS retried, lock-free (retries/op)"},
+		{"kind=striped", "counter.Striped: per-CPU-ish stripes on separate lines"},
+	} {
+		AddLegend(Legend{Section: "Counter", Key: l[0], Text: l[1]})
+	}
+
+	AddPair(Pair{Title: "ttas vs sync.Mutex: 2 goroutines, empty critical section",
+		Base: "Lock/kind=mutex/threads=2/cs=0", Other: "Lock/kind=ttas/threads=2/cs=0"})
+	AddPair(Pair{Title: "fetchadd vs casloop counter: 2 goroutines",
+		Base: "Counter/kind=casloop/threads=2", Other: "Counter/kind=fetchadd/threads=2"})
+	AddPair(Pair{Title: "checked-inline vs plain refcount: one goroutine",
+		Base: "Refcount/kind=plain/threads=1", Other: "Refcount/kind=checked-inline/threads=1"})
+
+	for _, cs := range LockCS {
+		for _, k := range []struct {
+			kind string
+			body func(cs int) func(*testing.B, int)
+		}{
+			{"tas", lockTAS}, {"ttas", lockTTAS}, {"backoff", lockBackoff},
+			{"ticket", lockTicket}, {"mcs", lockMCS}, {"mutex", lockMutex},
+		} {
+			Add(Bench{Name: LockName(k.kind, 0, cs), Baseline: LockName("mutex", 0, cs), Threaded: k.body(cs)})
+		}
+	}
+	for _, k := range []struct {
+		kind string
+		body func(*testing.B, int)
+	}{
+		{"plain", refPlain}, {"plain-hal", refPlainHal}, {"checked-inline", refChecked}, {"checked-hal", refCheckedHal},
+	} {
+		Add(Bench{Name: "Refcount/kind=" + k.kind + "/" + ThreadsWildcard, Baseline: "Refcount/kind=plain/" + ThreadsWildcard, Threaded: k.body})
+	}
+	for _, k := range []struct {
+		kind string
+		body func(*testing.B, int)
+	}{
+		{"fetchadd", counterFetchAdd}, {"casloop", counterCASLoop}, {"striped", counterStriped},
+	} {
+		Add(Bench{Name: "Counter/kind=" + k.kind + "/" + ThreadsWildcard, Baseline: "Counter/kind=fetchadd/" + ThreadsWildcard, Threaded: k.body})
+	}
+}
+
+// LockName returns the name of a lock benchmark (threads 0 gives the
+// "threads=*" pattern).
+func LockName(kind string, threads, cs int) string {
+	n := "Lock/kind=" + kind + "/" + ThreadsWildcard + "/cs=" + strconv.Itoa(cs)
+	if threads > 0 {
+		n = withThreads(n, threads)
+	}
+	return n
+}
+
+// lockRunCap bounds the wall time of one run of a lock benchmark; 0 (the
+// default, and always under go test) means no bound. See SetLockRunCap.
+var lockRunCap atomic.Int64
+
+// SetLockRunCap bounds the wall time of one run of a lock benchmark, for
+// a harness with a time budget (halbench); d <= 0 removes the bound.
+//
+// A FIFO lock (ticket, MCS) whose next waiter is not running stalls every
+// goroutine behind it, and on a machine shared with other work it can fall
+// into a regime where every hand-over waits for the kernel to run that
+// waiter: a thousand times slower than usual, for as long as the run
+// lasts. That is worth measuring but not worth waiting a minute for. With
+// a bound, the goroutines stop when it passes, and the body reports
+// ns/op and cycles/op over the operations actually done and their number
+// as the TruncatedUnit metric.
+func SetLockRunCap(d time.Duration) { lockRunCap.Store(int64(max(d, 0))) }
+
+// TruncatedUnit is the metric a lock benchmark cut short by
+// SetLockRunCap reports: the number of operations it did, fewer than b.N.
+// Its ns/op and cycles/op are over those operations.
+const TruncatedUnit = "truncated-ops"
+
+// capCheckMask sets how often a lock body's goroutines look at the abort
+// flag: every capCheckMask+1 operations.
+const capCheckMask = 63
+
+// progress records, per goroutine, how many operations it had done when
+// the first goroutine finished its share, for the fairness metric (as
+// cyclebench.Run does, but inline in the body's own loop), and stops the
+// goroutines when the run cap passes.
+type progress struct {
+	stop  atomic.Bool
+	_     [lineSize]byte
+	abort atomic.Bool
+	_     [lineSize]byte
+	at    []int
+	ops   []int
+	timer *time.Timer
+}
+
+func newProgress(threads int) *progress {
+	p := &progress{at: make([]int, threads), ops: make([]int, threads)}
+	if d := time.Duration(lockRunCap.Load()); d > 0 {
+		p.timer = time.AfterFunc(d, func() { p.abort.Store(true) })
+	}
+	return p
+}
+
+// done is called by worker w after its loop, having done n operations:
+// the first to finish stops the others' counts.
+func (p *progress) done(w, n int, noted bool) {
+	p.ops[w] = n
+	if !noted {
+		p.stop.Store(true)
+		p.at[w] = n
+	}
+}
+
+// report reports the fairness metric on b and, for a run cut short, the
+// time and cycles per operation actually done.
+func (p *progress) report(b *testing.B, r *cyclebench.Result) {
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	b.ReportMetric(cyclebench.RelStddev(p.at), cyclebench.FairnessUnit)
+	ops := 0
+	for _, n := range p.ops {
+		ops += n
+	}
+	if ops < r.Ops && ops > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ops), "ns/op")
+		b.ReportMetric(float64(r.Ticks)/float64(ops), cyclebench.CyclesUnit)
+		b.ReportMetric(float64(ops), TruncatedUnit)
+	}
+}
+
+// The lock bodies: one per type, identical but for the type, so that Lock
+// and Unlock are static calls. Each operation is Lock, a busy critical
+// section of cs ns, Unlock.
+
+func lockTAS(cs int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, p := new(spin.TAS), newProgress(threads)
+		r := cyclebench.RunLoop(b, threads, func(w, n int) {
+			noted, i := false, 0
+			for ; i < n; i++ {
+				if i&capCheckMask == capCheckMask && p.abort.Load() {
+					break
+				}
+				l.Lock()
+				cyclebench.Spin(cs)
+				l.Unlock()
+				if !noted && p.stop.Load() {
+					p.at[w], noted = i+1, true
+				}
+			}
+			p.done(w, i, noted)
+		})
+		p.report(b, r)
+	}
+}
+
+func lockTTAS(cs int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, p := new(spin.TTAS), newProgress(threads)
+		r := cyclebench.RunLoop(b, threads, func(w, n int) {
+			noted, i := false, 0
+			for ; i < n; i++ {
+				if i&capCheckMask == capCheckMask && p.abort.Load() {
+					break
+				}
+				l.Lock()
+				cyclebench.Spin(cs)
+				l.Unlock()
+				if !noted && p.stop.Load() {
+					p.at[w], noted = i+1, true
+				}
+			}
+			p.done(w, i, noted)
+		})
+		p.report(b, r)
+	}
+}
+
+func lockBackoff(cs int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, p := new(spin.Backoff), newProgress(threads)
+		r := cyclebench.RunLoop(b, threads, func(w, n int) {
+			noted, i := false, 0
+			for ; i < n; i++ {
+				if i&capCheckMask == capCheckMask && p.abort.Load() {
+					break
+				}
+				l.Lock()
+				cyclebench.Spin(cs)
+				l.Unlock()
+				if !noted && p.stop.Load() {
+					p.at[w], noted = i+1, true
+				}
+			}
+			p.done(w, i, noted)
+		})
+		p.report(b, r)
+	}
+}
+
+func lockTicket(cs int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, p := new(spin.Ticket), newProgress(threads)
+		r := cyclebench.RunLoop(b, threads, func(w, n int) {
+			noted, i := false, 0
+			for ; i < n; i++ {
+				if i&capCheckMask == capCheckMask && p.abort.Load() {
+					break
+				}
+				l.Lock()
+				cyclebench.Spin(cs)
+				l.Unlock()
+				if !noted && p.stop.Load() {
+					p.at[w], noted = i+1, true
+				}
+			}
+			p.done(w, i, noted)
+		})
+		p.report(b, r)
+	}
+}
+
+func lockMCS(cs int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, p := new(spin.MCS), newProgress(threads)
+		r := cyclebench.RunLoop(b, threads, func(w, n int) {
+			noted, i := false, 0
+			for ; i < n; i++ {
+				if i&capCheckMask == capCheckMask && p.abort.Load() {
+					break
+				}
+				l.Lock()
+				cyclebench.Spin(cs)
+				l.Unlock()
+				if !noted && p.stop.Load() {
+					p.at[w], noted = i+1, true
+				}
+			}
+			p.done(w, i, noted)
+		})
+		p.report(b, r)
+	}
+}
+
+// paddedMutex keeps the baseline's lock word on a line of its own, as the
+// spin locks keep theirs.
+type paddedMutex struct {
+	_  [lineSize]byte
+	mu sync.Mutex
+	_  [lineSize]byte
+}
+
+func lockMutex(cs int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, p := new(paddedMutex), newProgress(threads)
+		r := cyclebench.RunLoop(b, threads, func(w, n int) {
+			noted, i := false, 0
+			for ; i < n; i++ {
+				if i&capCheckMask == capCheckMask && p.abort.Load() {
+					break
+				}
+				l.mu.Lock()
+				cyclebench.Spin(cs)
+				l.mu.Unlock()
+				if !noted && p.stop.Load() {
+					p.at[w], noted = i+1, true
+				}
+			}
+			p.done(w, i, noted)
+		})
+		p.report(b, r)
+	}
+}
+
+// padded keeps a value on cache lines of its own.
+type padded[T any] struct {
+	_ [lineSize]byte
+	v T
+	_ [lineSize]byte
+}
+
+// The refcount bodies: one Inc per operation of a count that starts at 1
+// (an increment never saturates within a benchmark: it would take 2^31
+// operations).
+
+func refPlain(b *testing.B, threads int) {
+	c := new(padded[refcount.Plain])
+	c.v.Set(1)
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.v.Inc()
+		}
+	})
+}
+
+func refPlainHal(b *testing.B, threads int) {
+	c := new(padded[refcount.PlainHal])
+	c.v.Set(1)
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.v.Inc()
+		}
+	})
+}
+
+func refChecked(b *testing.B, threads int) {
+	c := new(padded[refcount.Count])
+	c.v.Set(1)
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.v.Inc()
+		}
+	})
+}
+
+func refCheckedHal(b *testing.B, threads int) {
+	c := new(padded[refcount.CountHal])
+	c.v.Set(1)
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.v.Inc()
+		}
+	})
+}
+
+// The counter bodies: one Add(1) per operation.
+
+func counterFetchAdd(b *testing.B, threads int) {
+	c := new(counter.FetchAdd)
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.Add(1)
+		}
+	})
+}
+
+// counterCASLoop also reports "retries/op": failed compare-and-swaps per
+// Add.
+func counterCASLoop(b *testing.B, threads int) {
+	c := new(counter.CASLoop)
+	t := cyclebench.NewTally(threads)
+	cyclebench.RunLoop(b, threads, func(w, n int) {
+		retries := 0
+		for range n {
+			retries += c.AddRetries(1)
+		}
+		t.Add(w, uint64(retries))
+	})
+	t.Report(b, "retries/op")
+}
+
+func counterStriped(b *testing.B, threads int) {
+	c := new(counter.Striped)
+	c.Add(0) // allocate the stripes outside the measurement
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.Add(1)
+		}
+	})
+}

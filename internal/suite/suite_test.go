@@ -1,0 +1,235 @@
+package suite
+
+import (
+	"flag"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gohal/gohal/internal/cyclebench"
+)
+
+func TestRegistry(t *testing.T) {
+	all := Select(Options{Full: true})
+	if len(all) == 0 {
+		t.Fatal("no benchmarks registered")
+	}
+	names := map[string]Benchmark{}
+	secs := map[string]bool{}
+	for _, s := range Sections() {
+		secs[s.Name] = true
+		if s.Title == "" || s.Doc == "" {
+			t.Errorf("section %s has no title or doc", s.Name)
+		}
+	}
+	for _, bm := range all {
+		if _, dup := names[bm.Name]; dup {
+			t.Errorf("%s selected twice", bm.Name)
+		}
+		names[bm.Name] = bm
+		if err := CheckName(bm.Name); err != nil {
+			t.Error(err)
+		}
+		if strings.Contains(bm.Name, "*") {
+			t.Errorf("%s: wildcard left after expansion", bm.Name)
+		}
+		if !secs[bm.Section] || !strings.HasPrefix(bm.Name, bm.Section+"/") {
+			t.Errorf("%s: section %q", bm.Name, bm.Section)
+		}
+		if bm.Threaded != strings.Contains(bm.Name, "/threads=") {
+			t.Errorf("%s: Threaded=%v", bm.Name, bm.Threaded)
+		}
+	}
+	for _, bm := range all {
+		base, ok := names[bm.Baseline]
+		if !ok {
+			t.Errorf("%s: baseline %s is not registered", bm.Name, bm.Baseline)
+			continue
+		}
+		if base.Threads != bm.Threads {
+			t.Errorf("%s: baseline %s runs on %d goroutines, not %d", bm.Name, base.Name, base.Threads, bm.Threads)
+		}
+		if base.Baseline != base.Name {
+			t.Errorf("%s: baseline %s is not a baseline itself (its baseline is %s)", bm.Name, base.Name, base.Baseline)
+		}
+	}
+	for _, p := range Pairs() {
+		for _, n := range []string{p.Base, p.Other} {
+			if _, ok := names[n]; !ok {
+				t.Errorf("pair %q: %s is not registered (at the default thread counts)", p.Title, n)
+			}
+		}
+	}
+	// Every section is filled, and the sections the issue asks for exist.
+	for _, want := range []string{"Dispatch", "Contended", "Lock", "Refcount", "Counter"} {
+		found := false
+		for _, bm := range all {
+			found = found || bm.Section == want
+		}
+		if !found {
+			t.Errorf("section %s has no benchmarks", want)
+		}
+	}
+	for _, n := range []string{
+		"Dispatch/op=fetchadd64/mode=inline", "Dispatch/op=fetchadd64/mode=api", "Dispatch/op=fetchadd64/mode=table",
+		"Dispatch/op=fetchadd64/mode=closure", "Dispatch/op=fetchadd64/mode=generic",
+		"Dispatch/op=cas64/mode=api", "Dispatch/op=swap64/mode=api", "Dispatch/op=pause/mode=api",
+		"Dispatch/op=loadacquire64/mode=api", "Dispatch/op=cas128/mode=api", "Dispatch/op=cycles/mode=api",
+		"Contended/op=fetchadd64/mode=api/threads=2", "Lock/kind=ttas/threads=2/cs=50",
+		"Refcount/kind=checked-inline/threads=1", "Counter/kind=fetchadd/threads=2",
+	} {
+		if _, ok := names[n]; !ok {
+			t.Errorf("%s is not registered", n)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	quick := Select(Options{})
+	full := Select(Options{Full: true})
+	if len(quick) >= len(full) {
+		t.Errorf("quick selects %d, full %d: want fewer in quick", len(quick), len(full))
+	}
+	for _, bm := range quick {
+		if bm.Full {
+			t.Errorf("quick selection has Full benchmark %s", bm.Name)
+		}
+	}
+	re := regexp.MustCompile(`^Lock/kind=ttas/`)
+	got := Select(Options{Threads: []int{3, 5}, Filter: re})
+	var names []string
+	for _, bm := range got {
+		names = append(names, bm.Name)
+	}
+	want := []string{
+		"Lock/kind=ttas/threads=3/cs=0", "Lock/kind=ttas/threads=5/cs=0",
+		"Lock/kind=ttas/threads=3/cs=50", "Lock/kind=ttas/threads=5/cs=50",
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("Select(threads 3,5, %v) = %v, want %v", re, names, want)
+	}
+	for _, bm := range got {
+		if bm.Baseline != strings.Replace(bm.Name, "ttas", "mutex", 1) {
+			t.Errorf("%s: baseline %s", bm.Name, bm.Baseline)
+		}
+	}
+	if n := len(Select(Options{Filter: regexp.MustCompile(`^NoSuchSection/`)})); n != 0 {
+		t.Errorf("a filter matching nothing selected %d", n)
+	}
+}
+
+func TestExpand(t *testing.T) {
+	ran := map[int]bool{}
+	b := Bench{Name: "Lock/kind=x/threads=*/cs=1", Threaded: func(_ *testing.B, n int) { ran[n] = true }}
+	got := Expand(b, []int{1, 8})
+	if len(got) != 2 || got[0].Name != "Lock/kind=x/threads=1/cs=1" || got[1].Name != "Lock/kind=x/threads=8/cs=1" {
+		t.Fatalf("Expand = %+v", got)
+	}
+	if got[1].Baseline != got[1].Name || got[1].Threads != 8 || !got[1].Threaded {
+		t.Errorf("Expand()[1] = %+v", got[1])
+	}
+	got[0].F(nil)
+	got[1].F(nil)
+	if !ran[1] || !ran[8] || len(ran) != 2 {
+		t.Errorf("bodies ran with %v, want 1 and 8", ran)
+	}
+}
+
+func TestCheckBench(t *testing.T) {
+	f := func(*testing.B) {}
+	tf := func(*testing.B, int) {}
+	for _, tc := range []struct {
+		b    Bench
+		want string
+	}{
+		{Bench{Name: "Dispatch/op=x/mode=y", F: f}, ""},
+		{Bench{Name: "dispatch/op=x", F: f}, "upper-case"},
+		{Bench{Name: "Nope/op=x", F: f}, "not registered"},
+		{Bench{Name: "Dispatch/op=x", F: f, Threaded: tf}, "exactly one"},
+		{Bench{Name: "Dispatch/op=x"}, "exactly one"},
+		{Bench{Name: "Dispatch/op=x", Threaded: tf}, "needs one element"},
+		{Bench{Name: "Dispatch/op=x/threads=*", F: f}, "has no"},
+		{Bench{Name: "Dispatch/op=x//y", F: f}, "empty element"},
+		{Bench{Name: "Dispatch/op=x y", F: f}, "white space"},
+		{Bench{Name: "Dispatch/op=x-2", F: f}, "GOMAXPROCS"},
+		{Bench{Name: "Dispatch/op=x", F: f, Baseline: "Lock/op=y"}, "another section"},
+		{Bench{Name: "Dispatch/op=fetchadd64/mode=api", F: f}, "twice"},
+	} {
+		err := checkBench(tc.b)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("checkBench(%q) = %v", tc.b.Name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("checkBench(%q) = %v, want an error containing %q", tc.b.Name, err, tc.want)
+		}
+	}
+}
+
+// TestBodies runs every body briefly: each must finish and report a
+// positive cycles/op.
+func TestBodies(t *testing.T) {
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("200x"); err != nil {
+		t.Fatal(err)
+	}
+	defer bt.Value.Set(old)
+	for _, bm := range Select(Options{Full: true, Threads: []int{1, 3}}) {
+		r := testing.Benchmark(bm.F)
+		if r.N != 200 {
+			t.Errorf("%s: ran %d iterations, want 200", bm.Name, r.N)
+			continue
+		}
+		if c := r.Extra[cyclebench.CyclesUnit]; !(c > 0) {
+			t.Errorf("%s: cycles/op = %v", bm.Name, c)
+		}
+		if bm.Section == "Lock" {
+			if _, ok := r.Extra[cyclebench.FairnessUnit]; !ok {
+				t.Errorf("%s: no %s metric", bm.Name, cyclebench.FairnessUnit)
+			}
+		}
+	}
+}
+
+// TestLockRunCap checks that a lock benchmark stops at the run cap and
+// reports the operations it did, and that without a cap it does all.
+func TestLockRunCap(t *testing.T) {
+	var bm Benchmark
+	for _, b := range Select(Options{Threads: []int{2}, Filter: regexp.MustCompile(`^Lock/kind=ttas/threads=2/cs=50$`)}) {
+		bm = b
+	}
+	if bm.F == nil {
+		t.Fatal("no Lock/kind=ttas/threads=2/cs=50")
+	}
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	defer bt.Value.Set(old)
+	const n = 1 << 40 // far more than can run before the test times out
+	if err := bt.Value.Set("1099511627776x"); err != nil {
+		t.Fatal(err)
+	}
+	SetLockRunCap(20 * time.Millisecond)
+	defer SetLockRunCap(0)
+	t0 := time.Now()
+	r := testing.Benchmark(bm.F)
+	if el := time.Since(t0); el > 5*time.Second {
+		t.Errorf("capped run took %v", el)
+	}
+	ops, ok := r.Extra[TruncatedUnit]
+	if !ok || ops <= 0 || ops >= n {
+		t.Fatalf("capped run: %s = %v (present %v), want in (0, %d)", TruncatedUnit, ops, ok, int64(n))
+	}
+	if ns := r.Extra["ns/op"]; !(ns > 10) || ns > 1e6 {
+		t.Errorf("capped run: ns/op = %v, want the time per operation done (a cs=50 lock takes > 10 ns)", ns)
+	}
+
+	SetLockRunCap(0)
+	if err := bt.Value.Set("20000x"); err != nil {
+		t.Fatal(err)
+	}
+	r = testing.Benchmark(bm.F)
+	if _, ok := r.Extra[TruncatedUnit]; ok || r.N != 20000 {
+		t.Errorf("uncapped run: N=%d, extra %v", r.N, r.Extra)
+	}
+}
