@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/hal"
+)
+
+// featuresReport is the JSON shape of `halbench features -json`.
+type featuresReport struct {
+	GOARCH   string                       `json:"goarch"`
+	Features featuresJSON                 `json:"features"`
+	Selected map[string]selectedVariantJS `json:"selected"`
+	Order    []string                     `json:"order"`
+}
+
+type featuresJSON struct {
+	*dispatch.Features
+	CounterHz float64 `json:"counter_hz"`
+}
+
+type selectedVariantJS struct {
+	Variant string `json:"variant"`
+	Reason  string `json:"reason"`
+}
+
+func buildFeaturesReport() featuresReport {
+	f := dispatch.Host()
+	r := featuresReport{
+		GOARCH:   f.GOARCH,
+		Features: featuresJSON{Features: f, CounterHz: hal.CycleFrequency()},
+		Selected: map[string]selectedVariantJS{},
+	}
+	for _, c := range hal.Selected() {
+		r.Selected[c.Op] = selectedVariantJS{Variant: c.Variant, Reason: c.Reason}
+		r.Order = append(r.Order, c.Op)
+	}
+	return r
+}
+
+func runFeatures(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("halbench features", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: halbench features [-json]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "halbench features: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	r := buildFeaturesReport()
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(r); err != nil {
+			fmt.Fprintln(stderr, "halbench features:", err)
+			return 1
+		}
+		return 0
+	}
+	writeFeatures(stdout, r)
+	return 0
+}
+
+// writeFeatures prints the CPU and the dispatch table as text.
+func writeFeatures(w io.Writer, r featuresReport) {
+	f := r.Features.Features
+	fmt.Fprintf(w, "CPU:       %s (%s, family %d model %d)\n", f.Brand, f.Vendor, f.Family, f.Model)
+	hv := ""
+	if f.Hypervisor {
+		hv = ", under a hypervisor"
+	}
+	fmt.Fprintf(w, "GOARCH:    %s%s, cache line %d bytes\n", f.GOARCH, hv, f.CacheLine)
+	names := f.Names()
+	if len(names) == 0 {
+		names = []string{"(none that gohal uses)"}
+	}
+	fmt.Fprintf(w, "Features:  %s\n", strings.Join(names, " "))
+	fmt.Fprintf(w, "Counter:   %.4g MHz (Cycles, calibrated against the monotonic clock)\n\n", r.Features.CounterHz/1e6)
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "OP\tVARIANT\tWHY")
+	for _, op := range r.Order {
+		s := r.Selected[op]
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", op, s.Variant, s.Reason)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/gohal/gohal/internal/benchfile"
+	"github.com/gohal/gohal/internal/cyclebench"
+)
+
+// gobenchPkg is the pkg configuration line of -format gobench: the module,
+// whose benchmarks these are.
+const gobenchPkg = "github.com/gohal/gohal"
+
+// betterLower lists the units of -format gobench output, all of which are
+// costs: lower is better.
+var betterLower = []string{"ns/op", cyclebench.CyclesUnit, cyclebench.FairnessUnit, "retries/op"}
+
+// writeGoBench prints the samples in the Go benchmark format, as `go test
+// -bench -count N` would: configuration lines (goos, goarch, pkg, cpu,
+// the Go version and gohal's choice for every op), a Unit line per unit,
+// and one result line per sample, named like go test names them,
+// GOMAXPROCS suffix included. benchstat reads it unchanged.
+func writeGoBench(w io.Writer, r *report) error {
+	config := []benchfile.Config{
+		{Key: "goos", Value: r.GOOS},
+		{Key: "goarch", Value: r.GOARCH},
+		{Key: "pkg", Value: gobenchPkg},
+	}
+	config = append(config, benchfile.Config{Key: "cpu", Value: r.brand()})
+	config = append(config, benchfile.Config{Key: "go", Value: r.GoVersion})
+	for _, op := range r.Machine.Order {
+		config = append(config, benchfile.Config{Key: "gohal-" + op, Value: r.Machine.Selected[op].Variant})
+	}
+	suffix := ""
+	if r.GOMAXPROCS > 1 {
+		suffix = fmt.Sprintf("-%d", r.GOMAXPROCS)
+	}
+	var results []benchfile.Result
+	used := map[string]bool{"ns/op": true}
+	for _, s := range r.Sections {
+		for _, b := range s.Benchmarks {
+			for _, smp := range b.Samples {
+				res := benchfile.Result{Name: b.Name + suffix, Iters: smp.Iters,
+					Values: []benchfile.Value{{Value: smp.NsPerOp, Unit: "ns/op"}}}
+				units := make([]string, 0, len(smp.Metrics))
+				for u := range smp.Metrics {
+					units = append(units, u)
+				}
+				sort.Slice(units, func(i, j int) bool {
+					// cycles/op first, then alphabetical.
+					if (units[i] == cyclebench.CyclesUnit) != (units[j] == cyclebench.CyclesUnit) {
+						return units[i] == cyclebench.CyclesUnit
+					}
+					return units[i] < units[j]
+				})
+				for _, u := range units {
+					res.Values = append(res.Values, benchfile.Value{Value: smp.Metrics[u], Unit: u})
+					used[u] = true
+				}
+				results = append(results, res)
+			}
+		}
+	}
+	var units []benchfile.UnitInfo
+	for _, u := range betterLower {
+		if used[u] {
+			units = append(units, benchfile.UnitInfo{Unit: u, Better: "lower"})
+			delete(used, u)
+		}
+	}
+	var rest []string
+	for u := range used {
+		rest = append(rest, u)
+	}
+	sort.Strings(rest)
+	for _, u := range rest {
+		// A metric this version does not know: say nothing about it.
+		units = append(units, benchfile.UnitInfo{Unit: u})
+	}
+	return benchfile.WriteGoBench(w, config, results, units)
+}

@@ -1,0 +1,52 @@
+// Command halbench measures, on the machine it runs on, what every gohal
+// choice costs: the binding modes of each op (inlined, direct, flag, table,
+// closure, static, generic), the spin locks, refcounts and counters of the
+// kit, all in cycles and nanoseconds, and compares result files with
+// ministat's statistics.
+//
+// Usage:
+//
+//	halbench [run] [flags]       measure and report (the default)
+//	halbench features [-json]    print the CPU's features and the dispatch table
+//	halbench compare [flags] FILE...
+//	                             compare samples like ministat (plain columns or Go benchmark files)
+//
+// Run `halbench help` or `halbench CMD -h` for the flags.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := "run"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "run":
+		return runBench(args, stdout, stderr)
+	case "features":
+		return runFeatures(args, stdout, stderr)
+	case "compare":
+		return runCompare(args, stdout, stderr)
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "halbench: unknown command %q\n%s", cmd, usage)
+		return 2
+	}
+}
+
+const usage = `usage:
+  halbench [run] [flags]            measure and report (default)
+  halbench features [-json]         CPU features and the dispatch table
+  halbench compare [flags] FILE...  ministat-style comparison of samples
+`

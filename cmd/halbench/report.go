@@ -1,0 +1,291 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/internal/suite"
+)
+
+// confidence is the level of every interval and test in the report, in
+// percent.
+const confidence = 95
+
+// jnum is a float64 that encodes NaN and infinities as JSON null.
+type jnum float64
+
+// MarshalJSON implements json.Marshaler.
+func (x jnum) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// report is everything halbench measured and concluded; -json prints it.
+type report struct {
+	Tool       string  `json:"tool"`
+	GoVersion  string  `json:"go_version"`
+	GOOS       string  `json:"goos"`
+	GOARCH     string  `json:"goarch"`
+	GOMAXPROCS int     `json:"gomaxprocs"`
+	NumCPU     int     `json:"num_cpu"`
+	Mode       string  `json:"mode"`
+	Count      int     `json:"count"`
+	SampleTime string  `json:"sample_time"`
+	Threads    []int   `json:"threads"`
+	Filter     string  `json:"filter,omitempty"`
+	Confidence float64 `json:"confidence"`
+	// Machine is what `halbench features -json` prints.
+	Machine  featuresReport  `json:"machine"`
+	Sections []sectionReport `json:"sections"`
+	Pairs    []pairReport    `json:"pairs"`
+	Verdict  verdict         `json:"verdict"`
+	Elapsed  float64         `json:"elapsed_seconds"`
+
+	byName map[string]*benchReport
+}
+
+type legendJSON struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
+
+// sectionReport is one section's table.
+type sectionReport struct {
+	Name       string         `json:"name"`
+	Title      string         `json:"title"`
+	Doc        string         `json:"doc"`
+	Legends    []legendJSON   `json:"legends,omitempty"`
+	Benchmarks []*benchReport `json:"benchmarks"`
+}
+
+// summary describes one metric of one benchmark over its samples.
+type summary struct {
+	Median jnum `json:"median"`
+	// Lo and Hi are the 95% confidence interval of the median from
+	// order statistics (null for fewer than 6 samples).
+	Lo  jnum `json:"lo"`
+	Hi  jnum `json:"hi"`
+	Min jnum `json:"min"`
+	Max jnum `json:"max"`
+}
+
+func summarize(xs []float64) summary {
+	lo, hi, ok := medianCI(xs, confidence/100.0)
+	if !ok {
+		lo, hi = math.NaN(), math.NaN()
+	}
+	return summary{Median: jnum(median(xs)), Lo: jnum(lo), Hi: jnum(hi),
+		Min: jnum(slices.Min(xs)), Max: jnum(slices.Max(xs))}
+}
+
+// benchReport is one benchmark's row.
+type benchReport struct {
+	Name     string `json:"name"`
+	Threads  int    `json:"threads"`
+	Baseline string `json:"baseline"`
+	// NsPerOp and CyclesPerOp summarize the samples' ns/op and
+	// cycles/op; Metrics the other metrics the body reported.
+	NsPerOp     summary            `json:"ns_per_op"`
+	CyclesPerOp summary            `json:"cycles_per_op"`
+	Metrics     map[string]summary `json:"metrics,omitempty"`
+	// Ratio is median ns/op over the baseline's, with a bootstrap
+	// interval; nil for a baseline or when the baseline was not run.
+	Ratio   *ratioJSON `json:"ratio,omitempty"`
+	Samples []sample   `json:"samples"`
+	// WallSeconds is the wall time spent on this benchmark, warm-up and
+	// testing.Benchmark's overheads included.
+	WallSeconds float64 `json:"wall_seconds"`
+}
+
+type ratioJSON struct {
+	Ratio       jnum `json:"ratio"`
+	Lo          jnum `json:"lo"`
+	Hi          jnum `json:"hi"`
+	Significant bool `json:"significant"`
+}
+
+// truncated returns how many samples were cut short by the run cap.
+func (b *benchReport) truncated() int {
+	n := 0
+	for _, s := range b.Samples {
+		if s.Truncated {
+			n++
+		}
+	}
+	return n
+}
+
+// ns returns the samples' ns/op values.
+func (b *benchReport) ns() []float64 { return b.metric("ns/op") }
+
+// metric returns the samples' values of unit ("ns/op" or a reported
+// metric).
+func (b *benchReport) metric(unit string) []float64 {
+	out := make([]float64, 0, len(b.Samples))
+	for _, s := range b.Samples {
+		if unit == "ns/op" {
+			out = append(out, s.NsPerOp)
+		} else if v, ok := s.Metrics[unit]; ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// pairReport is a key comparison with ministat's t test on ns/op.
+type pairReport struct {
+	Title string `json:"title"`
+	Base  string `json:"base"`
+	Other string `json:"other"`
+	Unit  string `json:"unit"`
+	// Ratio is the ratio of medians with its bootstrap interval.
+	Ratio ratioJSON `json:"ratio"`
+	// The fields of ministat's "Difference at 95.0% confidence".
+	Diff        jnum `json:"diff"`
+	Err         jnum `json:"err"`
+	DiffPct     jnum `json:"diff_pct"`
+	ErrPct      jnum `json:"err_pct"`
+	PooledS     jnum `json:"pooled_s"`
+	Significant bool `json:"significant"`
+
+	base, other []float64
+}
+
+// buildReport computes the statistics of the samples.
+func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]sample, elapsed time.Duration) *report {
+	r := &report{
+		Tool:       "halbench",
+		GoVersion:  runtime.Version(),
+		GOOS:       runtime.GOOS,
+		GOARCH:     runtime.GOARCH,
+		GOMAXPROCS: gomaxprocs(),
+		NumCPU:     runtime.NumCPU(),
+		Mode:       "quick",
+		Count:      cfg.count,
+		SampleTime: cfg.sampleTime.String(),
+		Threads:    cfg.threads,
+		Confidence: confidence,
+		Machine:    buildFeaturesReport(),
+		Elapsed:    elapsed.Seconds(),
+		byName:     map[string]*benchReport{},
+	}
+	if cfg.full {
+		r.Mode = "full"
+	}
+	if cfg.filter != nil {
+		r.Filter = cfg.filter.String()
+	}
+	for _, bm := range benchs {
+		ss := samples[bm.Name]
+		if len(ss) == 0 {
+			continue
+		}
+		br := &benchReport{Name: bm.Name, Threads: bm.Threads, Baseline: bm.Baseline, Samples: ss}
+		br.NsPerOp = summarize(br.ns())
+		br.CyclesPerOp = summarize(br.metric(cyclebench.CyclesUnit))
+		units := map[string]bool{}
+		for _, s := range ss {
+			for u := range s.Metrics {
+				if u != cyclebench.CyclesUnit {
+					units[u] = true
+				}
+			}
+		}
+		for u := range units {
+			if br.Metrics == nil {
+				br.Metrics = map[string]summary{}
+			}
+			br.Metrics[u] = summarize(br.metric(u))
+		}
+		r.byName[bm.Name] = br
+		if len(r.Sections) == 0 || r.Sections[len(r.Sections)-1].Name != bm.Section {
+			s, _ := suite.LookupSection(bm.Section)
+			sr := sectionReport{Name: bm.Section, Title: s.Title, Doc: s.Doc}
+			for _, l := range suite.Legends(bm.Section) {
+				sr.Legends = append(sr.Legends, legendJSON{l.Key, l.Text})
+			}
+			r.Sections = append(r.Sections, sr)
+		}
+		sec := &r.Sections[len(r.Sections)-1]
+		sec.Benchmarks = append(sec.Benchmarks, br)
+	}
+	for i := range r.Sections {
+		groupByBaseline(r.Sections[i].Benchmarks)
+	}
+	for _, br := range r.byName {
+		if base := r.byName[br.Baseline]; base != nil && base != br {
+			rc := ratioOfMedians(base.ns(), br.ns(), confidence/100.0, ratioSeed(base.Name, br.Name))
+			br.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+		}
+	}
+	for _, p := range suite.Pairs() {
+		base, other := r.byName[p.Base], r.byName[p.Other]
+		if base == nil || other == nil {
+			continue
+		}
+		pr := pairReport{Title: p.Title, Base: p.Base, Other: p.Other, Unit: "ns/op", base: base.ns(), other: other.ns()}
+		rc := ratioOfMedians(pr.base, pr.other, confidence/100.0, ratioSeed(p.Base, p.Other))
+		pr.Ratio = ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+		if res, err := ministat.Compare(ministat.Sample{Values: pr.base}, ministat.Sample{Values: pr.other}, confidence); err == nil {
+			pr.Diff, pr.Err, pr.DiffPct, pr.ErrPct = jnum(res.Diff), jnum(res.Err), jnum(res.DiffPct), jnum(res.ErrPct)
+			pr.PooledS, pr.Significant = jnum(res.PooledS), res.Significant
+		}
+		r.Pairs = append(r.Pairs, pr)
+	}
+	r.Verdict = buildVerdict(r)
+	return r
+}
+
+// brand is the CPU's brand string, or "unknown CPU".
+func (r *report) brand() string {
+	if f := r.Machine.Features.Features; f != nil && f.Brand != "" {
+		return f.Brand
+	}
+	return "unknown CPU"
+}
+
+// ratioSeed seeds the bootstrap of a ratio, so that the same comparison
+// gets the same interval wherever the report states it.
+func ratioSeed(base, other string) string { return base + " " + other }
+
+// groupByBaseline reorders a section's rows, stably, so that the rows
+// compared with one baseline are adjacent, in the order their groups first
+// appear: the contended modes of an op at 2 goroutines together rather
+// than every thread count of one mode together.
+func groupByBaseline(bs []*benchReport) {
+	first := map[string]int{}
+	for i, b := range bs {
+		if _, ok := first[b.Baseline]; !ok {
+			first[b.Baseline] = i
+		}
+	}
+	sort.SliceStable(bs, func(i, j int) bool { return first[bs[i].Baseline] < first[bs[j].Baseline] })
+}
+
+// sortedUnits returns the keys of m in order.
+func sortedUnits(m map[string]summary) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// writeJSON prints the report as indented JSON.
+func writeJSON(w io.Writer, r *report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

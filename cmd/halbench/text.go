@@ -1,0 +1,164 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gohal/gohal/internal/ministat"
+)
+
+// writeText prints the report for people: the machine, a table per
+// section, a ministat block per key comparison and the verdict.
+func writeText(w io.Writer, r *report) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "halbench: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s run: %d samples of %s per benchmark, interleaved after a warm-up; %v%% confidence\n\n",
+		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Mode, r.Count, r.SampleTime, r.Confidence)
+	writeFeatures(bw, r.Machine)
+	for _, s := range r.Sections {
+		bw.WriteString("\n")
+		writeSection(bw, s)
+	}
+	if len(r.Pairs) > 0 {
+		fmt.Fprintf(bw, "\n== Key comparisons (ns/op; ministat: Student's t, pooled variance) ==\n")
+		for _, p := range r.Pairs {
+			fmt.Fprintf(bw, "\n--- %s ---\n", p.Title)
+			samples := []ministat.Sample{{Name: p.Base, Values: p.base}, {Name: p.Other, Values: p.other}}
+			if err := ministat.Write(bw, samples, ministat.Options{Confidence: confidence}); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(bw, "\n== Verdict ==\n")
+	for _, p := range r.Verdict.Paragraphs {
+		bw.WriteString("\n")
+		wrap(bw, p, 78)
+	}
+	fmt.Fprintf(bw, "\n(%d benchmarks measured in %.0f s.)\n", len(r.byName), r.Elapsed)
+	return bw.Flush()
+}
+
+// writeSection prints one section's table and legend. Rows keep the
+// registration order; a blank line separates rows of different baselines.
+func writeSection(w io.Writer, s sectionReport) {
+	fmt.Fprintf(w, "== %s ==\n", s.Title)
+	if s.Doc != "" {
+		wrap(w, s.Doc, 78)
+	}
+	// Extra metric columns: every metric some row reported besides
+	// cycles/op.
+	var extra []string
+	seen := map[string]bool{}
+	for _, b := range s.Benchmarks {
+		for _, u := range sortedUnits(b.Metrics) {
+			if !seen[u] {
+				seen[u] = true
+				extra = append(extra, u)
+			}
+		}
+	}
+	names := make([]string, len(s.Benchmarks))
+	nameW := len("benchmark")
+	for i, b := range s.Benchmarks {
+		names[i] = strings.TrimPrefix(b.Name, s.Name+"/")
+		nameW = max(nameW, len(names[i]))
+	}
+	header := fmt.Sprintf("%-*s  %9s %7s  %9s", nameW, "benchmark", "ns/op", "±", "cycles/op")
+	for _, u := range extra {
+		header += fmt.Sprintf("  %*s", max(9, len(u)), u)
+	}
+	header += "  vs baseline"
+	fmt.Fprintf(w, "\n%s\n", header)
+	cut := false
+	for i, b := range s.Benchmarks {
+		if i > 0 && b.Baseline != s.Benchmarks[i-1].Baseline {
+			fmt.Fprintln(w)
+		}
+		line := fmt.Sprintf("%-*s  %9s %7s  %9s", nameW, names[i], num(float64(b.NsPerOp.Median)),
+			spread(b.NsPerOp), num(float64(b.CyclesPerOp.Median)))
+		for _, u := range extra {
+			v := "-"
+			if m, ok := b.Metrics[u]; ok {
+				v = num(float64(m.Median))
+			}
+			line += fmt.Sprintf("  %*s", max(9, len(u)), v)
+		}
+		switch {
+		case b.Baseline == b.Name:
+			line += "  baseline"
+		case b.Ratio == nil:
+			line += "  (baseline not run)"
+		default:
+			line += "  " + ratioCell(*b.Ratio)
+		}
+		if k := b.truncated(); k > 0 {
+			line += fmt.Sprintf("  (%d cut short)", k)
+			cut = true
+		}
+		fmt.Fprintln(w, line)
+	}
+	if len(s.Legends) > 0 {
+		fmt.Fprintln(w)
+		keyW := 0
+		for _, l := range s.Legends {
+			keyW = max(keyW, utf8.RuneCountInString(l.Key))
+		}
+		for _, l := range s.Legends {
+			fmt.Fprintf(w, "  %-*s  %s\n", keyW, l.Key, l.Text)
+		}
+	}
+	fmt.Fprintf(w, "\n  ± is the %v%% interval of the median ns/op, as a percentage of it; vs baseline\n", confidence)
+	fmt.Fprintf(w, "  is the ratio of medians, %v%% bootstrap interval; ~ marks an interval holding 1.\n", confidence)
+	if cut {
+		fmt.Fprintf(w, "  Cut short: samples that hit the run cap (a FIFO-lock convoy, typical when other\n")
+		fmt.Fprintf(w, "  work shares the CPUs); their ns/op is over the operations done.\n")
+	}
+}
+
+// spread is the half width of the median's interval as a percentage of
+// the median: "±3%", or "" when there are too few samples.
+func spread(s summary) string {
+	m, lo, hi := float64(s.Median), float64(s.Lo), float64(s.Hi)
+	if math.IsNaN(lo) || m == 0 {
+		return ""
+	}
+	pct := math.Max(hi-m, m-lo) / m * 100
+	if pct > 999 {
+		return "±>999%"
+	}
+	return fmt.Sprintf("±%.0f%%", pct)
+}
+
+// ratioCell is "1.08× [1.05, 1.11]" with "~" appended when the interval
+// holds 1.
+func ratioCell(r ratioJSON) string {
+	s := fmt.Sprintf("%.2f× [%.2f, %.2f]", float64(r.Ratio), float64(r.Lo), float64(r.Hi))
+	if !r.Significant {
+		s += " ~"
+	}
+	return s
+}
+
+// wrap prints text wrapped at width columns.
+func wrap(w io.Writer, text string, width int) {
+	col := 0
+	for _, word := range strings.Fields(text) {
+		n := utf8.RuneCountInString(word)
+		if col > 0 && col+1+n > width {
+			fmt.Fprintln(w)
+			col = 0
+		}
+		if col > 0 {
+			io.WriteString(w, " ")
+			col++
+		}
+		io.WriteString(w, word)
+		col += n
+	}
+	if col > 0 {
+		fmt.Fprintln(w)
+	}
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/internal/suite"
+)
+
+// verdict is the report's conclusion in plain words, every number in it
+// computed from this run's samples, and the numbers themselves.
+type verdict struct {
+	Paragraphs []string `json:"paragraphs"`
+	Facts      []fact   `json:"facts"`
+}
+
+// fact is one number the verdict states.
+type fact struct {
+	Key   string `json:"key"`
+	Value jnum   `json:"value"`
+	Unit  string `json:"unit"`
+	What  string `json:"what"`
+}
+
+// diffStat is the difference other − base of one metric: the difference
+// of medians and ministat's t test on the means.
+type diffStat struct {
+	Median float64 // median(other) − median(base)
+	t      ministat.Result
+	ok     bool
+}
+
+func diffOf(base, other *benchReport, unit string) diffStat {
+	b, o := base.metric(unit), other.metric(unit)
+	d := diffStat{Median: median(o) - median(b)}
+	if res, err := ministat.Compare(ministat.Sample{Values: b}, ministat.Sample{Values: o}, confidence); err == nil {
+		d.t, d.ok = res, true
+	}
+	return d
+}
+
+// describe says "3.1 ± 0.4 cycles" with the t interval, or that no
+// difference was proven.
+func (d diffStat) describe(unit string) string {
+	if !d.ok {
+		return "too few samples to test"
+	}
+	if !d.t.Significant {
+		return fmt.Sprintf("no difference proven at %v%% confidence: %s ± %s %s", confidence, num(d.t.Diff), num(d.t.Err), unit)
+	}
+	return fmt.Sprintf("difference of means %s ± %s %s at %v%% confidence", num(d.t.Diff), num(d.t.Err), unit, confidence)
+}
+
+// costSentence states what a difference costs: the difference of medians
+// when the t test proves one, or that none was proven.
+func costSentence(subject, how string, dc, dn diffStat) string {
+	switch {
+	case !dc.ok:
+		return fmt.Sprintf("%s: too few samples to say what it costs (%s).", subject, how)
+	case !dc.t.Significant:
+		return fmt.Sprintf("%s costs nothing measurable here (%s): %s; the medians differ by %s cycles.",
+			subject, how, dc.describe("cycles"), num(dc.Median))
+	case dc.t.Diff < 0:
+		return fmt.Sprintf("%s measured cheaper, by %s cycles (%s ns), which points at noise or code layout rather than a saving (%s; %s).",
+			subject, num(-dc.Median), num(-dn.Median), how, dc.describe("cycles"))
+	default:
+		return fmt.Sprintf("%s costs about %s cycles (%s ns) here (%s; %s).",
+			subject, num(dc.Median), num(dn.Median), how, dc.describe("cycles"))
+	}
+}
+
+// num formats a measurement with three significant digits.
+func num(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "-"
+	case math.Abs(x) >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case math.Abs(x) >= 10:
+		return fmt.Sprintf("%.1f", x)
+	default:
+		return fmt.Sprintf("%.2f", x)
+	}
+}
+
+// ratioText is "1.08× (95% CI 1.05–1.11)".
+func ratioText(r ratioJSON) string {
+	if math.IsNaN(float64(r.Lo)) {
+		return fmt.Sprintf("%.2f×", float64(r.Ratio))
+	}
+	return fmt.Sprintf("%.2f× (%v%% CI %.2f–%.2f)", float64(r.Ratio), confidence, float64(r.Lo), float64(r.Hi))
+}
+
+func buildVerdict(r *report) verdict {
+	var v verdict
+	add := func(key string, value float64, unit, what string) {
+		v.Facts = append(v.Facts, fact{key, jnum(value), unit, what})
+	}
+	get := func(name string) *benchReport { return r.byName[name] }
+	med := func(b *benchReport) float64 { return float64(b.NsPerOp.Median) }
+	medC := func(b *benchReport) float64 { return float64(b.CyclesPerOp.Median) }
+	hz := r.Machine.Features.CounterHz
+
+	// What an indirect call costs.
+	var p []string
+	inline := get(suite.DispatchName("fetchadd64", suite.ModeInline))
+	api := get(suite.DispatchName("fetchadd64", suite.ModeAPI))
+	table := get(suite.DispatchName("fetchadd64", suite.ModeTable))
+	closure := get(suite.DispatchName("fetchadd64", suite.ModeClosure))
+	indirectNs := math.NaN()
+	if inline != nil && closure != nil {
+		dc, dn := diffOf(inline, closure, cyclebench.CyclesUnit), diffOf(inline, closure, "ns/op")
+		add("indirect_call_cycles", dc.Median, "cycles", "closure − inline, fetchadd64, difference of medians: an indirect call to Go code")
+		add("indirect_call_ns", dn.Median, "ns", "closure − inline, fetchadd64, difference of medians")
+		if dn.ok && dn.t.Significant && dn.t.Diff > 0 && dn.Median > 0 {
+			indirectNs = dn.Median
+		}
+		p = append(p, costSentence("An indirect call", "fetchadd64 through a func value holding a Go closure, against the same sync/atomic op inlined", dc, dn))
+	} else {
+		p = append(p, "The cost of an indirect call was not measured (the fetchadd64 modes inline and closure were filtered out).")
+	}
+	if api != nil && table != nil {
+		dc, dn := diffOf(api, table, cyclebench.CyclesUnit), diffOf(api, table, "ns/op")
+		add("table_over_api_cycles", dc.Median, "cycles", "table − api, fetchadd64, difference of medians: indirect call + ABI0 wrapper, against a direct call")
+		add("table_over_api_ns", dn.Median, "ns", "table − api, fetchadd64, difference of medians")
+		p = append(p, costSentence("Calling hal through hal.Table() instead of its exported function", "the indirect call plus the ABI0 wrapper in front of the assembly, against a direct call", dc, dn))
+	}
+	if hz > 0 {
+		p = append(p, fmt.Sprintf("Cycles are ticks of hal.Cycles, %s MHz when calibrated against the monotonic clock (on amd64 the TSC's fixed rate, which need not be the core clock).", num(hz/1e6)))
+	}
+	v.Paragraphs = append(v.Paragraphs, strings.Join(p, " "))
+
+	// Which binding hal uses, and why.
+	p = nil
+	var multi []string
+	for _, op := range hal.Ops() {
+		if vs, _ := hal.Variants(op); len(vs) > 1 {
+			multi = append(multi, op)
+		}
+	}
+	bind := "hal binds every op once, at init. Its exported functions are assembly that the caller reaches by a direct call: Go never inlines assembly, but a direct call skips the ABI0 wrapper that a func value pointing at assembly must go through."
+	if len(multi) > 0 {
+		bind += fmt.Sprintf(" Where this build has several variants of an op (%s) the assembly reads a one-byte flag set at init and branches to the chosen one, the binding the Go runtime uses for its arm64 atomics.", strings.Join(multi, ", "))
+	} else {
+		bind += " This build has one variant of every op, so there is no flag to read."
+	}
+	p = append(p, bind)
+	if api != nil && inline != nil && api.Ratio != nil {
+		p = append(p, fmt.Sprintf("Measured on fetchadd64: the exported function costs %s the inlined intrinsic.", ratioText(*api.Ratio)))
+		add("api_over_inline", float64(api.Ratio.Ratio), "ratio", "fetchadd64 api / inline, median ns/op")
+	}
+	if api != nil && table != nil {
+		rc := ratioOfMedians(api.ns(), table.ns(), confidence/100.0, ratioSeed(api.Name, table.Name))
+		rj := ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+		add("table_over_api", rc.Ratio, "ratio", "fetchadd64 table / api, median ns/op")
+		s := fmt.Sprintf("The table's func value costs %s the exported function", ratioText(rj))
+		switch {
+		case rc.Significant && rc.Ratio > 1:
+			s += ", so the exported function is the cheaper binding; the table is for callers that keep operations in data."
+		case rc.Significant:
+			s += ": here the table measured cheaper than the exported function, against the design; rerun with -full before trusting that."
+		default:
+			s += ": on this machine the difference is within the noise."
+		}
+		p = append(p, s)
+	}
+	var chosen []string
+	for _, c := range hal.Selected() {
+		if vs, _ := hal.Variants(c.Op); len(vs) > 1 || strings.HasPrefix(c.Reason, "override") {
+			chosen = append(chosen, fmt.Sprintf("%s=%s (%s)", c.Op, c.Variant, c.Reason))
+		}
+	}
+	if len(chosen) > 0 {
+		p = append(p, "Choices made for this CPU: "+strings.Join(chosen, "; ")+".")
+	}
+	v.Paragraphs = append(v.Paragraphs, strings.Join(p, " "))
+
+	// The budget: what fits in 1 µs.
+	var items []string
+	budget := func(key string, b *benchReport, what string) {
+		if b == nil {
+			return
+		}
+		n := 1000 / med(b)
+		add("per_us_"+key, n, "per µs", what)
+		items = append(items, fmt.Sprintf("%s %s (%s ns, %s cycles each)", count(n), what, num(med(b)), num(medC(b))))
+	}
+	budget("atomic_add", inline, "uncontended atomic adds inlined")
+	budget("hal_add", api, "through hal.FetchAddUint64")
+	if !math.IsNaN(indirectNs) {
+		n := 1000 / indirectNs
+		add("per_us_indirect_call", n, "per µs", "indirect calls (closure − inline)")
+		items = append(items, fmt.Sprintf("%s indirect calls on top of the op (%s ns each)", count(n), num(indirectNs)))
+	}
+	budget("mutex", get(suite.LockName("mutex", 1, 0)), "uncontended sync.Mutex Lock+Unlock round trips")
+	budget("ttas", get(suite.LockName("ttas", 1, 0)), "uncontended TTAS round trips")
+	budget("mutex_2", get(suite.LockName("mutex", 2, 0)), "sync.Mutex round trips shared by 2 goroutines")
+	budget("contended_add_2", get(suite.ContendedName("fetchadd64", suite.ModeInline, 2)), "atomic adds on one word by 2 goroutines together")
+	budget("pause", get(suite.DispatchName("pause", suite.ModeAPI)), "spin-wait hints (hal.Pause)")
+	budget("cycles", get(suite.DispatchName("cycles", suite.ModeAPI)), "cycle-counter reads (hal.Cycles)")
+	if len(items) > 0 {
+		v.Paragraphs = append(v.Paragraphs, "Budget: 1 µs on this CPU buys about "+strings.Join(items, "; ")+".")
+	}
+
+	// The key comparisons and the kit's winners.
+	p = nil
+	for _, pr := range r.Pairs {
+		word := "no significant difference"
+		if pr.Ratio.Significant {
+			word = "slower"
+			if pr.Ratio.Ratio < 1 {
+				word = "faster"
+			}
+		}
+		p = append(p, fmt.Sprintf("%s: %s (%s).", pr.Title, ratioText(pr.Ratio), word))
+	}
+	if len(p) > 0 {
+		v.Paragraphs = append(v.Paragraphs, "Key comparisons, the first named against the second: "+strings.Join(p, " "))
+	}
+	if s := winners(r, "Lock", "kind", "Cheapest lock"); s != "" {
+		v.Paragraphs = append(v.Paragraphs, s)
+	}
+	if s := winners(r, "Counter", "kind", "Cheapest counter"); s != "" {
+		v.Paragraphs = append(v.Paragraphs, s)
+	}
+	return v
+}
+
+// count rounds a per-µs count for prose: "about 160", "1.5".
+func count(n float64) string {
+	switch {
+	case n >= 100:
+		return fmt.Sprintf("%.0f", math.Round(n/10)*10)
+	case n >= 10:
+		return fmt.Sprintf("%.0f", n)
+	default:
+		return fmt.Sprintf("%.1f", n)
+	}
+}
+
+// winners names, per group of a section's benchmarks that differ only in
+// the key element, the one with the lowest median ns/op.
+func winners(r *report, section, key, label string) string {
+	var sec *sectionReport
+	for i := range r.Sections {
+		if r.Sections[i].Name == section {
+			sec = &r.Sections[i]
+		}
+	}
+	if sec == nil {
+		return ""
+	}
+	type best struct {
+		name  string
+		value string
+		ns    float64
+		n     int
+	}
+	var order []string
+	groups := map[string]*best{}
+	for _, b := range sec.Benchmarks {
+		val, rest := cutElement(b.Name, key)
+		if val == "" {
+			continue
+		}
+		g := groups[rest]
+		if g == nil {
+			g = &best{ns: math.Inf(1)}
+			groups[rest] = g
+			order = append(order, rest)
+		}
+		g.n++
+		if ns := float64(b.NsPerOp.Median); ns < g.ns {
+			g.name, g.value, g.ns = b.Name, val, ns
+		}
+	}
+	var parts []string
+	for _, k := range order {
+		g := groups[k]
+		if g.n < 2 {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s %s ns", strings.TrimPrefix(k, section+"/"), g.value, num(g.ns)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return label + " by median ns/op — " + strings.Join(parts, "; ") + "."
+}
+
+// cutElement returns the value of the key=value element of a benchmark
+// name and the name without that element.
+func cutElement(name, key string) (value, rest string) {
+	elems := strings.Split(name, "/")
+	for i, e := range elems {
+		if k, v, ok := strings.Cut(e, "="); ok && k == key {
+			return v, strings.Join(append(elems[:i:i], elems[i+1:]...), "/")
+		}
+	}
+	return "", name
+}
