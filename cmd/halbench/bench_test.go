@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -532,4 +533,66 @@ func FuzzParseRunArgs(f *testing.F) {
 			t.Fatalf("parseRunArgs(%q): format %q", args, cfg.format)
 		}
 	})
+}
+
+// TestBenchstatReadsGoBench runs the real benchstat (built offline from
+// the module cache, skipped when it is not there) on two -format gobench
+// runs and checks that it compares every benchmark in both units.
+func TestBenchstatReadsGoBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds benchstat")
+	}
+	const benchstatPkg = "golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da"
+	bin := t.TempDir()
+	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Skipf("go env: %v", err)
+	}
+	install := exec.Command("go", "install", benchstatPkg)
+	install.Env = append(os.Environ(),
+		"GOBIN="+bin,
+		"GOPROXY=file://"+filepath.ToSlash(filepath.Join(strings.TrimSpace(string(gomodcache)), "cache", "download")),
+		"GOSUMDB=off", "GOFLAGS=")
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Skipf("cannot build benchstat offline: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	var files []string
+	for _, name := range []string{"old.txt", "new.txt"} {
+		code, out, errOut := runHalbench(t, "-format", "gobench", "-benchtime", "100us", "-count", "4",
+			"-threads", "2", "-filter", `^Dispatch/op=fetchadd64/mode=(api|inline)$|^Lock/kind=ttas/`)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	out, err := exec.Command(filepath.Join(bin, "benchstat"), files...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("benchstat: %v\n%s", err, out)
+	}
+	text := string(out)
+	for _, want := range []string{"sec/op", "cycles/op", "fairness-stddev%", "Dispatch/op=fetchadd64/mode=api",
+		"Lock/kind=ttas/threads=2/cs=0", "Lock/kind=ttas/threads=2/cs=50", "n=4", "pkg: github.com/gohal/gohal"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("benchstat output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(strings.ToLower(text), "error") || strings.Contains(text, "parsing") {
+		t.Errorf("benchstat complained:\n%s", text)
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) || isTerminal(&bytes.Buffer{}) {
+		t.Error("a file or a buffer is not a terminal")
+	}
 }
