@@ -142,11 +142,21 @@ func buildVerdict(r *report) verdict {
 			multi = append(multi, op)
 		}
 	}
-	bind := "hal binds every op once, at init. Its exported functions are assembly that the caller reaches by a direct call: Go never inlines assembly, but a direct call skips the ABI0 wrapper that a func value pointing at assembly must go through."
-	if len(multi) > 0 {
-		bind += fmt.Sprintf(" Where this build has several variants of an op (%s) the assembly reads a one-byte flag set at init and branches to the chosen one, the binding the Go runtime uses for its arm64 atomics.", strings.Join(multi, ", "))
-	} else {
-		bind += " This build has one variant of every op, so there is no flag to read."
+	portable := true
+	for _, c := range hal.Selected() {
+		portable = portable && c.Variant == "portable"
+	}
+	var bind string
+	switch {
+	case portable:
+		bind = "This build uses hal's portable implementation (purego or race build, or no backend for " + r.GOARCH + "): every exported function is Go over sync/atomic, which the compiler may inline, so there is no binding to choose."
+	default:
+		bind = "hal binds every op once, at init. Its exported functions are assembly that the caller reaches by a direct call: Go never inlines assembly, but a direct call skips the ABI0 wrapper that a func value pointing at assembly must go through."
+		if len(multi) > 0 {
+			bind += fmt.Sprintf(" Where this build has several variants of an op (%s) the assembly reads a one-byte flag set at init and branches to the chosen one, the binding the Go runtime uses for its arm64 atomics.", strings.Join(multi, ", "))
+		} else {
+			bind += " This build has one variant of every op, so there is no flag to read."
+		}
 	}
 	p = append(p, bind)
 	if api != nil && inline != nil && api.Ratio != nil {

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/suite"
+)
+
+// fakeSamples gives every benchmark ten samples around its own level:
+// ns/op = level·(1 + small jitter), cycles/op = 2·ns/op.
+func fakeSamples(benchs []suite.Benchmark, level func(name string) float64) map[string][]sample {
+	out := map[string][]sample{}
+	for _, bm := range benchs {
+		for i := range 10 {
+			ns := level(bm.Name) * (1 + 0.002*float64(i%5-2))
+			out[bm.Name] = append(out[bm.Name], sample{Iters: 1000, NsPerOp: ns,
+				Metrics: map[string]float64{cyclebench.CyclesUnit: 2 * ns}})
+		}
+	}
+	return out
+}
+
+func TestVerdictFromNumbers(t *testing.T) {
+	cfg, err := parseRunArgs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	benchs := suite.Select(suite.Options{Filter: regexp.MustCompile(`^Dispatch/op=(fetchadd64|pause)/|^Lock/kind=(mutex|ttas)/threads=[12]/cs=0`), Threads: []int{1, 2}})
+	levels := map[string]float64{
+		suite.DispatchName("fetchadd64", suite.ModeInline):  6,
+		suite.DispatchName("fetchadd64", suite.ModeAPI):     7,
+		suite.DispatchName("fetchadd64", suite.ModeTable):   8.5,
+		suite.DispatchName("fetchadd64", suite.ModeClosure): 7.5,
+		suite.DispatchName("fetchadd64", suite.ModeGeneric): 9,
+		suite.DispatchName("pause", suite.ModeAPI):          20,
+		suite.LockName("mutex", 1, 0):                       12.5,
+		suite.LockName("ttas", 1, 0):                        10,
+		suite.LockName("mutex", 2, 0):                       25,
+		suite.LockName("ttas", 2, 0):                        20,
+	}
+	level := func(name string) float64 {
+		if v, ok := levels[name]; ok {
+			return v
+		}
+		return 50
+	}
+	r := buildReport(cfg, benchs, fakeSamples(benchs, level), time.Second)
+	facts := map[string]float64{}
+	for _, f := range r.Verdict.Facts {
+		facts[f.Key] = float64(f.Value)
+	}
+	near := func(key string, want float64) {
+		t.Helper()
+		if got, ok := facts[key]; !ok || math.Abs(got-want) > 1e-9*math.Max(1, want) {
+			t.Errorf("fact %s = %v (present %v), want %v", key, got, ok, want)
+		}
+	}
+	near("indirect_call_ns", 1.5)    // closure 7.5 − inline 6
+	near("indirect_call_cycles", 3)  // twice that
+	near("table_over_api_cycles", 3) // (8.5 − 7)·2
+	near("per_us_atomic_add", 1000/6.0)
+	near("per_us_hal_add", 1000/7.0)
+	near("per_us_indirect_call", 1000/1.5)
+	near("per_us_mutex", 80)
+	near("per_us_ttas", 100)
+	near("per_us_mutex_2", 40)
+	near("per_us_pause", 50)
+	near("table_over_api", 8.5/7)
+	text := strings.Join(r.Verdict.Paragraphs, "\n")
+	for _, want := range []string{
+		"An indirect call costs about 3.00 cycles (1.50 ns) here",
+		"costs about 3.00 cycles (1.50 ns) here (the indirect call plus the ABI0 wrapper",
+		"1.17× (95% CI", "the exported function is the cheaper binding",
+		"about 170 uncontended atomic adds inlined (6.00 ns, 12.0 cycles each)",
+		"80 uncontended sync.Mutex Lock+Unlock round trips",
+		"ttas vs sync.Mutex: 2 goroutines, empty critical section: 0.80×", "(faster)",
+		"threads=2/cs=0: ttas 20.0 ns",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("verdict lacks %q:\n%s", want, text)
+		}
+	}
+
+	// Equal costs: nothing to prove, and the verdict says so.
+	flat := buildReport(cfg, benchs, fakeSamples(benchs, func(string) float64 { return 6 }), time.Second)
+	text = strings.Join(flat.Verdict.Paragraphs, "\n")
+	for _, want := range []string{"An indirect call costs nothing measurable here", "no difference proven at 95% confidence",
+		"within the noise", "(no significant difference)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("flat verdict lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "indirect calls on top") {
+		t.Errorf("flat verdict budgets indirect calls it could not measure:\n%s", text)
+	}
+}
