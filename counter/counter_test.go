@@ -271,3 +271,18 @@ func TestNoAllocs(t *testing.T) {
 		t.Errorf("FetchAdd limited: %v allocs/op", a)
 	}
 }
+
+// TestStripedMoveStep checks that a slot moved on contention always lands
+// on a different stripe, for every stripe count the counter can have.
+func TestStripedMoveStep(t *testing.T) {
+	for n := uint32(4); n <= 256; n <<= 1 {
+		mask := n - 1
+		for h := uint32(0); h < 1<<14; h += 7 {
+			for i := uint32(0); i < n; i += 3 {
+				if next := (i + 1 + (h>>8)&(mask>>1)) & mask; next == i {
+					t.Fatalf("n=%d h=%#x: slot at stripe %d moves to itself", n, h, i)
+				}
+			}
+		}
+	}
+}

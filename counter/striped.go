@@ -58,9 +58,11 @@ func (c *Striped) Add(delta int64) {
 	if hal.CompareAndSwapUint64(p, old, old+uint64(delta)) {
 		return
 	}
-	// Contended: finish the add, then move this slot to another stripe.
+	// Contended: finish the add, then move this slot to another stripe,
+	// a step of 1 to n/2 stripes that depends on the goroutine, so two
+	// goroutines that met do not move in step.
 	hal.FetchAddUint64(p, uint64(delta))
-	slot.Store((i + 1 + h>>8) & s.mask)
+	slot.Store((i + 1 + (h>>8)&(s.mask>>1)) & s.mask)
 }
 
 // Load returns the sum of all stripes.

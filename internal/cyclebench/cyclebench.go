@@ -8,8 +8,7 @@
 // A benchmark that runs on n goroutines does exactly b.N operations in
 // total, b.N/n per goroutine (the first b.N%n goroutines do one more), so
 // ns/op and cycles/op are both wall-clock time divided by the total number
-// of operations: the inverse of throughput. Single-goroutine runs use
-// testing.B.Loop.
+// of operations: the inverse of throughput.
 //
 // The three entry points differ in how the operation is called:
 //
@@ -23,6 +22,9 @@
 //     cost a few nanoseconds.
 //   - [Start] and [Meter.Stop] bracket a benchmark's own `for b.Loop()`
 //     loop, for single-goroutine measurements of inlined operations.
+//
+// Run with one goroutine and Meter use testing.B.Loop on the benchmark's
+// goroutine; RunLoop always starts its workers behind the barrier.
 //
 // # Cycles
 //
