@@ -76,18 +76,40 @@ const bootstrapResamples = 2000
 // use Fieller's or the log-t interval because those are about means and
 // assume normal data, while benchmark samples on a shared machine are
 // skewed by the odd descheduled run, and the medians are what the table
-// prints. The generator is seeded from the samples' names, so a report is
-// reproducible from its samples.
+// prints. The generator is seeded from seed (the samples' names), so a
+// report is reproducible from its samples.
 func ratioOfMedians(base, other []float64, level float64, seed string) ratioCI {
+	r, _ := bootstrapMedians(base, other, level, seed)
+	return r
+}
+
+// diffCI is the difference median(other) − median(base) with a bootstrap
+// confidence interval.
+type diffCI struct {
+	Diff, Lo, Hi float64
+	// Significant reports that the interval excludes 0.
+	Significant bool
+}
+
+// diffOfMedians is ratioOfMedians for the difference of the medians,
+// from the same resamples.
+func diffOfMedians(base, other []float64, level float64, seed string) diffCI {
+	_, d := bootstrapMedians(base, other, level, seed)
+	return d
+}
+
+func bootstrapMedians(base, other []float64, level float64, seed string) (ratioCI, diffCI) {
 	mb, mo := median(base), median(other)
 	r := ratioCI{Ratio: mo / mb, Lo: math.NaN(), Hi: math.NaN()}
+	d := diffCI{Diff: mo - mb, Lo: math.NaN(), Hi: math.NaN()}
 	if len(base) < 2 || len(other) < 2 {
-		return r
+		return r, d
 	}
 	h := fnv.New64a()
 	h.Write([]byte(seed))
 	rng := rand.New(rand.NewPCG(h.Sum64(), 0x5eed))
 	ratios := make([]float64, bootstrapResamples)
+	diffs := make([]float64, bootstrapResamples)
 	rb := make([]float64, len(base))
 	ro := make([]float64, len(other))
 	for i := range ratios {
@@ -97,13 +119,16 @@ func ratioOfMedians(base, other []float64, level float64, seed string) ratioCI {
 		for j := range ro {
 			ro[j] = other[rng.IntN(len(other))]
 		}
-		ratios[i] = median(ro) / median(rb)
+		b, o := median(rb), median(ro)
+		ratios[i], diffs[i] = o/b, o-b
 	}
 	slices.Sort(ratios)
-	r.Lo = quantile(ratios, (1-level)/2)
-	r.Hi = quantile(ratios, (1+level)/2)
+	slices.Sort(diffs)
+	r.Lo, r.Hi = quantile(ratios, (1-level)/2), quantile(ratios, (1+level)/2)
 	r.Significant = r.Lo > 1 || r.Hi < 1
-	return r
+	d.Lo, d.Hi = quantile(diffs, (1-level)/2), quantile(diffs, (1+level)/2)
+	d.Significant = d.Lo > 0 || d.Hi < 0
+	return r, d
 }
 
 // quantile returns the q-quantile of the sorted values s by linear

@@ -162,3 +162,20 @@ func TestHarnessInterleaves(t *testing.T) {
 		t.Errorf("failing benchmark: %v", err)
 	}
 }
+
+func TestDiffOfMedians(t *testing.T) {
+	base := []float64{6.0, 6.1, 5.9, 6.05, 5.95, 6.02, 40} // one descheduled outlier
+	other := []float64{7.5, 7.6, 7.4, 7.55, 7.45, 7.52, 7.48}
+	d := diffOfMedians(base, other, 0.95, "s")
+	if d.Diff != median(other)-median(base) || !(d.Lo <= d.Diff && d.Diff <= d.Hi) || !d.Significant || d.Lo < 1 || d.Hi > 2 {
+		t.Errorf("diffOfMedians = %+v; want about 1.5 with a tight interval despite the outlier", d)
+	}
+	same := diffOfMedians(base, base, 0.95, "s")
+	if same.Significant || same.Diff != 0 {
+		t.Errorf("a sample against itself: %+v", same)
+	}
+	r := ratioOfMedians(base, other, 0.95, "s")
+	if math.Abs(r.Ratio-median(other)/median(base)) > 1e-12 || !r.Significant {
+		t.Errorf("ratioOfMedians = %+v", r)
+	}
+}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/ministat"
 	"github.com/gohal/gohal/internal/suite"
 )
 
@@ -26,33 +25,23 @@ type fact struct {
 	What  string `json:"what"`
 }
 
-// diffStat is the difference other − base of one metric: the difference
-// of medians and ministat's t test on the means.
+// diffStat is the difference other − base of one metric's medians, with
+// a bootstrap interval: robust to the odd outlier that a shared machine
+// throws in, where the t test on the means (the ministat blocks) is not.
 type diffStat struct {
-	Median float64 // median(other) − median(base)
-	t      ministat.Result
-	ok     bool
+	diffCI
+	ok bool
 }
 
 func diffOf(base, other *benchReport, unit string) diffStat {
 	b, o := base.metric(unit), other.metric(unit)
-	d := diffStat{Median: median(o) - median(b)}
-	if res, err := ministat.Compare(ministat.Sample{Values: b}, ministat.Sample{Values: o}, confidence); err == nil {
-		d.t, d.ok = res, true
-	}
-	return d
+	return diffStat{diffOfMedians(b, o, confidence/100.0, ratioSeed(base.Name, other.Name)+" "+unit),
+		len(b) >= 3 && len(o) >= 3}
 }
 
-// describe says "3.1 ± 0.4 cycles" with the t interval, or that no
-// difference was proven.
+// describe gives the interval: "95% CI 2.1 to 3.9 cycles".
 func (d diffStat) describe(unit string) string {
-	if !d.ok {
-		return "too few samples to test"
-	}
-	if !d.t.Significant {
-		return fmt.Sprintf("no difference proven at %v%% confidence: %s ± %s %s", confidence, num(d.t.Diff), num(d.t.Err), unit)
-	}
-	return fmt.Sprintf("difference of means %s ± %s %s at %v%% confidence", num(d.t.Diff), num(d.t.Err), unit, confidence)
+	return fmt.Sprintf("%v%% CI %s to %s %s, bootstrap of the difference of medians", confidence, num(d.Lo), num(d.Hi), unit)
 }
 
 // costSentence states what a difference costs: the difference of medians
@@ -61,15 +50,15 @@ func costSentence(subject, how string, dc, dn diffStat) string {
 	switch {
 	case !dc.ok:
 		return fmt.Sprintf("%s: too few samples to say what it costs (%s).", subject, how)
-	case !dc.t.Significant:
-		return fmt.Sprintf("%s costs nothing measurable here (%s): %s; the medians differ by %s cycles.",
-			subject, how, dc.describe("cycles"), num(dc.Median))
-	case dc.t.Diff < 0:
+	case !dc.Significant:
+		return fmt.Sprintf("%s costs nothing measurable here (%s): no difference proven at %v%% confidence, the medians differ by %s cycles (%s).",
+			subject, how, confidence, num(dc.Diff), dc.describe("cycles"))
+	case dc.Diff < 0:
 		return fmt.Sprintf("%s measured cheaper, by %s cycles (%s ns), which points at noise or code layout rather than a saving (%s; %s).",
-			subject, num(-dc.Median), num(-dn.Median), how, dc.describe("cycles"))
+			subject, num(-dc.Diff), num(-dn.Diff), how, dc.describe("cycles"))
 	default:
 		return fmt.Sprintf("%s costs about %s cycles (%s ns) here (%s; %s).",
-			subject, num(dc.Median), num(dn.Median), how, dc.describe("cycles"))
+			subject, num(dc.Diff), num(dn.Diff), how, dc.describe("cycles"))
 	}
 }
 
@@ -114,10 +103,10 @@ func buildVerdict(r *report) verdict {
 	indirectNs := math.NaN()
 	if inline != nil && closure != nil {
 		dc, dn := diffOf(inline, closure, cyclebench.CyclesUnit), diffOf(inline, closure, "ns/op")
-		add("indirect_call_cycles", dc.Median, "cycles", "closure − inline, fetchadd64, difference of medians: an indirect call to Go code")
-		add("indirect_call_ns", dn.Median, "ns", "closure − inline, fetchadd64, difference of medians")
-		if dn.ok && dn.t.Significant && dn.t.Diff > 0 && dn.Median > 0 {
-			indirectNs = dn.Median
+		add("indirect_call_cycles", dc.Diff, "cycles", "closure − inline, fetchadd64, difference of medians: an indirect call to Go code")
+		add("indirect_call_ns", dn.Diff, "ns", "closure − inline, fetchadd64, difference of medians")
+		if dn.ok && dn.Significant && dn.Diff > 0 {
+			indirectNs = dn.Diff
 		}
 		p = append(p, costSentence("An indirect call", "fetchadd64 through a func value holding a Go closure, against the same sync/atomic op inlined", dc, dn))
 	} else {
@@ -125,8 +114,8 @@ func buildVerdict(r *report) verdict {
 	}
 	if api != nil && table != nil {
 		dc, dn := diffOf(api, table, cyclebench.CyclesUnit), diffOf(api, table, "ns/op")
-		add("table_over_api_cycles", dc.Median, "cycles", "table − api, fetchadd64, difference of medians: indirect call + ABI0 wrapper, against a direct call")
-		add("table_over_api_ns", dn.Median, "ns", "table − api, fetchadd64, difference of medians")
+		add("table_over_api_cycles", dc.Diff, "cycles", "table − api, fetchadd64, difference of medians: indirect call + ABI0 wrapper, against a direct call")
+		add("table_over_api_ns", dn.Diff, "ns", "table − api, fetchadd64, difference of medians")
 		p = append(p, costSentence("Calling hal through hal.Table() instead of its exported function", "the indirect call plus the ABI0 wrapper in front of the assembly, against a direct call", dc, dn))
 	}
 	if hz > 0 {
