@@ -150,17 +150,18 @@ func TestSpinIsCalibrated(t *testing.T) {
 		t.Fatalf("ItersPerNs = %v", ItersPerNs())
 	}
 	const ns = 20000
-	// The VM is noisy: take the median of several runs, and accept a
-	// factor of two either way.
-	ds := make([]time.Duration, 15)
+	// Other processes share the machine: a run that lost the CPU only
+	// gets longer, so judge the fastest of many runs, and accept a factor
+	// of two either way.
+	ds := make([]time.Duration, 25)
 	for i := range ds {
 		t0 := time.Now()
 		Spin(ns)
 		ds[i] = time.Since(t0)
 	}
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	if med := ds[len(ds)/2]; med < ns/2 || med > 2*ns {
-		t.Errorf("Spin(%d) took %v (median of %d)", ns, med, len(ds))
+	if fastest := ds[0]; fastest < ns/2 || fastest > 2*ns {
+		t.Errorf("Spin(%d) took %v (fastest of %d)", ns, fastest, len(ds))
 	}
 	t0 := time.Now()
 	Spin(0)
