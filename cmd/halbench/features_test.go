@@ -111,3 +111,10 @@ func TestFeaturesUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestHelp(t *testing.T) {
+	code, out, _ := runHalbench(t, "help")
+	if code != 0 || !strings.Contains(out, "halbench run -h") {
+		t.Errorf("help: exit %d\n%s", code, out)
+	}
+}

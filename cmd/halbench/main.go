@@ -49,4 +49,9 @@ const usage = `usage:
   halbench [run] [flags]            measure and report (default)
   halbench features [-json]         CPU features and the dispatch table
   halbench compare [flags] FILE...  ministat-style comparison of samples
+
+Run "halbench run -h" or "halbench compare -h" for the flags. Typical uses:
+  go run ./cmd/halbench                          the report (about a minute)
+  go run ./cmd/halbench -format gobench > a.txt  samples for benchstat or halbench compare
+  go run ./cmd/halbench -filter '^Lock/' -threads 1,2 -svg locks.svg
 `
