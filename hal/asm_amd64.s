@@ -335,24 +335,6 @@ mfence:
 	MFENCE
 	RET
 
-// func cas128(addr *[2]uint64, oldLo uint64, oldHi uint64, newLo uint64, newHi uint64) (lo uint64, hi uint64, swapped bool)
-TEXT ·cas128(SB), NOSPLIT, $0-57
-	// cas128: the entry of op cas128.
-	MOVQ       addr+0(FP), DI
-	MOVQ       oldLo+8(FP), AX
-	MOVQ       oldHi+16(FP), DX
-	MOVQ       newLo+24(FP), BX
-	MOVQ       newHi+32(FP), CX
-	LOCK
-	CMPXCHG16B (DI)
-	SETEQ      R8
-
-	// DX:AX holds the value found, swapped or not.
-	MOVQ AX, lo+40(FP)
-	MOVQ DX, hi+48(FP)
-	MOVB R8, swapped+56(FP)
-	RET
-
 // func Cycles() uint64
 // Requires: RDTSC, RDTSCP, SSE2
 TEXT ·Cycles(SB), NOSPLIT, $0-8

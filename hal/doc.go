@@ -16,7 +16,9 @@
 // exported functions are assembly that reads a one-byte flag and branches to
 // the chosen variant, the binding the Go runtime itself uses for its arm64
 // atomics; [Table] offers the same choice as func values for callers that
-// want an indirect call.
+// want an indirect call. Where an op's last resort is the portable Go
+// variant (the 128-bit CAS on riscv64, and on amd64 CPUs without
+// CMPXCHG16B), its entry is generated Go that reads the same flag.
 //
 // The environment variable GOHAL overrides the choice, in the form
 // GOHAL=fetchadd64=llsc,pause=yield. An unknown op or variant, malformed

@@ -8,8 +8,10 @@ import (
 )
 
 // opImpl is one op as compiled into this build: its spec name, the flag
-// byte its assembly entry point reads (nil when there is nothing to choose
-// at run time) and its variants in order of preference.
+// byte its entry point reads (nil when there is nothing to choose at run
+// time) and its variants in order of preference. The entry is assembly,
+// except for an op with a portable variant among assembly ones (or as its
+// only variant), whose generated entry is Go that switches on the flag.
 type opImpl struct {
 	name     string
 	sel      *uint8
@@ -17,7 +19,9 @@ type opImpl struct {
 }
 
 // variantImpl is one implementation of an op. fn is a func value with the
-// op's Go signature; calling it pays the ABI wrapper (see Table).
+// op's Go signature: an assembly function (calling it pays the ABI wrapper,
+// see Table) or, for the variant named "portable", the Go function
+// <op>_portable of portable.go.
 type variantImpl struct {
 	name     string
 	requires []string

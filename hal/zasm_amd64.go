@@ -6,9 +6,11 @@ package hal
 
 // Flag bytes: hal sets each, at init and under Force, to the index of
 // the chosen variant in its op's archOps row; the op's assembly entry
-// reads it with one byte load and branches to that variant's body.
+// reads it with one byte load and branches to that variant's body (an
+// op with a Go variant has a Go entry that switches on it instead).
 var (
 	selFence  uint8 // fence
+	selCas128 uint8 // cas128
 	selCycles uint8 // cycles
 )
 
@@ -55,8 +57,9 @@ var archOps = []opImpl{
 		{name: "lockor", fn: fence_lockor},
 		{name: "mfence", fn: fence_mfence},
 	}},
-	{name: "cas128", sel: nil, variants: []variantImpl{
+	{name: "cas128", sel: &selCas128, variants: []variantImpl{
 		{name: "cmpxchg16b", requires: []string{"cx16"}, fn: cas128_cmpxchg16b},
+		{name: "portable", fn: cas128_portable},
 	}},
 	{name: "cycles", sel: &selCycles, variants: []variantImpl{
 		{name: "rdtscp", requires: []string{"rdtscp"}, fn: cycles_rdtscp},
@@ -142,9 +145,13 @@ func Fence()
 // oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
 // value found (which equals old when it swapped) and whether it swapped.
 // Sequentially consistent.
-//
-//go:noescape
-func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	switch selCas128 {
+	case 1: // portable
+		return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
+	}
+	return cas128_cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)
+}
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
 // virtual count register CNTVCT_EL0 on arm64. It is monotonic per core, not a

@@ -6,7 +6,8 @@ package hal
 
 // Flag bytes: hal sets each, at init and under Force, to the index of
 // the chosen variant in its op's archOps row; the op's assembly entry
-// reads it with one byte load and branches to that variant's body.
+// reads it with one byte load and branches to that variant's body (an
+// op with a Go variant has a Go entry that switches on it instead).
 var (
 	selPause         uint8 // pause
 	selCas32         uint8 // cas32

@@ -13,6 +13,11 @@
 //     branch to the chosen body for any but the first, and every variant's
 //     body inlined after it, each ending in its own RET.
 //
+// An op with a Go variant (spec.Variant.Go, hal's <op>_portable) on the
+// backend's GOARCH is the exception: the backend writes only its assembly
+// variants' own symbols, and the entry is a Go function in zasm_<arch>.go
+// that reads the flag and calls the chosen variant directly (see goentry.go).
+//
 // It also writes the Go side, zasm_<arch>.go: the flag bytes, the
 // declarations (with //go:noescape) and hal's archOps table.
 package backend
@@ -85,7 +90,7 @@ func Generate(b Backend) (map[string][]byte, error) {
 	// The variants' own symbols.
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
-		for _, v := range op.Variants(arch) {
+		for _, v := range op.AsmVariants(arch) {
 			doc := []string{fmt.Sprintf("%s, variant %q%s: %s", op.Name, v.Name, requires(v), v.Why)}
 			b.Text(op.Symbol(v.Name), op, doc)
 			if err := b.Variant(op, v, v.Name+"_"); err != nil {
@@ -93,9 +98,12 @@ func Generate(b Backend) (map[string][]byte, error) {
 			}
 		}
 	}
-	// The entries.
+	// The entries. An op with a Go variant has its entry in Go (GoFile).
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
+		if op.HasGoVariant(arch) {
+			continue
+		}
 		vs := op.Variants(arch)
 		doc := []string{fmt.Sprintf("%s: the entry of op %s.", op.GoName, op.Name)}
 		if len(vs) > 1 {
@@ -151,7 +159,7 @@ func checkCoverage(b Backend) error {
 	var missing []string
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
-		for _, v := range op.Variants(arch) {
+		for _, v := range op.AsmVariants(arch) {
 			k := op.Name + "/" + v.Name
 			if !impl[k] {
 				missing = append(missing, k)
@@ -179,7 +187,8 @@ func GoFile(arch string) ([]byte, error) {
 	p("package hal\n\n")
 	p("// Flag bytes: hal sets each, at init and under Force, to the index of\n")
 	p("// the chosen variant in its op's archOps row; the op's assembly entry\n")
-	p("// reads it with one byte load and branches to that variant's body.\n")
+	p("// reads it with one byte load and branches to that variant's body (an\n")
+	p("// op with a Go variant has a Go entry that switches on it instead).\n")
 	p("var (\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
@@ -219,6 +228,10 @@ func GoFile(arch string) ([]byte, error) {
 		for _, line := range strings.Split(op.Doc, "\n") {
 			p("// %s\n", line)
 		}
+		if op.HasGoVariant(arch) {
+			p("%s\n", goEntry(op, arch))
+			continue
+		}
 		if op.HasPointer() {
 			p("//\n//go:noescape\n")
 		}
@@ -226,7 +239,7 @@ func GoFile(arch string) ([]byte, error) {
 	}
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
-		for _, v := range op.Variants(arch) {
+		for _, v := range op.AsmVariants(arch) {
 			p("\n// %s is variant %q of %s%s: %s\n", op.Symbol(v.Name), v.Name, op.Name, requires(v), v.Why)
 			if op.HasPointer() {
 				p("//\n//go:noescape\n")

@@ -6,6 +6,8 @@
 // Nothing here says how a variant is implemented: that is the backend's
 // business (gen/amd64, gen/arm64, ...). A backend must implement exactly the
 // variants listed for its GOARCH, no more and no fewer; the driver checks.
+// The one exception is a Go variant (see [Variant].Go): package hal
+// implements it in Go, on every architecture alike, and no backend sees it.
 package spec
 
 import (
@@ -26,7 +28,26 @@ type Variant struct {
 	Name     string   // lower case, [a-z0-9_]; the symbol is <op>_<name>
 	Requires []string // dispatch.Feature* constants the CPU must have
 	Why      string   // one line on what it is and when it wins; a comment in the generated code
+
+	// Go marks a variant written in Go rather than by the backend: package
+	// hal's function <op>_portable (hal/portable.go, compiled into every
+	// build). Such a variant is always named [PortableName] and requires
+	// no feature; make it with [Portable]. An op with a Go variant on an
+	// architecture gets a Go entry instead of an assembly one: it reads
+	// the op's flag byte and calls the chosen variant (a direct call to
+	// the assembly variant's own symbol, or the Go function).
+	Go bool
 }
+
+// PortableName is the name of every Go variant: hal's <op>_portable.
+const PortableName = "portable"
+
+// Portable returns the Go variant, hal's <op>_portable, with why as its
+// comment. It is the fallback for an op that some CPUs of an architecture
+// cannot do in hardware (cas128 on amd64 without CX16), or the only
+// variant where no instruction does the op (cas128 on riscv64 without
+// Zacas).
+func Portable(why string) Variant { return Variant{Name: PortableName, Go: true, Why: why} }
 
 // Op is one hardware op.
 type Op struct {
@@ -99,8 +120,26 @@ func (op *Op) Symbol(variant string) string { return op.Name + "_" + variant }
 // only for ops with more than one variant on an architecture.
 func (op *Op) SelVar() string { return "sel" + strings.ToUpper(op.Name[:1]) + op.Name[1:] }
 
-// Variants returns the op's variants on goarch.
+// Variants returns the op's variants on goarch, Go variants included.
 func (op *Op) Variants(goarch string) []Variant { return op.Arch[goarch] }
+
+// AsmVariants returns the op's variants on goarch that the backend writes:
+// all but the Go variants.
+func (op *Op) AsmVariants(goarch string) []Variant {
+	var out []Variant
+	for _, v := range op.Arch[goarch] {
+		if !v.Go {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// HasGoVariant reports whether one of the op's variants on goarch is
+// written in Go; the op's entry is then a Go function.
+func (op *Op) HasGoVariant(goarch string) bool {
+	return len(op.AsmVariants(goarch)) != len(op.Arch[goarch])
+}
 
 // Common parameter lists.
 var (
@@ -247,7 +286,12 @@ oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
 value found (which equals old when it swapped) and whether it swapped.
 Sequentially consistent.`,
 		Arch: map[string][]Variant{
-			"amd64": {{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B; faults on a word not 16-byte aligned"}},
+			"amd64": {
+				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B; faults on a word not 16-byte aligned"},
+				// The first x86-64 CPUs lack CMPXCHG16B; without a
+				// fallback hal's init would find no variant and exit.
+				Portable("hal's striped-lock Go fallback, for CPUs without CMPXCHG16B"),
+			},
 			"arm64": {
 				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL (WORD-encoded; the relaxed CASP would not order)"},
 				{Name: "llsc", Why: "LDAXP/STLXP loop; a failed compare still completes a STLXP of the value read, since only a successful store-exclusive makes the pair load single-copy atomic"},
@@ -320,6 +364,12 @@ func Validate(goarch string) error {
 				return fmt.Errorf("spec: op %s on %s: bad or duplicate variant %q", op.Name, goarch, v.Name)
 			}
 			vseen[v.Name] = true
+			if v.Go && (v.Name != PortableName || len(v.Requires) > 0) {
+				return fmt.Errorf("spec: op %s on %s: Go variant %q must be named %q and require nothing (use spec.Portable)", op.Name, goarch, v.Name, PortableName)
+			}
+			if !v.Go && v.Name == PortableName {
+				return fmt.Errorf("spec: op %s on %s: variant name %q is reserved for hal's Go variant (use spec.Portable)", op.Name, goarch, PortableName)
+			}
 			for _, r := range v.Requires {
 				if !known(r) {
 					return fmt.Errorf("spec: op %s variant %s requires unknown feature %q", op.Name, v.Name, r)

@@ -90,3 +90,35 @@ func TestFeaturesKnownToDispatch(t *testing.T) {
 		}
 	}
 }
+
+func TestGoVariantRules(t *testing.T) {
+	op := Find("cas128")
+	saved := op.Arch["amd64"]
+	defer func() { op.Arch["amd64"] = saved }()
+	for _, c := range []struct {
+		vs   []Variant
+		want string // in the error; "" for none
+	}{
+		{[]Variant{{Name: "a"}, Portable("x")}, ""},
+		{[]Variant{Portable("x")}, ""},
+		{[]Variant{{Name: "a"}, {Name: "fallback", Go: true}}, "must be named"},
+		{[]Variant{{Name: "portable", Go: true, Requires: []string{dispatch.FeatureCX16}}}, "require nothing"},
+		{[]Variant{{Name: "a"}, {Name: "portable"}}, "reserved"},
+	} {
+		op.Arch["amd64"] = c.vs
+		err := Validate("amd64")
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%+v: %v", c.vs, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%+v: error %v, want one containing %q", c.vs, err, c.want)
+		}
+	}
+	op.Arch["amd64"] = []Variant{{Name: "a"}, Portable("x"), {Name: "b"}}
+	if got := op.AsmVariants("amd64"); len(got) != 2 || got[0].Name != "a" || got[1].Name != "b" {
+		t.Errorf("AsmVariants = %+v", got)
+	}
+	if !op.HasGoVariant("amd64") || Find("fetchadd64").HasGoVariant("amd64") {
+		t.Error("HasGoVariant")
+	}
+}

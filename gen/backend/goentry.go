@@ -1,0 +1,42 @@
+package backend
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohal/gohal/gen/spec"
+)
+
+// goEntry returns the Go entry of an op that has a Go variant on arch: a
+// function named op.GoName with the op's signature that calls the variant
+// whose index hal stored in the op's flag byte, each a direct call (to the
+// assembly variant's own ABI0 symbol, or to hal's <op>_portable). With a
+// single variant there is no flag and the body is that one call.
+//
+// The flag is read once, by a switch on its value; the first variant is the
+// default, as in an assembly entry.
+func goEntry(op *spec.Op, arch string) string {
+	vs := op.Variants(arch)
+	var args []string
+	for _, p := range op.Params {
+		args = append(args, p.Name)
+	}
+	call := func(v spec.Variant) string {
+		c := op.Symbol(v.Name) + "(" + strings.Join(args, ", ") + ")"
+		if len(op.Results) > 0 {
+			return "return " + c
+		}
+		return c + "\n\treturn"
+	}
+	var b strings.Builder
+	b.WriteString(op.Decl(op.GoName) + " {\n")
+	if len(vs) > 1 {
+		fmt.Fprintf(&b, "switch %s {\n", op.SelVar())
+		for j, v := range vs[1:] {
+			fmt.Fprintf(&b, "case %d: // %s\n%s\n", j+1, v.Name, call(v))
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString(call(vs[0]) + "\n}")
+	return b.String()
+}

@@ -1,0 +1,86 @@
+package hal
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/gohal/gohal/dispatch"
+)
+
+// A CPU with none of the optional features still gets a variant for every
+// op: each op's last resort needs nothing (on amd64 that is cas128's
+// portable variant, for CPUs without CMPXCHG16B).
+func TestBaselineCPUHasEveryOp(t *testing.T) {
+	bare := &dispatch.Features{GOARCH: runtime.GOARCH, Flags: map[string]bool{}}
+	choices, err := selectFor(bare, "")
+	if err != nil {
+		t.Fatalf("a CPU without optional features: %v", err)
+	}
+	for _, c := range choices {
+		t.Logf("%-15s %-13s %s", c.Op, c.Variant, c.Reason)
+	}
+}
+
+// hasVariant reports whether op has a variant called name in this build.
+func hasVariant(op, name string) bool {
+	if o := findOp(op); o != nil {
+		for _, v := range o.variants {
+			if v.name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cas128Blocks reports whether a cas128 through the entry waits for the
+// portable variant's stripe lock: it does exactly when the entry runs the
+// portable variant.
+func cas128Blocks(t *testing.T) bool {
+	t.Helper()
+	var u Uint128
+	s := stripeFor(u.Addr())
+	s.Lock()
+	done := make(chan struct{})
+	go func() {
+		cas128(u.Addr(), 0, 0, 1, 2)
+		close(done)
+	}()
+	var blocked bool
+	select {
+	case <-done:
+	case <-time.After(200 * time.Millisecond):
+		blocked = true
+	}
+	s.Unlock()
+	<-done
+	if lo, hi := u.Load(); lo != 1 || hi != 2 {
+		t.Fatalf("after cas128(0, 0 → 1, 2): %d, %d", lo, hi)
+	}
+	return blocked
+}
+
+// The entry of an op with a Go variant is generated Go that switches on the
+// flag: forcing the portable variant must route the entry to it, and
+// forcing another variant away from it.
+func TestGoEntryFollowsFlag(t *testing.T) {
+	if !hasVariant("cas128", "portable") {
+		t.Skip("cas128 has no portable variant in this build")
+	}
+	for _, v := range findOp("cas128").variants {
+		t.Run(v.name, func(t *testing.T) {
+			if ok, missing := Runnable("cas128", v.name); !ok {
+				t.Skipf("this CPU lacks %q", missing)
+			}
+			restore, err := Force("cas128", v.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer restore()
+			if got, want := cas128Blocks(t), v.name == "portable"; got != want {
+				t.Errorf("with %s forced, the entry waited for the stripe lock: %v, want %v", v.name, got, want)
+			}
+		})
+	}
+}
