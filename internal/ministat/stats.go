@@ -85,12 +85,15 @@ func (s Sample) Stats() Stats {
 		st.Min, st.Max, st.Median, st.Mean, st.Var, st.Stddev = nan, nan, nan, nan, nan, nan
 		return st
 	}
+	// Every operation goes through sse (nan.go), so that a NaN has the
+	// sign x86 gives it on every GOARCH. The explicit conversions forbid
+	// fusing a multiply and an add into an FMA, which ministat (plain
+	// SSE2 code) never does.
 	var sy, syy float64
 	for _, v := range s.Values {
-		sy += v
-		// The explicit conversion forbids fusing into an FMA, which
-		// ministat (plain SSE2 code) never does.
-		syy += float64(v * v)
+		sy = sse(sy+v, sy, v)
+		vv := sse(float64(v*v), v)
+		syy = sse(float64(syy+vv), syy, vv)
 	}
 	fn := float64(n)
 	st.Sorted = slices.Clone(s.Values)
@@ -98,9 +101,12 @@ func (s Sample) Stats() Stats {
 	st.Min = st.Sorted[0]
 	st.Max = st.Sorted[n-1]
 	st.Median = st.Sorted[n/2]
-	st.Mean = sy / fn
-	st.Var = (syy - float64(sy*sy)/fn) / (fn - 1.0)
-	st.Stddev = math.Sqrt(st.Var)
+	st.Mean = sse(sy/fn, sy)
+	sq := sse(float64(sy*sy), sy)
+	q := sse(sq/fn, sq)
+	d := sse(syy-q, syy, q)
+	st.Var = sse(d/(fn-1.0), d)
+	st.Stddev = sse(math.Sqrt(st.Var), st.Var)
 	return st
 }
 

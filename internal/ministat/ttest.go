@@ -135,20 +135,26 @@ func compareStats(rs, ds Stats, confidence float64) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	spool := float64(float64(ds.N-1)*ds.Var) + float64(float64(rs.N-1)*rs.Var)
-	spool /= float64(df)
-	spool = math.Sqrt(spool)
-	s := spool * math.Sqrt(1.0/float64(ds.N)+1.0/float64(rs.N))
-	d := ds.Mean - rs.Mean
-	e := t * s
+	// Each operation goes through sse (nan.go): a NaN gets the sign x86
+	// gives it. The explicit conversions forbid FMA fusion.
+	a := sse(float64(float64(ds.N-1)*ds.Var), ds.Var)
+	b := sse(float64(float64(rs.N-1)*rs.Var), rs.Var)
+	spool := sse(float64(a+b), a, b)
+	spool = sse(spool/float64(df), spool)
+	spool = sse(math.Sqrt(spool), spool)
+	s := sse(float64(spool*math.Sqrt(1.0/float64(ds.N)+1.0/float64(rs.N))), spool)
+	d := sse(ds.Mean-rs.Mean, ds.Mean, rs.Mean)
+	e := sse(t*s, s)
+	dp := sse(float64(d*100), d)
+	ep := sse(float64(e*100), e)
 	return Result{
 		Confidence:  confidence,
 		DF:          df,
 		T:           t,
 		Diff:        d,
 		Err:         e,
-		DiffPct:     d * 100 / rs.Mean,
-		ErrPct:      e * 100 / rs.Mean,
+		DiffPct:     sse(dp/rs.Mean, dp, rs.Mean),
+		ErrPct:      sse(ep/rs.Mean, ep, rs.Mean),
 		PooledS:     spool,
 		Significant: math.Abs(d) > e,
 	}, nil
