@@ -28,6 +28,8 @@ const (
 	FeatureSERIALIZE = "serialize" // amd64: SERIALIZE
 	FeatureAtomics   = "atomics"   // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
 	FeatureLRCPC     = "lrcpc"     // arm64: LDAPR (RCpc load-acquire)
+	// riscv64 has no feature constants: its variants need only RV64GC,
+	// which every riscv64 Go program already requires (see [Host]).
 )
 
 // Features describes the CPU this process runs on, as far as gohal cares.
@@ -66,6 +68,11 @@ var (
 // Host returns the features of the CPU this process runs on, detected once
 // from golang.org/x/sys/cpu and github.com/klauspost/cpuid/v2. Callers must
 // not modify the result.
+//
+// Detected: on amd64 cx16, rdtscp, waitpkg and serialize; on arm64
+// atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
+// than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
+// and PAUSE, a hint that older cores run as a no-op fence).
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
@@ -99,6 +106,15 @@ func detect() *Features {
 		// GODEBUG=cpu.atomics=off and what an emulator advertises.
 		f.Flags[FeatureAtomics] = cpu.ARM64.HasATOMICS
 		f.Flags[FeatureLRCPC] = cpu.ARM64.HasLRCPC
+	case "riscv64":
+		// No flag: none of gohal's riscv64 variants needs one. LR/SC
+		// and the AMOs are the A extension, part of the RV64G base Go
+		// requires; RDTIME is Zicntr, in the RVA20U64 profile Go
+		// targets; PAUSE (Zihintpause) is a FENCE hint that runs as a
+		// no-op fence on cores without it. x/sys/cpu.RISCV64 has no
+		// Zihintpause or Zacas field; a future Zacas (AMOCAS) variant
+		// would read RISCV_HWPROBE_EXT_ZACAS with x/sys/unix's
+		// RISCVHWProbe and add a Feature constant here.
 	}
 	if f.CacheLine <= 0 {
 		f.CacheLine = 64

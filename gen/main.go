@@ -19,13 +19,16 @@ import (
 	"github.com/gohal/gohal/gen/amd64"
 	"github.com/gohal/gohal/gen/arm64"
 	"github.com/gohal/gohal/gen/backend"
+	"github.com/gohal/gohal/gen/riscv64"
 )
 
 // backends lists one constructor per architecture. A new architecture is
-// one more line here and one more package beside amd64 and arm64.
+// one more line here and one more package beside amd64, arm64 and riscv64
+// (see ARCHITECTURES.md at the repository root).
 var backends = []func() backend.Backend{
 	func() backend.Backend { return amd64.New() },
 	func() backend.Backend { return arm64.New() },
+	func() backend.Backend { return riscv64.New() },
 }
 
 // generateAll runs every backend and returns all files by name.

@@ -1,4 +1,4 @@
-//go:build purego || race || !(amd64 || arm64)
+//go:build purego || race || !(amd64 || arm64 || riscv64)
 
 package hal
 

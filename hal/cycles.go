@@ -14,8 +14,9 @@ var (
 // calibrated once, on first use, against the monotonic clock (the
 // calibration takes about 30 ms). On amd64 that is the TSC rate, which
 // differs from the core clock the CPU reports; on arm64 it is the generic
-// timer's rate; in the portable build Cycles counts nanoseconds and the
-// result is about 1e9.
+// timer's rate; on riscv64 the platform timer's (the time CSR, often 1 to
+// 100 MHz on hardware; under qemu-user the host's TSC rate); in the
+// portable build Cycles counts nanoseconds and the result is about 1e9.
 func CycleFrequency() float64 {
 	freqOnce.Do(func() { freqHz = calibrate(3, 10*time.Millisecond) })
 	return freqHz

@@ -33,7 +33,9 @@ func (u *Uint128) Addr() *[2]uint64 {
 
 // Load atomically loads the word. On amd64 and arm64 a 128-bit load is a
 // compare-and-swap of the value with itself, so Load needs the word to be
-// writable and costs as much as CompareAndSwap.
+// writable and costs as much as CompareAndSwap. On riscv64 (no 128-bit
+// atomic without Zacas) and wherever the portable variant runs, every
+// access takes one of a set of striped locks.
 func (u *Uint128) Load() (lo, hi uint64) {
 	lo, hi, _ = cas128(u.Addr(), 0, 0, 0, 0)
 	return lo, hi

@@ -68,7 +68,8 @@ var archOps = []opImpl{
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
-// on amd64, ISB (or YIELD) on arm64. It does not yield the goroutine.
+// on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
+// does not yield the goroutine.
 func Pause()
 
 // CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
@@ -154,8 +155,8 @@ func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, 
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
-// virtual count register CNTVCT_EL0 on arm64. It is monotonic per core, not a
-// wall clock; see CycleFrequency for its rate.
+// virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
+// monotonic per core, not a wall clock; see CycleFrequency for its rate.
 func Cycles() uint64
 
 // pause_pause is variant "pause" of pause: PAUSE: the spin-loop hint the Go runtime's procyield uses

@@ -154,6 +154,15 @@ var (
 		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},
 		{Name: "llsc", Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
 	}
+	// The A extension (LR/SC and AMOs) is part of RV64G, which Go
+	// requires: no feature to detect. A CAS has no AMO without Zacas.
+	riscv64CAS = []Variant{
+		{Name: "llsc", Why: "LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS"},
+	}
+	riscv64RMW = []Variant{
+		{Name: "amo", Why: "AMO instruction with aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or memory holding the line"},
+		{Name: "llsc", Why: "LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded): the line is reserved in the core's cache"},
+	}
 )
 
 // Ops lists every op, in the order of hal's API (and of Selected).
@@ -161,7 +170,8 @@ var Ops = []Op{
 	{
 		Name: "pause", GoName: "Pause",
 		Doc: `Pause tells the CPU that the caller is spinning on a shared word: PAUSE
-on amd64, ISB (or YIELD) on arm64. It does not yield the goroutine.`,
+on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
+does not yield the goroutine.`,
 		Arch: map[string][]Variant{
 			// TPAUSE (waitpkg) is left out: no CPU or emulator here has
 			// WAITPKG (qemu's TCG lacks it), so it could not be run by
@@ -176,6 +186,10 @@ on amd64, ISB (or YIELD) on arm64. It does not yield the goroutine.`,
 				{Name: "isb", Why: "ISB: a pipeline flush of tens of cycles; the spin hint of Go 1.26's runtime"},
 				{Name: "yield", Why: "YIELD: a hint that most cores treat as a NOP"},
 			},
+			// PAUSE is a FENCE hint encoding: a core without
+			// Zihintpause runs it as a fence that orders nothing, so
+			// it needs no feature check.
+			"riscv64": {{Name: "pause", Why: "Zihintpause PAUSE (WORD-encoded): a harmless FENCE W,0 on cores without Zihintpause"}},
 		},
 	},
 	{
@@ -184,7 +198,7 @@ on amd64, ISB (or YIELD) on arm64. It does not yield the goroutine.`,
 		Results: []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
 value, sequentially consistent like sync/atomic.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64CAS},
 	},
 	{
 		Name: "cas64", GoName: "CompareAndSwapUint64",
@@ -192,7 +206,7 @@ value, sequentially consistent like sync/atomic.`,
 		Results: []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
 value, sequentially consistent like sync/atomic.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64CAS},
 	},
 	{
 		Name: "casuintptr", GoName: "CompareAndSwapUintptr",
@@ -200,7 +214,7 @@ value, sequentially consistent like sync/atomic.`,
 		Results: []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUintptr executes the compare-and-swap operation for a
 uintptr value, sequentially consistent like sync/atomic.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64CAS},
 	},
 	{
 		Name: "fetchadd32", GoName: "FetchAddUint32",
@@ -208,7 +222,7 @@ uintptr value, sequentially consistent like sync/atomic.`,
 		Results: []Param{{"old", "uint32"}},
 		Doc: `FetchAddUint32 atomically adds delta to *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "fetchadd64", GoName: "FetchAddUint64",
@@ -216,7 +230,7 @@ sequentially consistent.`,
 		Results: []Param{{"old", "uint64"}},
 		Doc: `FetchAddUint64 atomically adds delta to *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "swap32", GoName: "SwapUint32",
@@ -224,7 +238,7 @@ sequentially consistent.`,
 		Results: []Param{{"old", "uint32"}},
 		Doc: `SwapUint32 atomically stores new into *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "swap64", GoName: "SwapUint64",
@@ -232,7 +246,7 @@ sequentially consistent.`,
 		Results: []Param{{"old", "uint64"}},
 		Doc: `SwapUint64 atomically stores new into *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW},
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "loadacquire32", GoName: "LoadAcquireUint32",
@@ -240,7 +254,7 @@ sequentially consistent.`,
 		Results: []Param{{"", "uint32"}},
 		Doc: `LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
 load or store moves before it.`,
-		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire},
+		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire, "riscv64": riscv64LoadAcquire},
 	},
 	{
 		Name: "loadacquire64", GoName: "LoadAcquireUint64",
@@ -248,21 +262,21 @@ load or store moves before it.`,
 		Results: []Param{{"", "uint64"}},
 		Doc: `LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
 load or store moves before it.`,
-		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire},
+		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire, "riscv64": riscv64LoadAcquire},
 	},
 	{
 		Name: "storerelease32", GoName: "StoreReleaseUint32",
 		Params: []Param{addr32, {"val", "uint32"}},
 		Doc: `StoreReleaseUint32 atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
-		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease},
+		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease, "riscv64": riscv64StoreRelease},
 	},
 	{
 		Name: "storerelease64", GoName: "StoreReleaseUint64",
 		Params: []Param{addr64, {"val", "uint64"}},
 		Doc: `StoreReleaseUint64 atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
-		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease},
+		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease, "riscv64": riscv64StoreRelease},
 	},
 	{
 		Name: "fence", GoName: "Fence",
@@ -273,7 +287,8 @@ either direction.`,
 				{Name: "lockor", Why: "LOCK ORQ $0 on the top of the stack: a locked no-op, a full barrier, cheaper than MFENCE"},
 				{Name: "mfence", Why: "MFENCE: the architectural full fence (also orders non-temporal stores)"},
 			},
-			"arm64": {{Name: "dmb", Why: "DMB ISH: full barrier for all loads and stores in the inner shareable domain"}},
+			"arm64":   {{Name: "dmb", Why: "DMB ISH: full barrier for all loads and stores in the inner shareable domain"}},
+			"riscv64": {{Name: "fence", Why: "FENCE RW,RW (WORD-encoded; Go's FENCE is IORW,IORW): orders all earlier loads and stores before all later ones"}},
 		},
 	},
 	{
@@ -296,20 +311,25 @@ Sequentially consistent.`,
 				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL (WORD-encoded; the relaxed CASP would not order)"},
 				{Name: "llsc", Why: "LDAXP/STLXP loop; a failed compare still completes a STLXP of the value read, since only a successful store-exclusive makes the pair load single-copy atomic"},
 			},
+			// Zacas (AMOCAS.Q) is the only 128-bit atomic on riscv64,
+			// and neither a CPU nor an emulator here has it (Debian's
+			// qemu 7.2 lacks it), so no such variant could be run.
+			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit CAS without Zacas")},
 		},
 	},
 	{
 		Name: "cycles", GoName: "Cycles",
 		Results: []Param{{"", "uint64"}},
 		Doc: `Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
-virtual count register CNTVCT_EL0 on arm64. It is monotonic per core, not a
-wall clock; see CycleFrequency for its rate.`,
+virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
+monotonic per core, not a wall clock; see CycleFrequency for its rate.`,
 		Arch: map[string][]Variant{
 			"amd64": {
 				{Name: "rdtscp", Requires: []string{dispatch.FeatureRDTSCP}, Why: "RDTSCP: waits for earlier instructions to execute before reading the TSC"},
 				{Name: "lfence_rdtsc", Why: "LFENCE; RDTSC: LFENCE keeps RDTSC from executing before earlier instructions"},
 			},
-			"arm64": {{Name: "cntvct", Why: "ISB; MRS CNTVCT_EL0: the ISB keeps the counter read from being done early, out of order"}},
+			"arm64":   {{Name: "cntvct", Why: "ISB; MRS CNTVCT_EL0: the ISB keeps the counter read from being done early, out of order"}},
+			"riscv64": {{Name: "rdtime", Why: "RDTIME: the time CSR, a constant-rate platform timer, as the Go runtime's cputicks"}},
 		},
 	},
 }
@@ -322,6 +342,10 @@ var (
 	}
 	amd64StoreRelease = []Variant{{Name: "mov", Why: "plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store"}}
 	arm64StoreRelease = []Variant{{Name: "stlr", Why: "STLR (release)"}}
+	// The RVWMO mappings of load-acquire and store-release (RISC-V
+	// unprivileged specification, Table A.6).
+	riscv64LoadAcquire  = []Variant{{Name: "fence", Why: "plain load, then FENCE R,RW (WORD-encoded): no later load or store moves before the load"}}
+	riscv64StoreRelease = []Variant{{Name: "fence", Why: "FENCE RW,W (WORD-encoded), then a plain store: no earlier load or store moves after the store"}}
 )
 
 // Features lists the feature names a variant may require: the dispatch

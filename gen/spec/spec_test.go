@@ -9,7 +9,7 @@ import (
 	"github.com/gohal/gohal/dispatch"
 )
 
-var arches = []string{"amd64", "arm64"}
+var arches = []string{"amd64", "arm64", "riscv64"}
 
 func TestValidate(t *testing.T) {
 	for _, a := range arches {

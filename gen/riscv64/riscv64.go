@@ -1,0 +1,368 @@
+// Package riscv64 is gohal's riscv64 backend, a small text emitter of Go
+// assembler syntax like gen/arm64 (avo is x86-only).
+//
+// Orderings follow the RVWMO mappings of the RISC-V unprivileged
+// specification (Table A.6, "Mappings from C/C++ primitives to RISC-V
+// primitives"), which agree with or are stronger than the Go runtime's own
+// riscv64 atomics (internal/runtime/atomic/atomic_riscv64.s and the
+// compiler's intrinsics in cmd/compile/internal/riscv64/ssa.go):
+//
+//   - sequentially consistent read-modify-write: AMO<op>.aqrl, as the Go
+//     runtime's Xadd and Xchg (its AMOADDD and AMOSWAPD are .aqrl);
+//   - sequentially consistent CAS, and the LR/SC loops of fetch-add and
+//     swap: LR.aqrl; SC.rl. The Go runtime's Cas uses LR.aq; SC.rl, which
+//     is enough beside its own loads (LR.aq) and stores (AMOSWAP.aqrl); the
+//     rl bit on the LR also orders an earlier fence-based store before the
+//     CAS, as the specification's mapping asks, so hal's CAS is
+//     sequentially consistent beside any correct mapping;
+//   - load-acquire: a plain load then FENCE R,RW (the runtime uses LR.aq,
+//     stronger);
+//   - store-release: FENCE RW,W then a plain store (the runtime uses
+//     AMOSWAP.aqrl, stronger);
+//   - full fence: FENCE RW,RW (Go's FENCE mnemonic is FENCE IORW,IORW,
+//     which also orders device I/O, more than a memory fence needs).
+//
+// Every LR/SC loop is a constrained LR/SC loop (the specification's
+// eventual-success guarantee): at most 16 base-ISA instructions between LR
+// and SC, no loads, stores or backward branches other than the retry.
+//
+// Registers: T0 holds the flag byte in an entry, A0-A4 the arguments and
+// results; bodies reload their arguments from the frame, so nothing is live
+// across the dispatch. 32-bit arguments are loaded with MOVW, which
+// sign-extends as LR.W and AMO*.W sign-extend the value they read, so a
+// CAS compares like with like.
+package riscv64
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gohal/gohal/gen/spec"
+)
+
+// Backend writes asm_riscv64.s.
+type Backend struct {
+	buf   bytes.Buffer
+	op    *spec.Op
+	frame spec.Frame
+}
+
+// New returns a fresh riscv64 backend.
+func New() *Backend { return &Backend{} }
+
+// Arch implements backend.Backend.
+func (*Backend) Arch() string { return "riscv64" }
+
+type body func(e *Backend, prefix string) error
+
+var bodies = map[string]body{
+	"pause/pause":          pauseBody,
+	"cas32/llsc":           casLLSC(32),
+	"cas64/llsc":           casLLSC(64),
+	"casuintptr/llsc":      casLLSC(64),
+	"fetchadd32/amo":       rmwAMO("AMOADD", 32, "delta"),
+	"fetchadd32/llsc":      fetchaddLLSC(32),
+	"fetchadd64/amo":       rmwAMO("AMOADD", 64, "delta"),
+	"fetchadd64/llsc":      fetchaddLLSC(64),
+	"swap32/amo":           rmwAMO("AMOSWAP", 32, "new"),
+	"swap32/llsc":          swapLLSC(32),
+	"swap64/amo":           rmwAMO("AMOSWAP", 64, "new"),
+	"swap64/llsc":          swapLLSC(64),
+	"loadacquire32/fence":  loadFence(32),
+	"loadacquire64/fence":  loadFence(64),
+	"storerelease32/fence": storeFence(32),
+	"storerelease64/fence": storeFence(64),
+	"fence/fence":          fenceBody,
+	"cycles/rdtime":        cyclesRDTIME,
+	// cas128 has only hal's Go variant (spec.Portable) on riscv64: the
+	// driver never asks a backend for it.
+}
+
+// Implements implements backend.Backend.
+func (*Backend) Implements() []string {
+	var ks []string
+	for k := range bodies {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Text implements backend.Backend.
+func (e *Backend) Text(name string, op *spec.Op, doc []string) {
+	e.op, e.frame = op, op.Frame()
+	e.buf.WriteString("\n")
+	for _, d := range doc {
+		fmt.Fprintf(&e.buf, "// %s\n", d)
+	}
+	fmt.Fprintf(&e.buf, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, e.frame.Size)
+}
+
+// Select implements backend.Backend: MOVBU of the flag into T0, then BNEZ
+// for two variants, or a constant in T1 and a BEQ per label for more.
+func (e *Backend) Select(sel string, labels []string) {
+	e.ins("MOVBU", "·"+sel+"(SB)", "T0")
+	if len(labels) == 1 {
+		e.ins("BNEZ", "T0", labels[0])
+		return
+	}
+	for i, l := range labels {
+		e.ins("MOV", fmt.Sprintf("$%d", i+1), "T1")
+		e.ins("BEQ", "T0", "T1", l)
+	}
+}
+
+// Label implements backend.Backend.
+func (e *Backend) Label(name string) { fmt.Fprintf(&e.buf, "%s:\n", name) }
+
+// Comment implements backend.Backend.
+func (e *Backend) Comment(lines ...string) {
+	for _, l := range lines {
+		fmt.Fprintf(&e.buf, "\t// %s\n", l)
+	}
+}
+
+// Variant implements backend.Backend.
+func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
+	f, ok := bodies[op.Name+"/"+v.Name]
+	if !ok {
+		return fmt.Errorf("no riscv64 body")
+	}
+	return f(e, prefix)
+}
+
+// Finish implements backend.Backend.
+func (e *Backend) Finish(header string, tags []string) ([]byte, error) {
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "// %s\n\n", header)
+	fmt.Fprintf(&out, "//go:build %s\n\n", strings.Join(tags, " && "))
+	out.WriteString("#include \"textflag.h\"\n")
+	out.Write(e.buf.Bytes())
+	return out.Bytes(), nil
+}
+
+// ins writes one instruction: mnemonic, then operands separated by ", ".
+func (e *Backend) ins(mnemonic string, operands ...string) {
+	if len(operands) == 0 {
+		fmt.Fprintf(&e.buf, "\t%s\n", mnemonic)
+		return
+	}
+	fmt.Fprintf(&e.buf, "\t%-9s %s\n", mnemonic, strings.Join(operands, ", "))
+}
+
+func (e *Backend) ret() { e.ins("RET") }
+
+// word writes a WORD-encoded instruction with its GNU assembler syntax as
+// the comment; the tests assemble that comment with binutils and compare.
+func (e *Backend) word(w uint32, gnuSyntax string) {
+	fmt.Fprintf(&e.buf, "\t%-9s $%#08x // %s\n", "WORD", w, gnuSyntax)
+}
+
+// arg returns the frame operand of the named argument or result,
+// "addr+0(FP)".
+func (e *Backend) arg(name string) string {
+	s := e.frame.Slot(name)
+	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
+}
+
+// result returns the frame operand of the i-th result.
+func (e *Backend) result(i int) string {
+	s := e.frame.Results[i]
+	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
+}
+
+// load moves an argument into a register: MOV for 8 bytes, MOVW
+// (sign-extending) for 4.
+func (e *Backend) load(name, r string) {
+	e.ins(moveOp(e.frame.Slot(name).Size), e.arg(name), r)
+}
+
+// store moves a register into the i-th result.
+func (e *Backend) store(r string, i int) {
+	e.ins(moveOp(e.frame.Results[i].Size), r, e.result(i))
+}
+
+func moveOp(size int) string {
+	switch size {
+	case 1:
+		return "MOVB"
+	case 4:
+		return "MOVW"
+	}
+	return "MOV"
+}
+
+// sfx returns the mnemonic suffix for a width: W for 32 bits, D for 64.
+func sfx(bits int) string {
+	if bits == 32 {
+		return "W"
+	}
+	return "D"
+}
+
+// lrAQRL writes LR.W/D.aqrl rd, (rs1).
+func (e *Backend) lrAQRL(bits int, rd, rs1 string) error {
+	w, asm, err := lr(bits, true, true, rd, rs1)
+	if err != nil {
+		return err
+	}
+	e.word(w, asm)
+	return nil
+}
+
+// fence writes FENCE pred, succ.
+func (e *Backend) fence(pred, succ string) error {
+	w, asm, err := fence(pred, succ)
+	if err != nil {
+		return err
+	}
+	e.word(w, asm)
+	return nil
+}
+
+// pauseBody: PAUSE (Zihintpause) tells the core the hart is spinning, so it
+// may lower power or yield to another hart on the same core. It encodes as
+// FENCE W,0 with an empty successor set, which orders nothing: a core
+// without Zihintpause runs it as a harmless fence, so it needs no feature
+// check. (The Go runtime's procyield is empty on riscv64.)
+func pauseBody(e *Backend, _ string) error {
+	w, asm := pause()
+	e.word(w, asm)
+	e.ret()
+	return nil
+}
+
+// casLLSC: LR.aqrl reads the word; on a mismatch the body leaves without a
+// store (the reservation is simply dropped); otherwise SC.rl tries the
+// store and the loop retries while the SC reports failure (non-zero).
+func casLLSC(bits int) body {
+	return func(e *Backend, p string) error {
+		e.load("addr", "A0")
+		e.load("old", "A1")
+		e.load("new", "A2")
+		e.Label(p + "loop")
+		if err := e.lrAQRL(bits, "A3", "A0"); err != nil {
+			return err
+		}
+		e.ins("BNE", "A3", "A1", p+"fail")
+		e.ins("SC"+sfx(bits), "A2", "(A0)", "A4")
+		e.ins("BNEZ", "A4", p+"loop")
+		e.ins("MOV", "$1", "A0")
+		e.store("A0", 0)
+		e.ret()
+		e.Label(p + "fail")
+		e.store("ZERO", 0)
+		e.ret()
+		return nil
+	}
+}
+
+// rmwAMO: AMOADD.aqrl or AMOSWAP.aqrl rs2, (rs1), rd, one instruction that
+// returns the old value (sign-extended for W).
+func rmwAMO(mnemonic string, bits int, arg string) body {
+	return func(e *Backend, _ string) error {
+		e.load("addr", "A0")
+		e.load(arg, "A1")
+		e.ins(mnemonic+sfx(bits), "A1", "(A0)", "A2")
+		e.store("A2", 0)
+		e.ret()
+		return nil
+	}
+}
+
+func fetchaddLLSC(bits int) body {
+	return func(e *Backend, p string) error {
+		add := "ADD"
+		if bits == 32 {
+			add = "ADDW"
+		}
+		e.load("addr", "A0")
+		e.load("delta", "A1")
+		e.Label(p + "loop")
+		if err := e.lrAQRL(bits, "A2", "A0"); err != nil {
+			return err
+		}
+		e.ins(add, "A1", "A2", "A3")
+		e.ins("SC"+sfx(bits), "A3", "(A0)", "A4")
+		e.ins("BNEZ", "A4", p+"loop")
+		e.store("A2", 0)
+		e.ret()
+		return nil
+	}
+}
+
+func swapLLSC(bits int) body {
+	return func(e *Backend, p string) error {
+		e.load("addr", "A0")
+		e.load("new", "A1")
+		e.Label(p + "loop")
+		if err := e.lrAQRL(bits, "A2", "A0"); err != nil {
+			return err
+		}
+		e.ins("SC"+sfx(bits), "A1", "(A0)", "A3")
+		e.ins("BNEZ", "A3", p+"loop")
+		e.store("A2", 0)
+		e.ret()
+		return nil
+	}
+}
+
+// loadFence: an aligned load is single-copy atomic; FENCE R,RW after it
+// keeps every later load and store after it (acquire).
+func loadFence(bits int) body {
+	return func(e *Backend, _ string) error {
+		mov := "MOV"
+		if bits == 32 {
+			mov = "MOVWU"
+		}
+		e.load("addr", "A0")
+		e.ins(mov, "(A0)", "A1")
+		if err := e.fence("r", "rw"); err != nil {
+			return err
+		}
+		e.store("A1", 0)
+		e.ret()
+		return nil
+	}
+}
+
+// storeFence: FENCE RW,W before an aligned store keeps every earlier load
+// and store before it (release).
+func storeFence(bits int) body {
+	return func(e *Backend, _ string) error {
+		e.load("addr", "A0")
+		e.load("val", "A1")
+		if err := e.fence("rw", "w"); err != nil {
+			return err
+		}
+		e.ins(moveOp(bits/8), "A1", "(A0)")
+		e.ret()
+		return nil
+	}
+}
+
+// fenceBody: FENCE RW,RW orders every earlier load and store before every
+// later one.
+func fenceBody(e *Backend, _ string) error {
+	if err := e.fence("rw", "rw"); err != nil {
+		return err
+	}
+	e.ret()
+	return nil
+}
+
+// cyclesRDTIME: RDTIME reads the time CSR (Zicntr), a constant-rate
+// platform timer shared by all harts, as the Go runtime's cputicks does
+// (golang/go#46737: the cycle CSR is per hart and Linux 6.6+ no longer lets
+// user space read it). Its rate is the platform's timebase (often 1 to
+// 100 MHz), which hal.CycleFrequency calibrates. RISC-V has no cheap way to
+// order a CSR read against earlier instructions, and at such rates a few
+// cycles of skew is well below one tick.
+func cyclesRDTIME(e *Backend, _ string) error {
+	e.ins("RDTIME", "A0")
+	e.store("A0", 0)
+	e.ret()
+	return nil
+}
