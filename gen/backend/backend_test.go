@@ -155,9 +155,12 @@ func TestGoEntryShapes(t *testing.T) {
 		"x": {{Name: "a"}, {Name: "b"}, spec.Portable("")},
 		"y": {spec.Portable("")},
 	}}
-	want := "func Nop() {\nswitch selNop {\ncase 1: // b\nnop_b()\n\treturn\ncase 2: // portable\nnop_portable()\n\treturn\n}\nnop_a()\n\treturn\n}"
+	want := "func Nop() {\nswitch selNop {\ncase 1: // b\nnop_b()\n\treturn\ncase 2: // portable\nnop_portable()\n\treturn\n}\nnop_a()\n}"
 	if got := goEntry(op, "x"); got != want {
 		t.Errorf("three variants:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := goEntry(op, "y"), "func Nop() {\nnop_portable()\n}"; got != want {
+		t.Errorf("one variant, no result:\n%s\nwant:\n%s", got, want)
 	}
 	op.Results = []spec.Param{{Type: "uint64"}}
 	if got, want := goEntry(op, "y"), "func Nop() uint64 {\nreturn nop_portable()\n}"; got != want {

@@ -21,10 +21,15 @@ func goEntry(op *spec.Op, arch string) string {
 	for _, p := range op.Params {
 		args = append(args, p.Name)
 	}
-	call := func(v spec.Variant) string {
+	// call is the call of variant v; last says it ends the function, where
+	// an op without results needs no return.
+	call := func(v spec.Variant, last bool) string {
 		c := op.Symbol(v.Name) + "(" + strings.Join(args, ", ") + ")"
-		if len(op.Results) > 0 {
+		switch {
+		case len(op.Results) > 0:
 			return "return " + c
+		case last:
+			return c
 		}
 		return c + "\n\treturn"
 	}
@@ -33,10 +38,10 @@ func goEntry(op *spec.Op, arch string) string {
 	if len(vs) > 1 {
 		fmt.Fprintf(&b, "switch %s {\n", op.SelVar())
 		for j, v := range vs[1:] {
-			fmt.Fprintf(&b, "case %d: // %s\n%s\n", j+1, v.Name, call(v))
+			fmt.Fprintf(&b, "case %d: // %s\n%s\n", j+1, v.Name, call(v, false))
 		}
 		b.WriteString("}\n")
 	}
-	b.WriteString(call(vs[0]) + "\n}")
+	b.WriteString(call(vs[0], true) + "\n}")
 	return b.String()
 }
