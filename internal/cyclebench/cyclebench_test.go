@@ -163,11 +163,18 @@ func TestSpinIsCalibrated(t *testing.T) {
 	if fastest := ds[0]; fastest < ns/2 || fastest > 2*ns {
 		t.Errorf("Spin(%d) took %v (fastest of %d)", ns, fastest, len(ds))
 	}
-	t0 := time.Now()
-	Spin(0)
-	Spin(-5)
-	if d := time.Since(t0); d > time.Millisecond {
-		t.Errorf("Spin(0) took %v", d)
+	// Spin(0) and Spin(-5) return at once: the fastest of five tries must
+	// be far below a millisecond. (One try alone can take milliseconds
+	// under qemu-user, which stalls a thread now and then.)
+	fastest := time.Hour
+	for range 5 {
+		t0 := time.Now()
+		Spin(0)
+		Spin(-5)
+		fastest = min(fastest, time.Since(t0))
+	}
+	if fastest > time.Millisecond {
+		t.Errorf("Spin(0) took %v (fastest of 5)", fastest)
 	}
 }
 
