@@ -228,7 +228,12 @@ func TestCountersOversubscribed(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		c    limited
-	}{{"CASLoop", new(counter.CASLoop)}, {"FetchAdd", new(counter.FetchAdd)}} {
+		// transient: FetchAdd's AddLimited adds first and takes the
+		// delta back when over the limit (as FreeBSD's chgproccnt does),
+		// so a concurrent Load may see the excess for a moment; a CAS
+		// loop never stores a value over the limit.
+		transient bool
+	}{{"CASLoop", new(counter.CASLoop), false}, {"FetchAdd", new(counter.FetchAdd), true}} {
 		t.Run(c.name+"/AddLimited", func(t *testing.T) {
 			const max = 5000
 			var ok atomic.Int64
@@ -251,7 +256,7 @@ func TestCountersOversubscribed(t *testing.T) {
 				}
 				wg.Wait()
 			})
-			if over.Load() != 0 {
+			if over.Load() != 0 && !c.transient {
 				t.Fatalf("value seen above the limit %d times", over.Load())
 			}
 			if got := c.c.Load(); got != ok.Load() || got > max {
