@@ -24,7 +24,7 @@ import (
 var LockCS = []int{0, 50}
 
 func init() {
-	for _, l := range [][2]string{
+	addLegends("Lock", [][2]string{
 		{"kind=tas", "test-and-set: CAS until it wins"},
 		{"kind=ttas", "test-and-test-and-set: read, pause, CAS when free"},
 		{"kind=backoff", "TTAS with bounded exponential backoff"},
@@ -32,24 +32,20 @@ func init() {
 		{"kind=mcs", "Mellor-Crummey-Scott queue lock"},
 		{"kind=mutex", "sync.Mutex, the baseline"},
 		{"cs=N", "busy critical section of about N ns"},
-	} {
-		AddLegend(Legend{Section: "Lock", Key: l[0], Text: l[1]})
-	}
-	for _, l := range [][2]string{
+	})
+	addLegends("Refcount", [][2]string{
 		{"kind=plain", "refcount.Plain: unchecked atomic add, inlined sync/atomic"},
 		{"kind=plain-hal", "refcount.PlainHal: unchecked, through hal calls"},
 		{"kind=checked-inline", "refcount.Count: refcount_t saturation checks, inlined sync/atomic"},
 		{"kind=checked-hal", "refcount.CountHal: the same checks through hal calls"},
-	} {
-		AddLegend(Legend{Section: "Refcount", Key: l[0], Text: l[1]})
-	}
-	for _, l := range [][2]string{
+	})
+	addLegends("Counter", [][2]string{
 		{"kind=fetchadd", "counter.FetchAdd: one fetch-and-add, wait-free (baseline)"},
 		{"kind=casloop", "counter.CASLoop: load + CAS retried, lock-free (retries/op)"},
 		{"kind=striped", "counter.Striped: per-CPU-ish stripes on separate lines"},
-	} {
-		AddLegend(Legend{Section: "Counter", Key: l[0], Text: l[1]})
-	}
+		{"kind=mutex", "an int64 under a sync.Mutex (-full only)"},
+		{"kind=atomic", "an inlined sync/atomic add on its own line (-full only)"},
+	})
 
 	AddPair(Pair{Title: "ttas vs sync.Mutex: 2 goroutines, empty critical section",
 		Base: "Lock/kind=mutex/threads=2/cs=0", Other: "Lock/kind=ttas/threads=2/cs=0"})
@@ -69,21 +65,41 @@ func init() {
 			Add(Bench{Name: LockName(k.kind, 0, cs), Baseline: LockName("mutex", 0, cs), Threaded: k.body(cs)})
 		}
 	}
-	for _, k := range []struct {
-		kind string
-		body func(*testing.B, int)
-	}{
-		{"plain", refPlain}, {"plain-hal", refPlainHal}, {"checked-inline", refChecked}, {"checked-hal", refCheckedHal},
-	} {
-		Add(Bench{Name: "Refcount/kind=" + k.kind + "/" + ThreadsWildcard, Baseline: "Refcount/kind=plain/" + ThreadsWildcard, Threaded: k.body})
+	addKinds("Refcount", "plain", []kindBody{
+		{kind: "plain", body: refPlain}, {kind: "plain-hal", body: refPlainHal},
+		{kind: "checked-inline", body: refChecked}, {kind: "checked-hal", body: refCheckedHal},
+	})
+	addKinds("Counter", "fetchadd", []kindBody{
+		{kind: "fetchadd", body: counterFetchAdd}, {kind: "casloop", body: counterCASLoop},
+		{kind: "striped", body: counterStriped},
+		// The textbook baselines: they tell how FetchAdd's hal call
+		// compares with an inlined atomic add, and what a lock costs.
+		// halbench runs them only with -full; go test always.
+		{kind: "mutex", body: counterMutex, full: true}, {kind: "atomic", body: counterAtomic, full: true},
+	})
+}
+
+// addLegends registers the legends of a section, each a key and its text.
+func addLegends(section string, ls [][2]string) {
+	for _, l := range ls {
+		AddLegend(Legend{Section: section, Key: l[0], Text: l[1]})
 	}
-	for _, k := range []struct {
-		kind string
-		body func(*testing.B, int)
-	}{
-		{"fetchadd", counterFetchAdd}, {"casloop", counterCASLoop}, {"striped", counterStriped},
-	} {
-		Add(Bench{Name: "Counter/kind=" + k.kind + "/" + ThreadsWildcard, Baseline: "Counter/kind=fetchadd/" + ThreadsWildcard, Threaded: k.body})
+}
+
+// kindBody is one threaded benchmark of a section whose benchmarks are
+// named section/kind=K/threads=N.
+type kindBody struct {
+	kind string
+	body func(*testing.B, int)
+	full bool
+}
+
+// addKinds registers the kinds of a section as threaded benchmarks
+// section/kind=K/threads=*, each compared with kind baseline.
+func addKinds(section, baseline string, kinds []kindBody) {
+	name := func(kind string) string { return section + "/kind=" + kind + "/" + ThreadsWildcard }
+	for _, k := range kinds {
+		Add(Bench{Name: name(k.kind), Baseline: name(baseline), Full: k.full, Threaded: k.body})
 	}
 }
 
@@ -138,6 +154,9 @@ type progress struct {
 }
 
 func newProgress(threads int) *progress {
+	// Spin calibrates itself on first use, which takes milliseconds: do
+	// it here, outside the measurement (RunLoop resets the timer later).
+	cyclebench.Calibrate()
 	p := &progress{at: make([]int, threads), ops: make([]int, threads)}
 	if d := time.Duration(lockRunCap.Load()); d > 0 {
 		p.timer = time.AfterFunc(d, func() { p.abort.Store(true) })
@@ -400,6 +419,32 @@ func counterStriped(b *testing.B, threads int) {
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
 			c.Add(1)
+		}
+	})
+}
+
+// lockedInt is the textbook counter: an int64 under a sync.Mutex.
+type lockedInt struct {
+	mu sync.Mutex
+	v  int64
+}
+
+func (c *lockedInt) Add(d int64) { c.mu.Lock(); c.v += d; c.mu.Unlock() }
+
+func counterMutex(b *testing.B, threads int) {
+	c := new(padded[lockedInt])
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.v.Add(1)
+		}
+	})
+}
+
+func counterAtomic(b *testing.B, threads int) {
+	c := new(padded[atomic.Int64])
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.v.Add(1)
 		}
 	})
 }
