@@ -1,104 +1,32 @@
-package counter
+package counter_test
 
 import (
-	"fmt"
 	"testing"
 
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/counter"
+	"github.com/gohal/gohal/internal/suite"
 )
 
-// BenchmarkCounter measures Add(1) on one shared counter from 1, 2, 4 and
-// 8 goroutines: the lock-free CAS loop (with its failed attempts as
-// retries/op), the wait-free fetch-and-add, the striped counter, and two
-// baselines, a sync.Mutex-protected int64 and an inlined sync/atomic add.
-// The operation is written inline in the measuring loop.
-func BenchmarkCounter(b *testing.B) {
-	for _, threads := range []int{1, 2, 4, 8} {
-		name := func(k string) string { return fmt.Sprintf("kind=%s/threads=%d", k, threads) }
-		b.Run(name("casloop"), func(b *testing.B) {
-			var c CASLoop
-			tally := cyclebench.NewTally(threads)
-			if threads == 1 {
-				m := cyclebench.Start(b)
-				for b.Loop() {
-					tally.Add(0, uint64(c.AddRetries(1)))
-				}
-				m.Stop()
-			} else {
-				cyclebench.RunLoop(b, threads, func(w, n int) {
-					r := 0
-					for range n {
-						r += c.AddRetries(1)
-					}
-					tally.Add(w, uint64(r))
-				})
-			}
-			tally.Report(b, "retries/op")
-		})
-		b.Run(name("fetchadd"), func(b *testing.B) {
-			var c FetchAdd
-			if threads == 1 {
-				m := cyclebench.Start(b)
-				for b.Loop() {
-					c.Add(1)
-				}
-				m.Stop()
-				return
-			}
-			cyclebench.RunLoop(b, threads, func(_, n int) {
-				for range n {
-					c.Add(1)
-				}
-			})
-		})
-		b.Run(name("striped"), func(b *testing.B) {
-			var c Striped
-			c.Add(0) // allocate the stripes outside the measurement
-			if threads == 1 {
-				m := cyclebench.Start(b)
-				for b.Loop() {
-					c.Add(1)
-				}
-				m.Stop()
-				return
-			}
-			cyclebench.RunLoop(b, threads, func(_, n int) {
-				for range n {
-					c.Add(1)
-				}
-			})
-		})
-		b.Run(name("mutex"), func(b *testing.B) {
-			var c mutexCounter
-			if threads == 1 {
-				m := cyclebench.Start(b)
-				for b.Loop() {
-					c.Add(1)
-				}
-				m.Stop()
-				return
-			}
-			cyclebench.RunLoop(b, threads, func(_, n int) {
-				for range n {
-					c.Add(1)
-				}
-			})
-		})
-		b.Run(name("atomic"), func(b *testing.B) {
-			var c atomicCounter
-			if threads == 1 {
-				m := cyclebench.Start(b)
-				for b.Loop() {
-					c.Add(1)
-				}
-				m.Stop()
-				return
-			}
-			cyclebench.RunLoop(b, threads, func(_, n int) {
-				for range n {
-					c.Add(1)
-				}
-			})
-		})
+// BenchmarkCounter runs the suite's Counter section
+// (internal/suite/kit.go), the benchmarks halbench runs: Add(1) on one
+// shared counter from 1, 2, 4 and 8 goroutines — the lock-free CAS loop
+// (with its failed attempts as retries/op), the wait-free fetch-and-add,
+// the striped counter, and two baselines, a sync.Mutex-protected int64 and
+// an inlined sync/atomic add (which halbench runs only with -full). The
+// operation is written inline in the measuring loop. The names are
+// halbench's without the section, e.g. BenchmarkCounter/kind=fetchadd/threads=2.
+func BenchmarkCounter(b *testing.B) { suite.RunSection(b, "Counter", suite.DefaultThreads) }
+
+// TestEveryCounterIsBenchmarked checks that the suite benchmarks every
+// counter the tests iterate over, the baselines included.
+func TestEveryCounterIsBenchmarked(t *testing.T) {
+	have := map[string]bool{}
+	for _, b := range suite.Benches() {
+		have[b.Name] = true
+	}
+	for _, k := range counter.KindNames() {
+		if n := "Counter/kind=" + k + "/" + suite.ThreadsWildcard; !have[n] {
+			t.Errorf("no benchmark %s in internal/suite", n)
+		}
 	}
 }

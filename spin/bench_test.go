@@ -1,33 +1,46 @@
-package spin
+package spin_test
 
 import (
-	"fmt"
 	"testing"
 
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/spin"
 )
 
-// BenchmarkLock measures Lock + critical section + Unlock for every lock
-// and sync.Mutex, on 1, 2, 4 and 8 goroutines, with an empty critical
-// section and a busy one of about 50 ns. ns/op and cycles/op are wall-clock
-// time over all acquisitions (the inverse of throughput);
-// fairness-stddev% is how unevenly the goroutines had progressed when the
-// first finished its share.
-func BenchmarkLock(b *testing.B) {
-	cyclebench.Calibrate()
-	for _, k := range append(lockKinds[:len(lockKinds):len(lockKinds)], baseline) {
-		for _, threads := range []int{1, 2, 4, 8} {
-			for _, cs := range []int{0, 50} {
-				name := fmt.Sprintf("kind=%s/threads=%d/cs=%d", k.name, threads, cs)
-				b.Run(name, func(b *testing.B) {
-					l := k.new()
-					r := cyclebench.Run(b, threads, func(int) {
-						l.Lock()
-						cyclebench.Spin(cs)
-						l.Unlock()
-					})
-					r.ReportFairness(b)
-				})
+// BenchmarkLock runs the suite's Lock section (internal/suite/kit.go), the
+// benchmarks halbench runs: Lock + busy critical section + Unlock for every
+// lock and sync.Mutex, on 1, 2, 4 and 8 goroutines, with critical sections
+// of suite.LockCS ns. ns/op and cycles/op are wall-clock time over all
+// acquisitions (the inverse of throughput); fairness-stddev% is how
+// unevenly the goroutines had progressed when the first finished its share.
+// The names are halbench's without the section, e.g.
+// BenchmarkLock/kind=ttas/threads=2/cs=50.
+func BenchmarkLock(b *testing.B) { suite.RunSection(b, "Lock", suite.DefaultThreads) }
+
+// TestEveryLockIsBenchmarked checks that the suite benchmarks every lock
+// the tests iterate over, and sync.Mutex, at every critical section.
+func TestEveryLockIsBenchmarked(t *testing.T) {
+	checkBenchmarked(t, append(spin.LockKindNames(), "mutex"), func(kind string) []string {
+		var names []string
+		for _, cs := range suite.LockCS {
+			names = append(names, suite.LockName(kind, 0, cs))
+		}
+		return names
+	})
+}
+
+// checkBenchmarked checks that the suite registers every name names(kind)
+// returns for each of kinds.
+func checkBenchmarked(t *testing.T, kinds []string, names func(kind string) []string) {
+	t.Helper()
+	have := map[string]bool{}
+	for _, b := range suite.Benches() {
+		have[b.Name] = true
+	}
+	for _, k := range kinds {
+		for _, n := range names(k) {
+			if !have[n] {
+				t.Errorf("%s: no benchmark %s in internal/suite", k, n)
 			}
 		}
 	}

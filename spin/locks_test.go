@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// lockKind is one lock under test and benchmark. Adding a lock type to the
-// package means adding a row here: every test and benchmark iterates over
-// this table.
+// lockKind is one lock under test. Adding a lock type to the package means
+// adding a row here, which every test iterates over, and a benchmark body
+// in internal/suite/kit.go, which TestEveryLockIsBenchmarked asks for.
 type lockKind struct {
 	name string
 	new  func() Locker
@@ -22,9 +22,6 @@ var lockKinds = []lockKind{
 	{name: "ticket", new: func() Locker { return new(Ticket) }, fifo: true},
 	{name: "mcs", new: func() Locker { return new(MCS) }, fifo: true},
 }
-
-// baseline is sync.Mutex, measured alongside the spin locks.
-var baseline = lockKind{name: "mutex", new: func() Locker { return new(sync.Mutex) }}
 
 // Compile-time checks that every lock is a Locker.
 var (
