@@ -1,5 +1,6 @@
 // Command gen writes gohal's generated assembly and its Go declarations
-// into package hal, from the op spec in gen/spec:
+// into package hal and its sub-package hal/direct, from the op spec in
+// gen/spec:
 //
 //	cd gen && go run . -out ../hal
 //
@@ -63,7 +64,12 @@ func main() {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if err := os.WriteFile(filepath.Join(*out, name), files[name], 0o644); err != nil {
+		path := filepath.Join(*out, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		if err := os.WriteFile(path, files[name], 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "gen:", err)
 			os.Exit(1)
 		}

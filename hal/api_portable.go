@@ -10,6 +10,24 @@ import (
 // In the portable build every op has one variant, "portable". The exported
 // functions call sync/atomic directly so the compiler can inline them.
 
+// The portable build chooses nothing at compile time, even with the
+// gohal_static tag: it has nothing to choose.
+const (
+	staticBuild = false
+	staticLevel = ""
+)
+
+func staticVariant(op string) string { return "" }
+
+// bindings: every op is the portable variant.
+var bindings = map[string]string{
+	"pause": "portable", "cas32": "portable", "cas64": "portable", "casuintptr": "portable",
+	"fetchadd32": "portable", "fetchadd64": "portable", "swap32": "portable", "swap64": "portable",
+	"loadacquire32": "portable", "loadacquire64": "portable",
+	"storerelease32": "portable", "storerelease64": "portable",
+	"fence": "portable", "cas128": "portable", "cycles": "portable",
+}
+
 var archOps = []opImpl{
 	{name: "pause", variants: []variantImpl{{name: "portable", fn: pause_portable}}},
 	{name: "cas32", variants: []variantImpl{{name: "portable", fn: cas32_portable}}},

@@ -12,19 +12,58 @@
 // # Choosing an implementation
 //
 // At init the package asks [github.com/gohal/gohal/dispatch] for the best
-// variant of every op (see [Selected] for what was chosen and why). The
-// exported functions are assembly that reads a one-byte flag and branches to
-// the chosen variant, the binding the Go runtime itself uses for its arm64
-// atomics; [Table] offers the same choice as func values for callers that
-// want an indirect call. Where an op's last resort is the portable Go
-// variant (the 128-bit CAS on riscv64, and on amd64 CPUs without
-// CMPXCHG16B), its entry is generated Go that reads the same flag.
+// variant of every op (see [Selected] for what was chosen and why). How an
+// exported function reaches the chosen variant, its binding ([Binding]),
+// follows what BenchmarkDispatch at the module root measured (the module
+// README, "What dispatch costs"):
+//
+//   - an op with several variants (every read-modify-write on arm64, the
+//     fence and the cycle counter on amd64) is assembly that reads a
+//     one-byte flag and branches to the chosen variant, the binding the Go
+//     runtime itself uses for its arm64 atomics; where one of the variants
+//     is the portable Go one (the 128-bit CAS on amd64, for CPUs without
+//     CMPXCHG16B, and on riscv64), the entry is generated Go that reads
+//     the same flag and calls the chosen variant directly;
+//   - an op whose only variant is exactly what the compiler's sync/atomic
+//     intrinsic emits (amd64's LOCK XADD, LOCK CMPXCHG, XCHG and MOV loads;
+//     arm64's STLR) is a Go function over that intrinsic, which the
+//     compiler inlines: there is nothing to choose and no call to pay;
+//   - any other op is assembly that is its one variant.
+//
+// [Table] offers the same choices as func values, for callers that store
+// operations in data; calling through it is an indirect call and, into
+// assembly, an ABI wrapper. Package [github.com/gohal/gohal/hal/direct]
+// exports every variant's assembly on its own, for callers that choose for
+// themselves.
 //
 // The environment variable GOHAL overrides the choice, in the form
 // GOHAL=fetchadd64=llsc,pause=yield. An unknown op or variant, malformed
 // syntax, or a variant this CPU cannot run makes the program print one line
 // naming GOHAL, the op, the variant and the missing feature to standard
 // error and exit with status 2 during init: never an illegal instruction.
+//
+// # Static builds
+//
+// Built with the gohal_static tag (go build -tags gohal_static), the
+// package chooses every variant at compile time instead, from the
+// GOAMD64/GOARM64 level the program is built for: the first assembly variant, in
+// order of preference, whose features the level guarantees (LSE from
+// arm64.v8.1, LDAPR from arm64.v8.3, CMPXCHG16B from amd64.v2; RDTSCP is in
+// no level, so amd64 reads the TSC with LFENCE;RDTSC). No flag is read, and
+// where the chosen variant is a sync/atomic intrinsic (every arm64
+// read-modify-write at arm64.v8.1) the call is the inlined intrinsic.
+// [Selected] reports the reason "static build (gohal_static, <level>)".
+// GOHAL and [Force] may name only the compiled-in variants; anything else
+// makes init exit with status 2, as does a CPU that lacks a feature a
+// compiled-in variant needs and the level does not guarantee (cas128 on
+// amd64.v1 without CMPXCHG16B: a static build never falls back to the
+// striped-lock Go variant, which only an op without any hardware variant,
+// cas128 on riscv64, compiles in). A CPU below the level itself never gets
+// that far, gohal or not: on amd64 the Go runtime refuses to start ("This
+// program can only be run on AMD64 processors with v2 microarchitecture
+// support"); on arm64 the runtime, compiled for the same level, uses LSE
+// itself, and an arm64.v8.1 program on an ARMv8.0 core dies of SIGILL
+// before any package initialises.
 //
 // # Portable fallback
 //

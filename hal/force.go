@@ -14,11 +14,19 @@ import (
 // valid under another.
 //
 // Force returns an *dispatch.OverrideError for an unknown op or variant or
-// a variant this CPU cannot run; nothing changes then.
+// a variant this CPU cannot run, and in a gohal_static build for any
+// variant but the one compiled in; nothing changes then. (Forcing the
+// compiled-in variant of a static build changes nothing and succeeds.)
 func Force(op, variant string) (restore func(), err error) {
 	choices, err := selectFor(dispatch.Host(), op+"="+variant)
 	if err != nil {
 		return nil, err
+	}
+	if staticBuild {
+		if _, err := selectStatic(dispatch.Host(), op+"="+variant, staticLevel, staticVariant); err != nil {
+			return nil, err
+		}
+		return func() {}, nil
 	}
 	var prev, next Choice
 	for i, c := range selected {

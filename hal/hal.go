@@ -10,8 +10,10 @@ import (
 // opImpl is one op as compiled into this build: its spec name, the flag
 // byte its entry point reads (nil when there is nothing to choose at run
 // time) and its variants in order of preference. The entry is assembly,
-// except for an op with a portable variant among assembly ones (or as its
-// only variant), whose generated entry is Go that switches on the flag.
+// except for an op bound inline (a Go function over its sync/atomic
+// intrinsic) and an op with a portable variant among assembly ones (or as
+// its only variant), whose generated entry is Go that switches on the
+// flag; in a gohal_static build nothing reads the flag (see Binding).
 type opImpl struct {
 	name     string
 	sel      *uint8
@@ -19,9 +21,9 @@ type opImpl struct {
 }
 
 // variantImpl is one implementation of an op. fn is a func value with the
-// op's Go signature: an assembly function (calling it pays the ABI wrapper,
-// see Table) or, for the variant named "portable", the Go function
-// <op>_portable of portable.go.
+// op's Go signature: an assembly function of package hal/direct (calling
+// it pays the ABI wrapper, see Table) or, for the variant named
+// "portable", the Go function <op>_portable of portable.go.
 type variantImpl struct {
 	name     string
 	requires []string
@@ -37,7 +39,15 @@ var (
 )
 
 func init() {
-	choices, err := selectFor(dispatch.Host(), os.Getenv(dispatch.EnvVar))
+	var (
+		choices []Choice
+		err     error
+	)
+	if staticBuild {
+		choices, err = selectStatic(dispatch.Host(), os.Getenv(dispatch.EnvVar), staticLevel, staticVariant)
+	} else {
+		choices, err = selectFor(dispatch.Host(), os.Getenv(dispatch.EnvVar))
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gohal:", err)
 		os.Exit(2)
@@ -61,6 +71,69 @@ func selectFor(f *dispatch.Features, override string) ([]Choice, error) {
 	}
 	return dispatch.Select(f, ops, override)
 }
+
+// StaticTag is the build tag that fixes every op's variant at compile
+// time (see the package documentation, "Static builds").
+const StaticTag = "gohal_static"
+
+// selectStatic returns the choices compiled into a gohal_static build at
+// the given level, variant(op) naming each op's variant. It fails, with the
+// error init prints before exiting with status 2, when the override is
+// malformed or names an unknown op or variant or one this CPU cannot run
+// (as in a dynamic build), when it names any variant but the compiled-in
+// one, and when the CPU lacks a feature a compiled-in variant needs: the
+// program must not get as far as an illegal instruction.
+func selectStatic(f *dispatch.Features, override, level string, variant func(op string) string) ([]Choice, error) {
+	// The same checks, and messages, as a dynamic build for what the
+	// override names.
+	if _, err := selectFor(f, override); err != nil {
+		if _, ok := err.(*dispatch.OverrideError); ok {
+			return nil, err
+		}
+	}
+	want, _, _ := dispatch.ParseOverride(override)
+	build := fmt.Sprintf("static build (%s, %s)", StaticTag, level)
+	out := make([]Choice, 0, len(archOps))
+	for _, op := range archOps {
+		name := variant(op.name)
+		idx := -1
+		for i, v := range op.variants {
+			if v.name == name {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			return nil, fmt.Errorf("hal: %s: op %q has no variant %q compiled in", build, op.name, name)
+		}
+		if w, ok := want[op.name]; ok && w != name {
+			return nil, &dispatch.OverrideError{Op: op.name, Variant: w,
+				Msg: fmt.Sprintf("op %q variant %q cannot be chosen: this is a %s with variant %q compiled in; build without -tags %s to choose at run time",
+					op.name, w, build, name, StaticTag)}
+		}
+		for _, r := range op.variants[idx].requires {
+			if !f.Has(r) {
+				return nil, fmt.Errorf("%s: op %q has variant %q compiled in, which needs CPU feature %q, and this CPU lacks it; build without -tags %s (or for a GOAMD64/GOARM64 level this CPU has)",
+					build, op.name, name, r, StaticTag)
+			}
+		}
+		out = append(out, Choice{Op: op.name, Variant: name, Index: idx, Reason: build})
+	}
+	return out, nil
+}
+
+// Binding reports how the exported function of op reaches its variant in
+// this build, and "" for an unknown op:
+//
+//   - "inline": a Go function over the sync/atomic intrinsic that is the
+//     op's only variant, inlined into the caller (amd64's read-modify-writes
+//     and loads);
+//   - "flag": assembly that reads the op's one-byte flag and branches to
+//     the variant chosen at init;
+//   - "single": assembly that is the op's only variant;
+//   - "static": a gohal_static build's compile-time choice
+//     ([github.com/gohal/gohal/hal/direct]'s Static functions);
+//   - "portable": the portable Go fallback.
+func Binding(op string) string { return bindings[op] }
 
 // apply makes c the live choice: it sets the op's flag byte and its Table
 // entry.

@@ -109,6 +109,9 @@ func eachVariant(t *testing.T, op string, f func(t *testing.T, b binding)) {
 			if ok, missing := hal.Runnable(op, v.Name); !ok {
 				t.Skipf("this CPU lacks feature %q needed by %s/%s", missing, op, v.Name)
 			}
+			if hal.Binding(op) == "static" && v.Name != selectedVariant(op) {
+				t.Skipf("static build: %s/%s is compiled in, not %s", op, selectedVariant(op), v.Name)
+			}
 			restore, err := hal.Force(op, v.Name)
 			if err != nil {
 				t.Fatalf("Force(%s, %s): %v", op, v.Name, err)
@@ -129,6 +132,16 @@ func eachVariant(t *testing.T, op string, f func(t *testing.T, b binding)) {
 			})
 		})
 	}
+}
+
+// selectedVariant returns the variant hal.Selected names for op.
+func selectedVariant(op string) string {
+	for _, c := range hal.Selected() {
+		if c.Op == op {
+			return c.Variant
+		}
+	}
+	return ""
 }
 
 func tableVariant(op string) string {

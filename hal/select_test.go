@@ -91,12 +91,19 @@ func TestHelperProcess(t *testing.T) {
 // the emulator command (e.g. "qemu-aarch64 -cpu cortex-a53").
 func runWithGOHAL(t *testing.T, value string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runChild(t, "GOHAL="+value)
+}
+
+// runChild re-runs the test binary's helper with extra environment
+// variables (see runWithGOHAL).
+func runChild(t *testing.T, env ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	args := []string{os.Args[0], "-test.run=^TestHelperProcess$"}
 	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
 		args = append(prefix, args...)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "GOHAL_TEST_HELPER=1", "GOHAL="+value)
+	cmd.Env = append(append(os.Environ(), "GOHAL_TEST_HELPER=1"), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -176,12 +183,57 @@ func TestGOHALOverrideAccepted(t *testing.T) {
 		t.Skip("no op has a second runnable variant in this build")
 	}
 	stdout, stderr, code := runWithGOHAL(t, strings.Join(items, ","))
+	if hal.Binding(hal.Ops()[0]) == "static" {
+		// A static build accepts no variant but the compiled-in one.
+		if code != 2 || !strings.Contains(stderr, "static build") {
+			t.Fatalf("static build: exit status %d, stderr %q; want 2 and a line naming the static build", code, stderr)
+		}
+		return
+	}
 	if code != 0 {
 		t.Fatalf("exit status %d; stderr %q", code, stderr)
 	}
 	for _, w := range want {
 		if !strings.Contains(stdout, w+"\n") {
 			t.Errorf("child did not select %s; it printed:\n%s", w, stdout)
+		}
+	}
+}
+
+// TestStaticBuildRefusesMissingFeature runs a gohal_static build on a CPU
+// that lacks a feature one of its compiled-in variants needs, made so by
+// GODEBUG=cpu.<feature>=off (which golang.org/x/sys/cpu, and so dispatch,
+// honours for cx16 and atomics): init must exit with status 2 and one line
+// naming the static build and the feature, never reach the instruction.
+func TestStaticBuildRefusesMissingFeature(t *testing.T) {
+	if hal.Binding(hal.Ops()[0]) != "static" {
+		t.Skip("not a gohal_static build")
+	}
+	off := ""
+	for _, c := range hal.Selected() {
+		vs, _ := hal.Variants(c.Op)
+		for _, r := range vs[c.Index].Requires {
+			if r == "cx16" || r == "atomics" {
+				off = r
+			}
+		}
+	}
+	if off == "" {
+		t.Skip("no compiled-in variant needs a feature GODEBUG can turn off")
+	}
+	stdout, stderr, code := runChild(t, "GODEBUG=cpu."+off+"=off")
+	if code != 2 {
+		t.Fatalf("GODEBUG=cpu.%s=off: exit status %d, want 2; stdout %q stderr %q", off, code, stdout, stderr)
+	}
+	var line string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "gohal:") {
+			line = l
+		}
+	}
+	for _, w := range []string{"static build (gohal_static, ", `"` + off + `"`} {
+		if !strings.Contains(line, w) {
+			t.Errorf("stderr %q: no gohal line naming %s", stderr, w)
 		}
 	}
 }

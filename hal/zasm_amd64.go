@@ -4,10 +4,14 @@
 
 package hal
 
+import (
+	"github.com/gohal/gohal/hal/direct"
+)
+
 // Flag bytes: hal sets each, at init and under Force, to the index of
 // the chosen variant in its op's archOps row; the op's assembly entry
-// reads it with one byte load and branches to that variant's body (an
-// op with a Go variant has a Go entry that switches on it instead).
+// reads it with one byte load and branches to that variant's body. A
+// gohal_static build has no entries, and nothing reads them.
 var (
 	selFence  uint8 // fence
 	selCas128 uint8 // cas128
@@ -15,221 +19,55 @@ var (
 )
 
 // archOps lists the amd64 ops in spec order, each with its variants in
-// order of preference.
+// order of preference, as func values: the assembly in hal/direct, or
+// hal's <op>_portable for a Go variant.
 var archOps = []opImpl{
 	{name: "pause", sel: nil, variants: []variantImpl{
-		{name: "pause", fn: pause_pause},
+		{name: "pause", fn: direct.PausePause},
 	}},
 	{name: "cas32", sel: nil, variants: []variantImpl{
-		{name: "lock", fn: cas32_lock},
+		{name: "lock", fn: direct.CompareAndSwapUint32Lock},
 	}},
 	{name: "cas64", sel: nil, variants: []variantImpl{
-		{name: "lock", fn: cas64_lock},
+		{name: "lock", fn: direct.CompareAndSwapUint64Lock},
 	}},
 	{name: "casuintptr", sel: nil, variants: []variantImpl{
-		{name: "lock", fn: casuintptr_lock},
+		{name: "lock", fn: direct.CompareAndSwapUintptrLock},
 	}},
 	{name: "fetchadd32", sel: nil, variants: []variantImpl{
-		{name: "lock", fn: fetchadd32_lock},
+		{name: "lock", fn: direct.FetchAddUint32Lock},
 	}},
 	{name: "fetchadd64", sel: nil, variants: []variantImpl{
-		{name: "lock", fn: fetchadd64_lock},
+		{name: "lock", fn: direct.FetchAddUint64Lock},
 	}},
 	{name: "swap32", sel: nil, variants: []variantImpl{
-		{name: "lock", fn: swap32_lock},
+		{name: "lock", fn: direct.SwapUint32Lock},
 	}},
 	{name: "swap64", sel: nil, variants: []variantImpl{
-		{name: "lock", fn: swap64_lock},
+		{name: "lock", fn: direct.SwapUint64Lock},
 	}},
 	{name: "loadacquire32", sel: nil, variants: []variantImpl{
-		{name: "mov", fn: loadacquire32_mov},
+		{name: "mov", fn: direct.LoadAcquireUint32Mov},
 	}},
 	{name: "loadacquire64", sel: nil, variants: []variantImpl{
-		{name: "mov", fn: loadacquire64_mov},
+		{name: "mov", fn: direct.LoadAcquireUint64Mov},
 	}},
 	{name: "storerelease32", sel: nil, variants: []variantImpl{
-		{name: "mov", fn: storerelease32_mov},
+		{name: "mov", fn: direct.StoreReleaseUint32Mov},
 	}},
 	{name: "storerelease64", sel: nil, variants: []variantImpl{
-		{name: "mov", fn: storerelease64_mov},
+		{name: "mov", fn: direct.StoreReleaseUint64Mov},
 	}},
 	{name: "fence", sel: &selFence, variants: []variantImpl{
-		{name: "lockor", fn: fence_lockor},
-		{name: "mfence", fn: fence_mfence},
+		{name: "lockor", fn: direct.FenceLockor},
+		{name: "mfence", fn: direct.FenceMfence},
 	}},
 	{name: "cas128", sel: &selCas128, variants: []variantImpl{
-		{name: "cmpxchg16b", requires: []string{"cx16"}, fn: cas128_cmpxchg16b},
+		{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.CompareAndSwap128Cmpxchg16b},
 		{name: "portable", fn: cas128_portable},
 	}},
 	{name: "cycles", sel: &selCycles, variants: []variantImpl{
-		{name: "rdtscp", requires: []string{"rdtscp"}, fn: cycles_rdtscp},
-		{name: "lfence_rdtsc", fn: cycles_lfence_rdtsc},
+		{name: "rdtscp", requires: []string{"rdtscp"}, fn: direct.CyclesRdtscp},
+		{name: "lfence_rdtsc", fn: direct.CyclesLfenceRdtsc},
 	}},
 }
-
-// Pause tells the CPU that the caller is spinning on a shared word: PAUSE
-// on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
-// does not yield the goroutine.
-func Pause()
-
-// CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
-// value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool)
-
-// CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
-// value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool)
-
-// CompareAndSwapUintptr executes the compare-and-swap operation for a
-// uintptr value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUintptr(addr *uintptr, old, new uintptr) (swapped bool)
-
-// FetchAddUint32 atomically adds delta to *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func FetchAddUint32(addr *uint32, delta uint32) (old uint32)
-
-// FetchAddUint64 atomically adds delta to *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func FetchAddUint64(addr *uint64, delta uint64) (old uint64)
-
-// SwapUint32 atomically stores new into *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func SwapUint32(addr *uint32, new uint32) (old uint32)
-
-// SwapUint64 atomically stores new into *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func SwapUint64(addr *uint64, new uint64) (old uint64)
-
-// LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
-// load or store moves before it.
-//
-//go:noescape
-func LoadAcquireUint32(addr *uint32) uint32
-
-// LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
-// load or store moves before it.
-//
-//go:noescape
-func LoadAcquireUint64(addr *uint64) uint64
-
-// StoreReleaseUint32 atomically stores val into *addr with release
-// ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUint32(addr *uint32, val uint32)
-
-// StoreReleaseUint64 atomically stores val into *addr with release
-// ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUint64(addr *uint64, val uint64)
-
-// Fence is a full memory barrier: no load or store moves across it in
-// either direction.
-func Fence()
-
-// cas128 atomically compares the 16-byte-aligned word at addr with
-// oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
-// value found (which equals old when it swapped) and whether it swapped.
-// Sequentially consistent.
-func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
-	switch selCas128 {
-	case 1: // portable
-		return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
-	}
-	return cas128_cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)
-}
-
-// Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
-// virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
-// monotonic per core, not a wall clock; see CycleFrequency for its rate.
-func Cycles() uint64
-
-// pause_pause is variant "pause" of pause: PAUSE: the spin-loop hint the Go runtime's procyield uses
-func pause_pause()
-
-// cas32_lock is variant "lock" of cas32: LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-//
-//go:noescape
-func cas32_lock(addr *uint32, old, new uint32) (swapped bool)
-
-// cas64_lock is variant "lock" of cas64: LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-//
-//go:noescape
-func cas64_lock(addr *uint64, old, new uint64) (swapped bool)
-
-// casuintptr_lock is variant "lock" of casuintptr: LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-//
-//go:noescape
-func casuintptr_lock(addr *uintptr, old, new uintptr) (swapped bool)
-
-// fetchadd32_lock is variant "lock" of fetchadd32: LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-//
-//go:noescape
-func fetchadd32_lock(addr *uint32, delta uint32) (old uint32)
-
-// fetchadd64_lock is variant "lock" of fetchadd64: LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-//
-//go:noescape
-func fetchadd64_lock(addr *uint64, delta uint64) (old uint64)
-
-// swap32_lock is variant "lock" of swap32: LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-//
-//go:noescape
-func swap32_lock(addr *uint32, new uint32) (old uint32)
-
-// swap64_lock is variant "lock" of swap64: LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-//
-//go:noescape
-func swap64_lock(addr *uint64, new uint64) (old uint64)
-
-// loadacquire32_mov is variant "mov" of loadacquire32: plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load
-//
-//go:noescape
-func loadacquire32_mov(addr *uint32) uint32
-
-// loadacquire64_mov is variant "mov" of loadacquire64: plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load
-//
-//go:noescape
-func loadacquire64_mov(addr *uint64) uint64
-
-// storerelease32_mov is variant "mov" of storerelease32: plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store
-//
-//go:noescape
-func storerelease32_mov(addr *uint32, val uint32)
-
-// storerelease64_mov is variant "mov" of storerelease64: plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store
-//
-//go:noescape
-func storerelease64_mov(addr *uint64, val uint64)
-
-// fence_lockor is variant "lockor" of fence: LOCK ORQ $0 on the top of the stack: a locked no-op, a full barrier, cheaper than MFENCE
-func fence_lockor()
-
-// fence_mfence is variant "mfence" of fence: MFENCE: the architectural full fence (also orders non-temporal stores)
-func fence_mfence()
-
-// cas128_cmpxchg16b is variant "cmpxchg16b" of cas128 (requires cx16): LOCK CMPXCHG16B; faults on a word not 16-byte aligned
-//
-//go:noescape
-func cas128_cmpxchg16b(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
-
-// cycles_rdtscp is variant "rdtscp" of cycles (requires rdtscp): RDTSCP: waits for earlier instructions to execute before reading the TSC
-func cycles_rdtscp() uint64
-
-// cycles_lfence_rdtsc is variant "lfence_rdtsc" of cycles: LFENCE; RDTSC: LFENCE keeps RDTSC from executing before earlier instructions
-func cycles_lfence_rdtsc() uint64

@@ -4,10 +4,14 @@
 
 package hal
 
+import (
+	"github.com/gohal/gohal/hal/direct"
+)
+
 // Flag bytes: hal sets each, at init and under Force, to the index of
 // the chosen variant in its op's archOps row; the op's assembly entry
-// reads it with one byte load and branches to that variant's body (an
-// op with a Go variant has a Go entry that switches on it instead).
+// reads it with one byte load and branches to that variant's body. A
+// gohal_static build has no entries, and nothing reads them.
 var (
 	selPause         uint8 // pause
 	selCas32         uint8 // cas32
@@ -23,272 +27,63 @@ var (
 )
 
 // archOps lists the arm64 ops in spec order, each with its variants in
-// order of preference.
+// order of preference, as func values: the assembly in hal/direct, or
+// hal's <op>_portable for a Go variant.
 var archOps = []opImpl{
 	{name: "pause", sel: &selPause, variants: []variantImpl{
-		{name: "isb", fn: pause_isb},
-		{name: "yield", fn: pause_yield},
+		{name: "isb", fn: direct.PauseIsb},
+		{name: "yield", fn: direct.PauseYield},
 	}},
 	{name: "cas32", sel: &selCas32, variants: []variantImpl{
-		{name: "lse", requires: []string{"atomics"}, fn: cas32_lse},
-		{name: "llsc", fn: cas32_llsc},
+		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwapUint32Lse},
+		{name: "llsc", fn: direct.CompareAndSwapUint32Llsc},
 	}},
 	{name: "cas64", sel: &selCas64, variants: []variantImpl{
-		{name: "lse", requires: []string{"atomics"}, fn: cas64_lse},
-		{name: "llsc", fn: cas64_llsc},
+		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwapUint64Lse},
+		{name: "llsc", fn: direct.CompareAndSwapUint64Llsc},
 	}},
 	{name: "casuintptr", sel: &selCasuintptr, variants: []variantImpl{
-		{name: "lse", requires: []string{"atomics"}, fn: casuintptr_lse},
-		{name: "llsc", fn: casuintptr_llsc},
+		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwapUintptrLse},
+		{name: "llsc", fn: direct.CompareAndSwapUintptrLlsc},
 	}},
 	{name: "fetchadd32", sel: &selFetchadd32, variants: []variantImpl{
-		{name: "lse", requires: []string{"atomics"}, fn: fetchadd32_lse},
-		{name: "llsc", fn: fetchadd32_llsc},
+		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchAddUint32Lse},
+		{name: "llsc", fn: direct.FetchAddUint32Llsc},
 	}},
 	{name: "fetchadd64", sel: &selFetchadd64, variants: []variantImpl{
-		{name: "lse", requires: []string{"atomics"}, fn: fetchadd64_lse},
-		{name: "llsc", fn: fetchadd64_llsc},
+		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchAddUint64Lse},
+		{name: "llsc", fn: direct.FetchAddUint64Llsc},
 	}},
 	{name: "swap32", sel: &selSwap32, variants: []variantImpl{
-		{name: "lse", requires: []string{"atomics"}, fn: swap32_lse},
-		{name: "llsc", fn: swap32_llsc},
+		{name: "lse", requires: []string{"atomics"}, fn: direct.SwapUint32Lse},
+		{name: "llsc", fn: direct.SwapUint32Llsc},
 	}},
 	{name: "swap64", sel: &selSwap64, variants: []variantImpl{
-		{name: "lse", requires: []string{"atomics"}, fn: swap64_lse},
-		{name: "llsc", fn: swap64_llsc},
+		{name: "lse", requires: []string{"atomics"}, fn: direct.SwapUint64Lse},
+		{name: "llsc", fn: direct.SwapUint64Llsc},
 	}},
 	{name: "loadacquire32", sel: &selLoadacquire32, variants: []variantImpl{
-		{name: "ldapr", requires: []string{"lrcpc"}, fn: loadacquire32_ldapr},
-		{name: "ldar", fn: loadacquire32_ldar},
+		{name: "ldapr", requires: []string{"lrcpc"}, fn: direct.LoadAcquireUint32Ldapr},
+		{name: "ldar", fn: direct.LoadAcquireUint32Ldar},
 	}},
 	{name: "loadacquire64", sel: &selLoadacquire64, variants: []variantImpl{
-		{name: "ldapr", requires: []string{"lrcpc"}, fn: loadacquire64_ldapr},
-		{name: "ldar", fn: loadacquire64_ldar},
+		{name: "ldapr", requires: []string{"lrcpc"}, fn: direct.LoadAcquireUint64Ldapr},
+		{name: "ldar", fn: direct.LoadAcquireUint64Ldar},
 	}},
 	{name: "storerelease32", sel: nil, variants: []variantImpl{
-		{name: "stlr", fn: storerelease32_stlr},
+		{name: "stlr", fn: direct.StoreReleaseUint32Stlr},
 	}},
 	{name: "storerelease64", sel: nil, variants: []variantImpl{
-		{name: "stlr", fn: storerelease64_stlr},
+		{name: "stlr", fn: direct.StoreReleaseUint64Stlr},
 	}},
 	{name: "fence", sel: nil, variants: []variantImpl{
-		{name: "dmb", fn: fence_dmb},
+		{name: "dmb", fn: direct.FenceDmb},
 	}},
 	{name: "cas128", sel: &selCas128, variants: []variantImpl{
-		{name: "lse", requires: []string{"atomics"}, fn: cas128_lse},
-		{name: "llsc", fn: cas128_llsc},
+		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwap128Lse},
+		{name: "llsc", fn: direct.CompareAndSwap128Llsc},
 	}},
 	{name: "cycles", sel: nil, variants: []variantImpl{
-		{name: "cntvct", fn: cycles_cntvct},
+		{name: "cntvct", fn: direct.CyclesCntvct},
 	}},
 }
-
-// Pause tells the CPU that the caller is spinning on a shared word: PAUSE
-// on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
-// does not yield the goroutine.
-func Pause()
-
-// CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
-// value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool)
-
-// CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
-// value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool)
-
-// CompareAndSwapUintptr executes the compare-and-swap operation for a
-// uintptr value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUintptr(addr *uintptr, old, new uintptr) (swapped bool)
-
-// FetchAddUint32 atomically adds delta to *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func FetchAddUint32(addr *uint32, delta uint32) (old uint32)
-
-// FetchAddUint64 atomically adds delta to *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func FetchAddUint64(addr *uint64, delta uint64) (old uint64)
-
-// SwapUint32 atomically stores new into *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func SwapUint32(addr *uint32, new uint32) (old uint32)
-
-// SwapUint64 atomically stores new into *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func SwapUint64(addr *uint64, new uint64) (old uint64)
-
-// LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
-// load or store moves before it.
-//
-//go:noescape
-func LoadAcquireUint32(addr *uint32) uint32
-
-// LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
-// load or store moves before it.
-//
-//go:noescape
-func LoadAcquireUint64(addr *uint64) uint64
-
-// StoreReleaseUint32 atomically stores val into *addr with release
-// ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUint32(addr *uint32, val uint32)
-
-// StoreReleaseUint64 atomically stores val into *addr with release
-// ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUint64(addr *uint64, val uint64)
-
-// Fence is a full memory barrier: no load or store moves across it in
-// either direction.
-func Fence()
-
-// cas128 atomically compares the 16-byte-aligned word at addr with
-// oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
-// value found (which equals old when it swapped) and whether it swapped.
-// Sequentially consistent.
-//
-//go:noescape
-func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
-
-// Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
-// virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
-// monotonic per core, not a wall clock; see CycleFrequency for its rate.
-func Cycles() uint64
-
-// pause_isb is variant "isb" of pause: ISB: a pipeline flush of tens of cycles; the spin hint of Go 1.26's runtime
-func pause_isb()
-
-// pause_yield is variant "yield" of pause: YIELD: a hint that most cores treat as a NOP
-func pause_yield()
-
-// cas32_lse is variant "lse" of cas32 (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
-//
-//go:noescape
-func cas32_lse(addr *uint32, old, new uint32) (swapped bool)
-
-// cas32_llsc is variant "llsc" of cas32: LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
-//
-//go:noescape
-func cas32_llsc(addr *uint32, old, new uint32) (swapped bool)
-
-// cas64_lse is variant "lse" of cas64 (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
-//
-//go:noescape
-func cas64_lse(addr *uint64, old, new uint64) (swapped bool)
-
-// cas64_llsc is variant "llsc" of cas64: LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
-//
-//go:noescape
-func cas64_llsc(addr *uint64, old, new uint64) (swapped bool)
-
-// casuintptr_lse is variant "lse" of casuintptr (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
-//
-//go:noescape
-func casuintptr_lse(addr *uintptr, old, new uintptr) (swapped bool)
-
-// casuintptr_llsc is variant "llsc" of casuintptr: LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
-//
-//go:noescape
-func casuintptr_llsc(addr *uintptr, old, new uintptr) (swapped bool)
-
-// fetchadd32_lse is variant "lse" of fetchadd32 (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
-//
-//go:noescape
-func fetchadd32_lse(addr *uint32, delta uint32) (old uint32)
-
-// fetchadd32_llsc is variant "llsc" of fetchadd32: LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
-//
-//go:noescape
-func fetchadd32_llsc(addr *uint32, delta uint32) (old uint32)
-
-// fetchadd64_lse is variant "lse" of fetchadd64 (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
-//
-//go:noescape
-func fetchadd64_lse(addr *uint64, delta uint64) (old uint64)
-
-// fetchadd64_llsc is variant "llsc" of fetchadd64: LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
-//
-//go:noescape
-func fetchadd64_llsc(addr *uint64, delta uint64) (old uint64)
-
-// swap32_lse is variant "lse" of swap32 (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
-//
-//go:noescape
-func swap32_lse(addr *uint32, new uint32) (old uint32)
-
-// swap32_llsc is variant "llsc" of swap32: LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
-//
-//go:noescape
-func swap32_llsc(addr *uint32, new uint32) (old uint32)
-
-// swap64_lse is variant "lse" of swap64 (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
-//
-//go:noescape
-func swap64_lse(addr *uint64, new uint64) (old uint64)
-
-// swap64_llsc is variant "llsc" of swap64: LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
-//
-//go:noescape
-func swap64_llsc(addr *uint64, new uint64) (old uint64)
-
-// loadacquire32_ldapr is variant "ldapr" of loadacquire32 (requires lrcpc): LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which acquire allows
-//
-//go:noescape
-func loadacquire32_ldapr(addr *uint32) uint32
-
-// loadacquire32_ldar is variant "ldar" of loadacquire32: LDAR (RCsc acquire)
-//
-//go:noescape
-func loadacquire32_ldar(addr *uint32) uint32
-
-// loadacquire64_ldapr is variant "ldapr" of loadacquire64 (requires lrcpc): LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which acquire allows
-//
-//go:noescape
-func loadacquire64_ldapr(addr *uint64) uint64
-
-// loadacquire64_ldar is variant "ldar" of loadacquire64: LDAR (RCsc acquire)
-//
-//go:noescape
-func loadacquire64_ldar(addr *uint64) uint64
-
-// storerelease32_stlr is variant "stlr" of storerelease32: STLR (release)
-//
-//go:noescape
-func storerelease32_stlr(addr *uint32, val uint32)
-
-// storerelease64_stlr is variant "stlr" of storerelease64: STLR (release)
-//
-//go:noescape
-func storerelease64_stlr(addr *uint64, val uint64)
-
-// fence_dmb is variant "dmb" of fence: DMB ISH: full barrier for all loads and stores in the inner shareable domain
-func fence_dmb()
-
-// cas128_lse is variant "lse" of cas128 (requires atomics): CASPAL (WORD-encoded; the relaxed CASP would not order)
-//
-//go:noescape
-func cas128_lse(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
-
-// cas128_llsc is variant "llsc" of cas128: LDAXP/STLXP loop; a failed compare still completes a STLXP of the value read, since only a successful store-exclusive makes the pair load single-copy atomic
-//
-//go:noescape
-func cas128_llsc(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
-
-// cycles_cntvct is variant "cntvct" of cycles: ISB; MRS CNTVCT_EL0: the ISB keeps the counter read from being done early, out of order
-func cycles_cntvct() uint64

@@ -4,10 +4,14 @@
 
 package hal
 
+import (
+	"github.com/gohal/gohal/hal/direct"
+)
+
 // Flag bytes: hal sets each, at init and under Force, to the index of
 // the chosen variant in its op's archOps row; the op's assembly entry
-// reads it with one byte load and branches to that variant's body (an
-// op with a Go variant has a Go entry that switches on it instead).
+// reads it with one byte load and branches to that variant's body. A
+// gohal_static build has no entries, and nothing reads them.
 var (
 	selFetchadd32 uint8 // fetchadd32
 	selFetchadd64 uint8 // fetchadd64
@@ -16,227 +20,56 @@ var (
 )
 
 // archOps lists the riscv64 ops in spec order, each with its variants in
-// order of preference.
+// order of preference, as func values: the assembly in hal/direct, or
+// hal's <op>_portable for a Go variant.
 var archOps = []opImpl{
 	{name: "pause", sel: nil, variants: []variantImpl{
-		{name: "pause", fn: pause_pause},
+		{name: "pause", fn: direct.PausePause},
 	}},
 	{name: "cas32", sel: nil, variants: []variantImpl{
-		{name: "llsc", fn: cas32_llsc},
+		{name: "llsc", fn: direct.CompareAndSwapUint32Llsc},
 	}},
 	{name: "cas64", sel: nil, variants: []variantImpl{
-		{name: "llsc", fn: cas64_llsc},
+		{name: "llsc", fn: direct.CompareAndSwapUint64Llsc},
 	}},
 	{name: "casuintptr", sel: nil, variants: []variantImpl{
-		{name: "llsc", fn: casuintptr_llsc},
+		{name: "llsc", fn: direct.CompareAndSwapUintptrLlsc},
 	}},
 	{name: "fetchadd32", sel: &selFetchadd32, variants: []variantImpl{
-		{name: "amo", fn: fetchadd32_amo},
-		{name: "llsc", fn: fetchadd32_llsc},
+		{name: "amo", fn: direct.FetchAddUint32Amo},
+		{name: "llsc", fn: direct.FetchAddUint32Llsc},
 	}},
 	{name: "fetchadd64", sel: &selFetchadd64, variants: []variantImpl{
-		{name: "amo", fn: fetchadd64_amo},
-		{name: "llsc", fn: fetchadd64_llsc},
+		{name: "amo", fn: direct.FetchAddUint64Amo},
+		{name: "llsc", fn: direct.FetchAddUint64Llsc},
 	}},
 	{name: "swap32", sel: &selSwap32, variants: []variantImpl{
-		{name: "amo", fn: swap32_amo},
-		{name: "llsc", fn: swap32_llsc},
+		{name: "amo", fn: direct.SwapUint32Amo},
+		{name: "llsc", fn: direct.SwapUint32Llsc},
 	}},
 	{name: "swap64", sel: &selSwap64, variants: []variantImpl{
-		{name: "amo", fn: swap64_amo},
-		{name: "llsc", fn: swap64_llsc},
+		{name: "amo", fn: direct.SwapUint64Amo},
+		{name: "llsc", fn: direct.SwapUint64Llsc},
 	}},
 	{name: "loadacquire32", sel: nil, variants: []variantImpl{
-		{name: "fence", fn: loadacquire32_fence},
+		{name: "fence", fn: direct.LoadAcquireUint32Fence},
 	}},
 	{name: "loadacquire64", sel: nil, variants: []variantImpl{
-		{name: "fence", fn: loadacquire64_fence},
+		{name: "fence", fn: direct.LoadAcquireUint64Fence},
 	}},
 	{name: "storerelease32", sel: nil, variants: []variantImpl{
-		{name: "fence", fn: storerelease32_fence},
+		{name: "fence", fn: direct.StoreReleaseUint32Fence},
 	}},
 	{name: "storerelease64", sel: nil, variants: []variantImpl{
-		{name: "fence", fn: storerelease64_fence},
+		{name: "fence", fn: direct.StoreReleaseUint64Fence},
 	}},
 	{name: "fence", sel: nil, variants: []variantImpl{
-		{name: "fence", fn: fence_fence},
+		{name: "fence", fn: direct.FenceFence},
 	}},
 	{name: "cas128", sel: nil, variants: []variantImpl{
 		{name: "portable", fn: cas128_portable},
 	}},
 	{name: "cycles", sel: nil, variants: []variantImpl{
-		{name: "rdtime", fn: cycles_rdtime},
+		{name: "rdtime", fn: direct.CyclesRdtime},
 	}},
 }
-
-// Pause tells the CPU that the caller is spinning on a shared word: PAUSE
-// on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
-// does not yield the goroutine.
-func Pause()
-
-// CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
-// value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool)
-
-// CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
-// value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool)
-
-// CompareAndSwapUintptr executes the compare-and-swap operation for a
-// uintptr value, sequentially consistent like sync/atomic.
-//
-//go:noescape
-func CompareAndSwapUintptr(addr *uintptr, old, new uintptr) (swapped bool)
-
-// FetchAddUint32 atomically adds delta to *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func FetchAddUint32(addr *uint32, delta uint32) (old uint32)
-
-// FetchAddUint64 atomically adds delta to *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func FetchAddUint64(addr *uint64, delta uint64) (old uint64)
-
-// SwapUint32 atomically stores new into *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func SwapUint32(addr *uint32, new uint32) (old uint32)
-
-// SwapUint64 atomically stores new into *addr and returns the old value,
-// sequentially consistent.
-//
-//go:noescape
-func SwapUint64(addr *uint64, new uint64) (old uint64)
-
-// LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
-// load or store moves before it.
-//
-//go:noescape
-func LoadAcquireUint32(addr *uint32) uint32
-
-// LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
-// load or store moves before it.
-//
-//go:noescape
-func LoadAcquireUint64(addr *uint64) uint64
-
-// StoreReleaseUint32 atomically stores val into *addr with release
-// ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUint32(addr *uint32, val uint32)
-
-// StoreReleaseUint64 atomically stores val into *addr with release
-// ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUint64(addr *uint64, val uint64)
-
-// Fence is a full memory barrier: no load or store moves across it in
-// either direction.
-func Fence()
-
-// cas128 atomically compares the 16-byte-aligned word at addr with
-// oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
-// value found (which equals old when it swapped) and whether it swapped.
-// Sequentially consistent.
-func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
-	return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
-}
-
-// Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
-// virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
-// monotonic per core, not a wall clock; see CycleFrequency for its rate.
-func Cycles() uint64
-
-// pause_pause is variant "pause" of pause: Zihintpause PAUSE (WORD-encoded): a harmless FENCE W,0 on cores without Zihintpause
-func pause_pause()
-
-// cas32_llsc is variant "llsc" of cas32: LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS
-//
-//go:noescape
-func cas32_llsc(addr *uint32, old, new uint32) (swapped bool)
-
-// cas64_llsc is variant "llsc" of cas64: LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS
-//
-//go:noescape
-func cas64_llsc(addr *uint64, old, new uint64) (swapped bool)
-
-// casuintptr_llsc is variant "llsc" of casuintptr: LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS
-//
-//go:noescape
-func casuintptr_llsc(addr *uintptr, old, new uintptr) (swapped bool)
-
-// fetchadd32_amo is variant "amo" of fetchadd32: AMO instruction with aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or memory holding the line
-//
-//go:noescape
-func fetchadd32_amo(addr *uint32, delta uint32) (old uint32)
-
-// fetchadd32_llsc is variant "llsc" of fetchadd32: LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded): the line is reserved in the core's cache
-//
-//go:noescape
-func fetchadd32_llsc(addr *uint32, delta uint32) (old uint32)
-
-// fetchadd64_amo is variant "amo" of fetchadd64: AMO instruction with aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or memory holding the line
-//
-//go:noescape
-func fetchadd64_amo(addr *uint64, delta uint64) (old uint64)
-
-// fetchadd64_llsc is variant "llsc" of fetchadd64: LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded): the line is reserved in the core's cache
-//
-//go:noescape
-func fetchadd64_llsc(addr *uint64, delta uint64) (old uint64)
-
-// swap32_amo is variant "amo" of swap32: AMO instruction with aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or memory holding the line
-//
-//go:noescape
-func swap32_amo(addr *uint32, new uint32) (old uint32)
-
-// swap32_llsc is variant "llsc" of swap32: LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded): the line is reserved in the core's cache
-//
-//go:noescape
-func swap32_llsc(addr *uint32, new uint32) (old uint32)
-
-// swap64_amo is variant "amo" of swap64: AMO instruction with aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or memory holding the line
-//
-//go:noescape
-func swap64_amo(addr *uint64, new uint64) (old uint64)
-
-// swap64_llsc is variant "llsc" of swap64: LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded): the line is reserved in the core's cache
-//
-//go:noescape
-func swap64_llsc(addr *uint64, new uint64) (old uint64)
-
-// loadacquire32_fence is variant "fence" of loadacquire32: plain load, then FENCE R,RW (WORD-encoded): no later load or store moves before the load
-//
-//go:noescape
-func loadacquire32_fence(addr *uint32) uint32
-
-// loadacquire64_fence is variant "fence" of loadacquire64: plain load, then FENCE R,RW (WORD-encoded): no later load or store moves before the load
-//
-//go:noescape
-func loadacquire64_fence(addr *uint64) uint64
-
-// storerelease32_fence is variant "fence" of storerelease32: FENCE RW,W (WORD-encoded), then a plain store: no earlier load or store moves after the store
-//
-//go:noescape
-func storerelease32_fence(addr *uint32, val uint32)
-
-// storerelease64_fence is variant "fence" of storerelease64: FENCE RW,W (WORD-encoded), then a plain store: no earlier load or store moves after the store
-//
-//go:noescape
-func storerelease64_fence(addr *uint64, val uint64)
-
-// fence_fence is variant "fence" of fence: FENCE RW,RW (WORD-encoded; Go's FENCE is IORW,IORW): orders all earlier loads and stores before all later ones
-func fence_fence()
-
-// cycles_rdtime is variant "rdtime" of cycles: RDTIME: the time CSR, a constant-rate platform timer, as the Go runtime's cputicks
-func cycles_rdtime() uint64

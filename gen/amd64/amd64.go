@@ -114,12 +114,14 @@ func (b *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 	return nil
 }
 
-// Finish implements backend.Backend: it runs avo's compile passes and
-// prints the file.
+// Finish implements backend.Backend: it runs avo's compile passes, prints
+// the file and starts a fresh avo context for the next one.
 func (b *Backend) Finish(header string, tags []string) ([]byte, error) {
+	ctx := b.ctx
+	b.ctx = build.NewContext()
 	// avo takes the old "+build" syntax, where a comma is AND.
-	b.ctx.ConstraintExpr(strings.Join(tags, ","))
-	f, err := b.ctx.Result()
+	ctx.ConstraintExpr(strings.Join(tags, ","))
+	f, err := ctx.Result()
 	if err != nil {
 		return nil, err
 	}

@@ -12,25 +12,35 @@ func TestAsm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(files["asm_amd64.s"])
-	for _, want := range []string{
-		"//go:build !purego && !race\n",
+	api, direct := string(files["asm_amd64.s"]), string(files["direct/asm_amd64.s"])
+	for _, c := range []struct{ file, name, want string }{
+		{api, "asm_amd64.s", "//go:build !purego && !race && !gohal_static\n"},
+		{direct, "direct/asm_amd64.s", "//go:build !purego\n"},
 		// LOCK on its own line before the locked instruction.
-		"\tLOCK\n\tXADDQ AX, (CX)\n",
-		"\tLOCK\n\tCMPXCHG16B (DI)\n",
+		{direct, "direct/asm_amd64.s", "\tLOCK\n\tXADDQ AX, (CX)\n"},
+		{direct, "direct/asm_amd64.s", "\tLOCK\n\tCMPXCHG16B (DI)\n"},
 		// The flag binding: one byte compare in memory, one branch.
-		"TEXT ·Fence(SB), NOSPLIT, $0\n",
-		"CMPB ·selFence+0(SB), $0x00\n\tJNE  mfence\n",
-		"TEXT ·cycles_lfence_rdtsc(SB), NOSPLIT, $0-8\n",
+		{api, "asm_amd64.s", "TEXT ·Fence(SB), NOSPLIT, $0\n"},
+		{api, "asm_amd64.s", "CMPB ·selFence+0(SB), $0x00\n\tJNE  mfence\n"},
+		{direct, "direct/asm_amd64.s", "TEXT ·CyclesLfenceRdtsc(SB), NOSPLIT, $0-8\n"},
+		// The flag probe: the same test before the same body twice.
+		{direct, "direct/asm_amd64.s", "TEXT ·FetchAddUint64Flagged(SB), NOSPLIT, $0-24\n"},
+		{direct, "direct/asm_amd64.s", "CMPB  ·selFetchadd64+0(SB), $0x00\n\tJNE   flagged\n"},
 	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("asm_amd64.s lacks %q", want)
+		if !strings.Contains(c.file, c.want) {
+			t.Errorf("%s lacks %q", c.name, c.want)
 		}
 	}
+	// The ops bound inline have no entry.
+	if strings.Contains(api, "TEXT ·FetchAddUint64(SB)") {
+		t.Error("asm_amd64.s has an entry for FetchAddUint64, which is bound inline")
+	}
 	// No entry calls or jumps to another function.
-	for _, line := range strings.Split(s, "\n") {
-		if strings.Contains(line, "CALL") || (strings.Contains(line, "JMP") && strings.Contains(line, "(SB)")) {
-			t.Errorf("unexpected call or tail jump: %q", line)
+	for _, s := range []string{api, direct} {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, "CALL") || (strings.Contains(line, "JMP") && strings.Contains(line, "(SB)")) {
+				t.Errorf("unexpected call or tail jump: %q", line)
+			}
 		}
 	}
 }

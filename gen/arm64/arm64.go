@@ -119,13 +119,14 @@ func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 	return f(e, prefix)
 }
 
-// Finish implements backend.Backend.
+// Finish implements backend.Backend; the next Text starts a new file.
 func (e *Backend) Finish(header string, tags []string) ([]byte, error) {
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "// %s\n\n", header)
 	fmt.Fprintf(&out, "//go:build %s\n\n", strings.Join(tags, " && "))
 	out.WriteString("#include \"textflag.h\"\n")
 	out.Write(e.buf.Bytes())
+	e.buf.Reset()
 	return out.Bytes(), nil
 }
 

@@ -12,14 +12,20 @@ func TestAsm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(files["asm_arm64.s"])
+	s := string(files["asm_arm64.s"]) + string(files["direct/asm_arm64.s"])
+	if !strings.HasPrefix(strings.SplitN(string(files["asm_arm64.s"]), "\n\n", 3)[1], "//go:build !purego && !race && !gohal_static") {
+		t.Errorf("asm_arm64.s: build constraint is not !purego && !race && !gohal_static")
+	}
+	if !strings.Contains(string(files["direct/asm_arm64.s"]), "//go:build !purego\n") {
+		t.Errorf("direct/asm_arm64.s: build constraint is not !purego")
+	}
 	for _, want := range []string{
-		"//go:build !purego && !race\n",
 		"TEXT ·FetchAddUint64(SB), NOSPLIT, $0-24\n\tMOVBU     ·selFetchadd64(SB), R9\n\tCBNZ      R9, llsc\n",
 		"LDADDALD  R1, (R0), R2\n",
 		"WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]\n",
 		"WORD      $0xf8bfc001 // LDAPR X1, [X0]\n",
-		"TEXT ·cas128_llsc(SB), NOSPLIT, $0-57\n",
+		"TEXT ·CompareAndSwap128Llsc(SB), NOSPLIT, $0-57\n",
+		"TEXT ·CyclesFlagged(SB), NOSPLIT, $0-8\n\tMOVBU     ·selCycles(SB), R9\n\tCBNZ      R9, flagged\n",
 		// The LL/SC loops use the acquire/release exclusives.
 		"LDAXR     (R0), R2\n\tADD       R1, R2, R3\n\tSTLXR     R3, (R0), R4\n",
 		"STLXP     (R0, R1), (R5), R8\n",

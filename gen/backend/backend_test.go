@@ -47,9 +47,9 @@ func TestDriverLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := strings.Join(r.log, "\n")
-	// A variant's own symbol: just its body.
-	if !strings.Contains(log, "text fetchadd64_llsc\nbody fetchadd64/llsc llsc_\n") {
-		t.Errorf("no direct symbol for fetchadd64_llsc:\n%s", log)
+	// A variant's own symbol in package direct: just its body.
+	if !strings.Contains(log, "text FetchAddUint64Llsc\nbody fetchadd64/llsc llsc_\n") {
+		t.Errorf("no direct symbol for fetchadd64/llsc:\n%s", log)
 	}
 	// An entry with two variants: select, first body inline, label,
 	// second body.
@@ -60,6 +60,37 @@ func TestDriverLayout(t *testing.T) {
 	// An entry with one variant: no select.
 	if !strings.Contains(log, "text Fence\nbody fence/dmb dmb_\n") {
 		t.Errorf("single-variant entry Fence has a select:\n%s", log)
+	}
+	// Its flag probe: a select over two copies of the body.
+	want = "text FenceFlagged\nselect selFence [flagged]\nbody fence/dmb dmb_\nlabel flagged\nbody fence/dmb flagged_dmb_\n"
+	if !strings.Contains(log, want) {
+		t.Errorf("flag probe FenceFlagged not laid out as\n%s\ngot:\n%s", want, log)
+	}
+	// No probe for an op with several variants.
+	if strings.Contains(log, "text FetchAddUint64Flagged") {
+		t.Error("flag probe for fetchadd64, which has two variants on arm64")
+	}
+}
+
+// On amd64 the ops whose one variant is the intrinsic have no entry.
+func TestInlineOpsHaveNoEntry(t *testing.T) {
+	r := fullRecorder("amd64")
+	if _, err := Generate(r); err != nil {
+		t.Fatal(err)
+	}
+	log := strings.Join(r.log, "\n") + "\n"
+	for _, name := range []string{"FetchAddUint64", "CompareAndSwapUint64", "SwapUint64", "LoadAcquireUint64"} {
+		if strings.Contains(log, "text "+name+"\n") {
+			t.Errorf("amd64 has an assembly entry for %s, which is bound inline", name)
+		}
+		if !strings.Contains(log, "text "+name+"Lock\n") && !strings.Contains(log, "text "+name+"Mov\n") {
+			t.Errorf("amd64 has no direct symbol for %s", name)
+		}
+	}
+	for _, name := range []string{"Pause", "StoreReleaseUint64", "Fence", "Cycles"} {
+		if !strings.Contains(log, "text "+name+"\n") {
+			t.Errorf("amd64 has no assembly entry for %s", name)
+		}
 	}
 }
 
@@ -76,26 +107,89 @@ func TestCoverageChecked(t *testing.T) {
 	}
 }
 
-func TestGoFile(t *testing.T) {
-	src, err := GoFile("arm64")
+func TestGoFiles(t *testing.T) {
+	files, err := GoFiles("arm64")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(src)
-	for _, want := range []string{
-		"//go:build !purego && !race\n",
-		"uint8 // fetchadd64\n",
-		`{name: "lse", requires: []string{"atomics"}, fn: fetchadd64_lse},`,
-		"//go:noescape\nfunc FetchAddUint64(addr *uint64, delta uint64) (old uint64)\n",
-		"func Cycles() uint64\n",
-		"func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)\n",
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("zasm_arm64.go lacks %q", want)
+	check := func(name string, wants ...string) {
+		t.Helper()
+		s, ok := files[name]
+		if !ok {
+			t.Fatalf("no %s", name)
+		}
+		for _, want := range wants {
+			if !strings.Contains(string(s), want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
 		}
 	}
-	if strings.Contains(s, "selFence") {
+	check("zasm_arm64.go",
+		"//go:build !purego && !race\n",
+		"uint8 // fetchadd64\n",
+		`{name: "lse", requires: []string{"atomics"}, fn: direct.FetchAddUint64Lse},`)
+	check("zapi_arm64.go",
+		"//go:build !purego && !race && !gohal_static\n",
+		"const staticBuild = false\n",
+		"//go:noescape\nfunc FetchAddUint64(addr *uint64, delta uint64) (old uint64)\n",
+		"func Cycles() uint64\n",
+		"func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)\n")
+	check("zstatic_arm64.go",
+		"//go:build !purego && !race && gohal_static\n",
+		"const staticBuild = true\n",
+		"func FetchAddUint64(addr *uint64, delta uint64) (old uint64) {\n\treturn direct.StaticFetchAddUint64(addr, delta)\n}\n",
+		"func Pause() {\n\tdirect.StaticPause()\n}\n")
+	check("direct/zdirect_arm64.go",
+		"//go:build !purego\n",
+		"//go:noescape\nfunc FetchAddUint64Lse(addr *uint64, delta uint64) (old uint64)\n",
+		"func CompareAndSwap128Llsc(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)\n",
+		"func FenceFlagged()\n")
+	// The levels: each its own constraint, the static variant and binding
+	// following the features the level guarantees.
+	check("direct/zstatic_v80_arm64.go",
+		"//go:build !purego && arm64.v8.0 && !arm64.v8.1\n",
+		"const StaticLevel = \"arm64.v8.0\"\n",
+		"func StaticFetchAddUint64(addr *uint64, delta uint64) (old uint64) {\n\treturn FetchAddUint64Llsc(addr, delta)\n}\n",
+		"func StaticLoadAcquireUint64(addr *uint64) uint64 {\n\treturn atomic.LoadUint64(addr)\n}\n")
+	check("direct/zstatic_v81_arm64.go",
+		"//go:build !purego && arm64.v8.1 && !arm64.v8.3\n",
+		"func StaticFetchAddUint64(addr *uint64, delta uint64) (old uint64) {\n\treturn atomic.AddUint64(addr, delta) - delta\n}\n",
+		"func StaticCompareAndSwap128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {\n\treturn CompareAndSwap128Lse(addr, oldLo, oldHi, newLo, newHi)\n}\n")
+	check("direct/zstatic_v83_arm64.go",
+		"//go:build !purego && arm64.v8.3\n",
+		"func StaticLoadAcquireUint64(addr *uint64) uint64 {\n\treturn LoadAcquireUint64Ldapr(addr)\n}\n")
+	if strings.Contains(string(files["zasm_arm64.go"]), "selFence") {
 		t.Error("a flag byte for fence, which has one variant on arm64")
+	}
+
+	amd, err := GoFiles("amd64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"func FetchAddUint64(addr *uint64, delta uint64) (old uint64) {\n\treturn atomic.AddUint64(addr, delta) - delta\n}\n",
+		"func LoadAcquireUint64(addr *uint64) uint64 {\n\treturn atomic.LoadUint64(addr)\n}\n",
+		// x86's atomic.StoreUint64 is an XCHG, not the MOV variant.
+		"//go:noescape\nfunc StoreReleaseUint64(addr *uint64, val uint64)\n",
+	} {
+		if !strings.Contains(string(amd["zapi_amd64.go"]), want) {
+			t.Errorf("zapi_amd64.go lacks %q", want)
+		}
+	}
+	// amd64.v1 does not guarantee CMPXCHG16B: the doc says hal checks.
+	if !strings.Contains(string(amd["direct/zstatic_v1_amd64.go"]), "does not\n// guarantee cx16") {
+		t.Error("direct/zstatic_v1_amd64.go does not say cx16 is checked at init")
+	}
+}
+
+// An architecture without declared levels gets one static file, named
+// after it, with a constraint that needs nothing but !purego.
+func TestImplicitLevel(t *testing.T) {
+	spec.Levels["fakearch"] = nil
+	defer delete(spec.Levels, "fakearch")
+	ls := spec.LevelsOf("fakearch")
+	if len(ls) != 1 || ls[0].Tag != "fakearch" || ls[0].ID() != "" {
+		t.Fatalf("LevelsOf(fakearch) = %+v", ls)
 	}
 }
 
@@ -108,10 +202,10 @@ func TestGoVariantLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := strings.Join(r.log, "\n") + "\n"
-	if !strings.Contains(log, "text cas128_cmpxchg16b\nbody cas128/cmpxchg16b cmpxchg16b_\n") {
-		t.Errorf("no own symbol for cas128_cmpxchg16b:\n%s", log)
+	if !strings.Contains(log, "text CompareAndSwap128Cmpxchg16b\nbody cas128/cmpxchg16b cmpxchg16b_\n") {
+		t.Errorf("no direct symbol for cas128/cmpxchg16b:\n%s", log)
 	}
-	for _, bad := range []string{"text cas128\n", "cas128/portable", "text cas128_portable"} {
+	for _, bad := range []string{"text cas128\n", "cas128/portable", "text CompareAndSwap128Portable", "text CompareAndSwap128Flagged"} {
 		if strings.Contains(log, bad) {
 			t.Errorf("driver asked the backend for %q:\n%s", bad, log)
 		}
@@ -124,27 +218,35 @@ func TestGoVariantLayout(t *testing.T) {
 }
 
 func TestGoEntry(t *testing.T) {
-	src, err := GoFile("amd64")
+	files, err := GoFiles("amd64")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(src)
-	for _, want := range []string{
-		"selCas128 uint8 // cas128\n",
-		`{name: "portable", fn: cas128_portable},`,
+	zasm, zapi, zdirect := string(files["zasm_amd64.go"]), string(files["zapi_amd64.go"]), string(files["direct/zdirect_amd64.go"])
+	for _, c := range []struct{ file, name, want string }{
+		{zasm, "zasm_amd64.go", "selCas128 uint8 // cas128\n"},
+		{zasm, "zasm_amd64.go", `{name: "portable", fn: cas128_portable},`},
+		{zasm, "zasm_amd64.go", `{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.CompareAndSwap128Cmpxchg16b},`},
 		// The entry reads the flag once and calls the variant directly.
-		"func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {\n" +
+		{zapi, "zapi_amd64.go", "func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {\n" +
 			"\tswitch selCas128 {\n\tcase 1: // portable\n\t\treturn cas128_portable(addr, oldLo, oldHi, newLo, newHi)\n\t}\n" +
-			"\treturn cas128_cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)\n}\n",
-		// The assembly variant keeps its declaration; the Go one has none here.
-		"//go:noescape\nfunc cas128_cmpxchg16b(addr *[2]uint64",
+			"\treturn direct.CompareAndSwap128Cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)\n}\n"},
+		// The assembly variant is declared in direct; the Go one nowhere.
+		{zdirect, "direct/zdirect_amd64.go", "//go:noescape\nfunc CompareAndSwap128Cmpxchg16b(addr *[2]uint64"},
 	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("zasm_amd64.go lacks %q", want)
+		if !strings.Contains(c.file, c.want) {
+			t.Errorf("%s lacks %q", c.name, c.want)
 		}
 	}
-	if strings.Contains(s, "func cas128_portable") {
-		t.Error("zasm_amd64.go declares cas128_portable, which hal/portable.go defines")
+	for name, src := range files {
+		if strings.Contains(string(src), "func cas128_portable") || strings.Contains(string(src), "Portable(") {
+			t.Errorf("%s declares a Go variant, which hal/portable.go defines", name)
+		}
+	}
+	// A static build never picks the Go fallback while there is an
+	// assembly variant.
+	if !strings.Contains(string(files["direct/zstatic_v1_amd64.go"]), "return CompareAndSwap128Cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)") {
+		t.Error("direct/zstatic_v1_amd64.go does not bind cas128 to CMPXCHG16B")
 	}
 }
 
@@ -155,7 +257,7 @@ func TestGoEntryShapes(t *testing.T) {
 		"x": {{Name: "a"}, {Name: "b"}, spec.Portable("")},
 		"y": {spec.Portable("")},
 	}}
-	want := "func Nop() {\nswitch selNop {\ncase 1: // b\nnop_b()\n\treturn\ncase 2: // portable\nnop_portable()\n\treturn\n}\nnop_a()\n}"
+	want := "func Nop() {\nswitch selNop {\ncase 1: // b\ndirect.NopB()\n\treturn\ncase 2: // portable\nnop_portable()\n\treturn\n}\ndirect.NopA()\n}"
 	if got := goEntry(op, "x"); got != want {
 		t.Errorf("three variants:\n%s\nwant:\n%s", got, want)
 	}

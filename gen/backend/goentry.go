@@ -10,8 +10,8 @@ import (
 // goEntry returns the Go entry of an op that has a Go variant on arch: a
 // function named op.GoName with the op's signature that calls the variant
 // whose index hal stored in the op's flag byte, each a direct call (to the
-// assembly variant's own ABI0 symbol, or to hal's <op>_portable). With a
-// single variant there is no flag and the body is that one call.
+// assembly variant's ABI0 symbol in hal/direct, or to hal's <op>_portable).
+// With a single variant there is no flag and the body is that one call.
 //
 // The flag is read once, by a switch on its value; the first variant is the
 // default, as in an assembly entry.
@@ -24,7 +24,7 @@ func goEntry(op *spec.Op, arch string) string {
 	// call is the call of variant v; last says it ends the function, where
 	// an op without results needs no return.
 	call := func(v spec.Variant, last bool) string {
-		c := op.Symbol(v.Name) + "(" + strings.Join(args, ", ") + ")"
+		c := variantFunc(op, v) + "(" + strings.Join(args, ", ") + ")"
 		switch {
 		case len(op.Results) > 0:
 			return "return " + c
@@ -44,4 +44,13 @@ func goEntry(op *spec.Op, arch string) string {
 	}
 	b.WriteString(call(vs[0], true) + "\n}")
 	return b.String()
+}
+
+// variantFunc names, from package hal, the function of variant v: its
+// assembly in hal/direct, or hal's own <op>_portable for a Go variant.
+func variantFunc(op *spec.Op, v spec.Variant) string {
+	if v.Go {
+		return op.Symbol(v.Name)
+	}
+	return "direct." + op.DirectName(v.Name)
 }

@@ -13,13 +13,14 @@ func generate(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(files["asm_riscv64.s"])
+	return string(files["asm_riscv64.s"]) + string(files["direct/asm_riscv64.s"])
 }
 
 func TestAsm(t *testing.T) {
 	s := generate(t)
 	for _, want := range []string{
-		"//go:build !purego && !race\n",
+		"//go:build !purego && !race && !gohal_static\n",
+		"//go:build !purego\n",
 		"TEXT ·FetchAddUint64(SB), NOSPLIT, $0-24\n\tMOVBU     ·selFetchadd64(SB), T0\n\tBNEZ      T0, llsc\n",
 		// The LR/SC loops: LR.aqrl (WORD), SC.rl, retry on failure.
 		"llsc_loop:\n\tWORD      $0x160536af // lr.d.aqrl a3, (a0)\n\tBNE       A3, A1, llsc_fail\n\tSCD       A2, (A0), A4\n\tBNEZ      A4, llsc_loop\n",
@@ -59,21 +60,25 @@ func TestAsm(t *testing.T) {
 	}
 }
 
-func TestGoFile(t *testing.T) {
-	src, err := backend.GoFile("riscv64")
+func TestGoFiles(t *testing.T) {
+	files, err := backend.GoFiles("riscv64")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(src)
+	s := string(files["zasm_riscv64.go"]) + string(files["zapi_riscv64.go"]) + string(files["zstatic_riscv64.go"])
 	for _, want := range []string{
 		`{name: "cas128", sel: nil, variants: []variantImpl{` + "\n\t\t{name: \"portable\", fn: cas128_portable},",
 		"func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {\n\treturn cas128_portable(addr, oldLo, oldHi, newLo, newHi)\n}\n",
-		`{name: "amo", fn: fetchadd64_amo},`,
+		`{name: "amo", fn: direct.FetchAddUint64Amo},`,
 		"selSwap32     uint8 // swap32\n",
 	} {
 		if !strings.Contains(s, want) {
-			t.Errorf("zasm_riscv64.go lacks %q", want)
+			t.Errorf("hal's riscv64 Go files lack %q", want)
 		}
+	}
+	// No Static function for cas128, whose only variant is Go.
+	if strings.Contains(string(files["direct/zstatic_riscv64.go"]), "StaticCompareAndSwap128") {
+		t.Error("direct/zstatic_riscv64.go binds cas128, which has no assembly variant")
 	}
 }
 

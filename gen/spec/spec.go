@@ -35,8 +35,18 @@ type Variant struct {
 	// no feature; make it with [Portable]. An op with a Go variant on an
 	// architecture gets a Go entry instead of an assembly one: it reads
 	// the op's flag byte and calls the chosen variant (a direct call to
-	// the assembly variant's own symbol, or the Go function).
+	// the assembly variant in hal/direct, or the Go function). hal/direct
+	// has no Go variants.
 	Go bool
+
+	// Intrinsic says that the Go compiler's intrinsic for the op's Inline
+	// expression compiles to exactly this variant's instructions once the
+	// features in Requires are known at compile time (amd64's LOCK XADDQ
+	// for atomic.AddUint64; arm64's LDADDALD only under arm64.v8.1, since
+	// below it the compiler emits a flag test of its own). hal then binds
+	// the variant by inlining the intrinsic instead of calling assembly:
+	// see Op.InlineBinding and Op.StaticVariant.
+	Intrinsic bool
 }
 
 // PortableName is the name of every Go variant: hal's <op>_portable.
@@ -56,6 +66,17 @@ type Op struct {
 	Params  []Param // in order
 	Results []Param // in order
 	Doc     string  // doc comment of GoName, without the leading "// "; lines separated by \n
+
+	// Export is the exported base name of the op's functions in package
+	// hal/direct when GoName is unexported (cas128: CompareAndSwap128).
+	// Empty means GoName.
+	Export string
+
+	// Inline is the op as one Go expression over sync/atomic, in the
+	// parameter names, when the Go compiler has an intrinsic for it
+	// ("atomic.AddUint64(addr, delta) - delta"); empty when it has none
+	// (pause, fences, the 128-bit CAS, the cycle counter).
+	Inline string
 
 	// Arch maps a GOARCH to the op's variants there, in order of
 	// preference. An op must have at least one variant on every
@@ -141,6 +162,157 @@ func (op *Op) HasGoVariant(goarch string) bool {
 	return len(op.AsmVariants(goarch)) != len(op.Arch[goarch])
 }
 
+// ExportName is the op's exported base name: GoName, or Export when GoName
+// is unexported.
+func (op *Op) ExportName() string {
+	if op.Export != "" {
+		return op.Export
+	}
+	return op.GoName
+}
+
+// DirectName is the exported name of one variant's function in package
+// hal/direct: the export name and the variant in mixed caps,
+// "FetchAddUint64Lse", "CyclesLfenceRdtsc".
+func (op *Op) DirectName(variant string) string {
+	var b strings.Builder
+	b.WriteString(op.ExportName())
+	for _, part := range strings.Split(variant, "_") {
+		if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
+
+// FlaggedName is the name in hal/direct of the op's flag-probe entry (see
+// Flagged): "FetchAddUint64Flagged".
+func (op *Op) FlaggedName() string { return op.ExportName() + "Flagged" }
+
+// StaticName is the name in hal/direct of the op's compile-time binding:
+// "StaticFetchAddUint64".
+func (op *Op) StaticName() string { return "Static" + op.ExportName() }
+
+// Flagged reports whether hal/direct carries a flag-probe entry for the op
+// on goarch: the op's one variant behind the same one-byte flag test that
+// hal's entries for ops with several variants use, so that the cost of the
+// test can be measured on ops that do not otherwise pay it.
+func (op *Op) Flagged(goarch string) bool {
+	vs := op.Variants(goarch)
+	return len(vs) == 1 && !vs[0].Go
+}
+
+// StaticDirect reports whether hal/direct has the op's Static function on
+// goarch: whenever the op has a variant the backend writes. (An op whose
+// only variants are Go, like cas128 on riscv64, is bound statically by
+// hal itself, to its <op>_portable.)
+func (op *Op) StaticDirect(goarch string) bool { return len(op.AsmVariants(goarch)) > 0 }
+
+// InlineBinding reports whether hal binds the op on goarch by inlining its
+// sync/atomic intrinsic instead of calling assembly: when the op has
+// exactly one variant, that variant needs no run-time feature, and the
+// compiler's intrinsic is that variant (Variant.Intrinsic). There is then
+// nothing to choose at run time, and the intrinsic costs no call.
+// BenchmarkDispatch measures why (README, "What dispatch costs").
+func (op *Op) InlineBinding(goarch string) bool {
+	vs := op.Variants(goarch)
+	return op.Inline != "" && len(vs) == 1 && vs[0].Intrinsic && !vs[0].Go && len(vs[0].Requires) == 0
+}
+
+// Level is a compile-time CPU feature level: a Go build tag that GOAMD64
+// or GOARM64 sets at that level and every higher one, and the features
+// every CPU of the level has. gohal_static builds choose each op's variant
+// from the level they were compiled for.
+type Level struct {
+	Tag     string   // "arm64.v8.1"
+	Implies []string // dispatch.Feature* constants guaranteed at this level
+	Why     string   // where the guarantee comes from
+}
+
+// ID is the level's short name for file names: the tag without the
+// architecture and dots, "v81".
+func (l Level) ID() string {
+	_, v, _ := strings.Cut(l.Tag, ".")
+	return strings.ReplaceAll(v, ".", "")
+}
+
+// Has reports whether the level guarantees feature f.
+func (l Level) Has(f string) bool {
+	for _, g := range l.Implies {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
+// Levels lists, per GOARCH, the feature levels that change a static
+// choice, lowest first. The first needs no feature; a build is at the
+// highest level whose tag it has. An architecture without an entry has one
+// implicit level, named after the GOARCH, that guarantees nothing.
+var Levels = map[string][]Level{
+	"amd64": {
+		{Tag: "amd64.v1", Why: "baseline x86-64"},
+		{Tag: "amd64.v2", Implies: []string{dispatch.FeatureCX16}, Why: "x86-64-v2 includes CMPXCHG16B"},
+	},
+	"arm64": {
+		{Tag: "arm64.v8.0", Why: "baseline ARMv8.0"},
+		{Tag: "arm64.v8.1", Implies: []string{dispatch.FeatureAtomics}, Why: "FEAT_LSE is mandatory from ARMv8.1"},
+		{Tag: "arm64.v8.3", Implies: []string{dispatch.FeatureAtomics, dispatch.FeatureLRCPC}, Why: "FEAT_LRCPC is mandatory from ARMv8.3"},
+	},
+}
+
+// LevelsOf returns goarch's levels, or the one implicit level.
+func LevelsOf(goarch string) []Level {
+	if ls := Levels[goarch]; len(ls) > 0 {
+		return ls
+	}
+	return []Level{{Tag: goarch, Why: "no feature levels declared for " + goarch}}
+}
+
+// StaticVariant is the variant a gohal_static build at level l compiles
+// in: the first hardware (non-Go) variant, in order of preference, whose
+// required features the level guarantees; failing that, the last hardware
+// variant, whose features hal then checks when the program starts (cas128
+// at amd64.v1, which does not guarantee CMPXCHG16B: a static build is for
+// speed, so it does not fall back to the striped-lock Go variant, and a
+// CPU without CMPXCHG16B gets a clear exit at init); and only for an op
+// with no hardware variant at all, its Go variant.
+func (op *Op) StaticVariant(goarch string, l Level) Variant {
+	vs := op.AsmVariants(goarch)
+	if len(vs) == 0 {
+		return op.Variants(goarch)[0]
+	}
+	for _, v := range vs {
+		ok := true
+		for _, r := range v.Requires {
+			if !l.Has(r) {
+				ok = false
+			}
+		}
+		if ok {
+			return v
+		}
+	}
+	return vs[len(vs)-1]
+}
+
+// StaticInline reports whether the static binding of the op at level l is
+// its inlined intrinsic: the chosen variant is the intrinsic and the level
+// guarantees every feature it needs.
+func (op *Op) StaticInline(goarch string, l Level) bool {
+	v := op.StaticVariant(goarch, l)
+	if op.Inline == "" || !v.Intrinsic {
+		return false
+	}
+	for _, r := range v.Requires {
+		if !l.Has(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // Common parameter lists.
 var (
 	addr32 = Param{"addr", "*uint32"}
@@ -149,9 +321,9 @@ var (
 
 // The variants shared by several ops.
 var (
-	amd64Lock = []Variant{{Name: "lock", Why: "LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86"}}
+	amd64Lock = []Variant{{Name: "lock", Intrinsic: true, Why: "LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86"}}
 	arm64RMW  = []Variant{
-		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},
+		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},
 		{Name: "llsc", Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
 	}
 	// The A extension (LR/SC and AMOs) is part of RV64G, which Go
@@ -194,6 +366,7 @@ does not yield the goroutine.`,
 	},
 	{
 		Name: "cas32", GoName: "CompareAndSwapUint32",
+		Inline:  `atomic.CompareAndSwapUint32(addr, old, new)`,
 		Params:  []Param{addr32, {"old", "uint32"}, {"new", "uint32"}},
 		Results: []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
@@ -202,6 +375,7 @@ value, sequentially consistent like sync/atomic.`,
 	},
 	{
 		Name: "cas64", GoName: "CompareAndSwapUint64",
+		Inline:  `atomic.CompareAndSwapUint64(addr, old, new)`,
 		Params:  []Param{addr64, {"old", "uint64"}, {"new", "uint64"}},
 		Results: []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
@@ -210,6 +384,7 @@ value, sequentially consistent like sync/atomic.`,
 	},
 	{
 		Name: "casuintptr", GoName: "CompareAndSwapUintptr",
+		Inline:  `atomic.CompareAndSwapUintptr(addr, old, new)`,
 		Params:  []Param{{"addr", "*uintptr"}, {"old", "uintptr"}, {"new", "uintptr"}},
 		Results: []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUintptr executes the compare-and-swap operation for a
@@ -218,6 +393,7 @@ uintptr value, sequentially consistent like sync/atomic.`,
 	},
 	{
 		Name: "fetchadd32", GoName: "FetchAddUint32",
+		Inline:  `atomic.AddUint32(addr, delta) - delta`,
 		Params:  []Param{addr32, {"delta", "uint32"}},
 		Results: []Param{{"old", "uint32"}},
 		Doc: `FetchAddUint32 atomically adds delta to *addr and returns the old value,
@@ -226,6 +402,7 @@ sequentially consistent.`,
 	},
 	{
 		Name: "fetchadd64", GoName: "FetchAddUint64",
+		Inline:  `atomic.AddUint64(addr, delta) - delta`,
 		Params:  []Param{addr64, {"delta", "uint64"}},
 		Results: []Param{{"old", "uint64"}},
 		Doc: `FetchAddUint64 atomically adds delta to *addr and returns the old value,
@@ -234,6 +411,7 @@ sequentially consistent.`,
 	},
 	{
 		Name: "swap32", GoName: "SwapUint32",
+		Inline:  `atomic.SwapUint32(addr, new)`,
 		Params:  []Param{addr32, {"new", "uint32"}},
 		Results: []Param{{"old", "uint32"}},
 		Doc: `SwapUint32 atomically stores new into *addr and returns the old value,
@@ -242,6 +420,7 @@ sequentially consistent.`,
 	},
 	{
 		Name: "swap64", GoName: "SwapUint64",
+		Inline:  `atomic.SwapUint64(addr, new)`,
 		Params:  []Param{addr64, {"new", "uint64"}},
 		Results: []Param{{"old", "uint64"}},
 		Doc: `SwapUint64 atomically stores new into *addr and returns the old value,
@@ -250,6 +429,7 @@ sequentially consistent.`,
 	},
 	{
 		Name: "loadacquire32", GoName: "LoadAcquireUint32",
+		Inline:  `atomic.LoadUint32(addr)`,
 		Params:  []Param{addr32},
 		Results: []Param{{"", "uint32"}},
 		Doc: `LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
@@ -258,6 +438,7 @@ load or store moves before it.`,
 	},
 	{
 		Name: "loadacquire64", GoName: "LoadAcquireUint64",
+		Inline:  `atomic.LoadUint64(addr)`,
 		Params:  []Param{addr64},
 		Results: []Param{{"", "uint64"}},
 		Doc: `LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
@@ -266,6 +447,7 @@ load or store moves before it.`,
 	},
 	{
 		Name: "storerelease32", GoName: "StoreReleaseUint32",
+		Inline: `atomic.StoreUint32(addr, val)`,
 		Params: []Param{addr32, {"val", "uint32"}},
 		Doc: `StoreReleaseUint32 atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
@@ -273,6 +455,7 @@ ordering: no earlier load or store moves after it.`,
 	},
 	{
 		Name: "storerelease64", GoName: "StoreReleaseUint64",
+		Inline: `atomic.StoreUint64(addr, val)`,
 		Params: []Param{addr64, {"val", "uint64"}},
 		Doc: `StoreReleaseUint64 atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
@@ -292,7 +475,7 @@ either direction.`,
 		},
 	},
 	{
-		Name: "cas128", GoName: "cas128",
+		Name: "cas128", GoName: "cas128", Export: "CompareAndSwap128",
 		Params: []Param{{"addr", "*[2]uint64"}, {"oldLo", "uint64"}, {"oldHi", "uint64"},
 			{"newLo", "uint64"}, {"newHi", "uint64"}},
 		Results: []Param{{"lo", "uint64"}, {"hi", "uint64"}, {"swapped", "bool"}},
@@ -335,13 +518,13 @@ monotonic per core, not a wall clock; see CycleFrequency for its rate.`,
 }
 
 var (
-	amd64LoadAcquire = []Variant{{Name: "mov", Why: "plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load"}}
+	amd64LoadAcquire = []Variant{{Name: "mov", Intrinsic: true, Why: "plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load"}}
 	arm64LoadAcquire = []Variant{
 		{Name: "ldapr", Requires: []string{dispatch.FeatureLRCPC}, Why: "LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which acquire allows"},
-		{Name: "ldar", Why: "LDAR (RCsc acquire)"},
+		{Name: "ldar", Intrinsic: true, Why: "LDAR (RCsc acquire)"},
 	}
 	amd64StoreRelease = []Variant{{Name: "mov", Why: "plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store"}}
-	arm64StoreRelease = []Variant{{Name: "stlr", Why: "STLR (release)"}}
+	arm64StoreRelease = []Variant{{Name: "stlr", Intrinsic: true, Why: "STLR (release)"}}
 	// The RVWMO mappings of load-acquire and store-release (RISC-V
 	// unprivileged specification, Table A.6).
 	riscv64LoadAcquire  = []Variant{{Name: "fence", Why: "plain load, then FENCE R,RW (WORD-encoded): no later load or store moves before the load"}}
@@ -378,6 +561,9 @@ func Validate(goarch string) error {
 		if op.GoName == "" || op.Doc == "" || !strings.HasPrefix(op.Doc, op.GoName+" ") {
 			return fmt.Errorf("spec: op %s: doc must start with %q", op.Name, op.GoName+" ")
 		}
+		if e := op.ExportName(); e[0] < 'A' || e[0] > 'Z' {
+			return fmt.Errorf("spec: op %s: unexported Go name %q needs an Export name", op.Name, op.GoName)
+		}
 		vs := op.Variants(goarch)
 		if len(vs) == 0 {
 			return fmt.Errorf("spec: op %s has no variant on %s", op.Name, goarch)
@@ -397,6 +583,29 @@ func Validate(goarch string) error {
 			for _, r := range v.Requires {
 				if !known(r) {
 					return fmt.Errorf("spec: op %s variant %s requires unknown feature %q", op.Name, v.Name, r)
+				}
+			}
+			if v.Intrinsic && (op.Inline == "" || v.Go) {
+				return fmt.Errorf("spec: op %s variant %s is marked Intrinsic but the op has no Inline expression", op.Name, v.Name)
+			}
+		}
+	}
+	for i, l := range Levels[goarch] {
+		if !strings.HasPrefix(l.Tag, goarch+".") {
+			return fmt.Errorf("spec: level %q of %s is not a %s feature tag", l.Tag, goarch, goarch)
+		}
+		if i == 0 && len(l.Implies) > 0 {
+			return fmt.Errorf("spec: the lowest level of %s, %s, must imply no feature", goarch, l.Tag)
+		}
+		for _, f := range l.Implies {
+			if !known(f) {
+				return fmt.Errorf("spec: level %s implies unknown feature %q", l.Tag, f)
+			}
+		}
+		if i > 0 {
+			for _, f := range Levels[goarch][i-1].Implies {
+				if !l.Has(f) {
+					return fmt.Errorf("spec: level %s drops feature %q of the level below", l.Tag, f)
 				}
 			}
 		}

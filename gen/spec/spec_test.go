@@ -122,3 +122,107 @@ func TestGoVariantRules(t *testing.T) {
 		t.Error("HasGoVariant")
 	}
 }
+
+func TestDirectNames(t *testing.T) {
+	for _, c := range []struct{ op, variant, want string }{
+		{"fetchadd64", "lse", "FetchAddUint64Lse"},
+		{"cycles", "lfence_rdtsc", "CyclesLfenceRdtsc"},
+		{"cas128", "cmpxchg16b", "CompareAndSwap128Cmpxchg16b"},
+	} {
+		if got := Find(c.op).DirectName(c.variant); got != c.want {
+			t.Errorf("DirectName(%s, %s) = %q, want %q", c.op, c.variant, got, c.want)
+		}
+	}
+	if got := Find("cas128").StaticName(); got != "StaticCompareAndSwap128" {
+		t.Errorf("StaticName = %q", got)
+	}
+	if got := Find("pause").FlaggedName(); got != "PauseFlagged" {
+		t.Errorf("FlaggedName = %q", got)
+	}
+	// Exported names are unique across ops, variants, probes and statics.
+	for _, a := range arches {
+		seen := map[string]bool{}
+		for i := range Ops {
+			op := &Ops[i]
+			names := []string{op.StaticName(), op.FlaggedName()}
+			for _, v := range op.Variants(a) {
+				names = append(names, op.DirectName(v.Name))
+			}
+			for _, n := range names {
+				if seen[n] {
+					t.Errorf("%s: name %s used twice", a, n)
+				}
+				seen[n] = true
+			}
+		}
+	}
+}
+
+func TestStaticVariant(t *testing.T) {
+	lv := func(arch, tag string) Level {
+		for _, l := range LevelsOf(arch) {
+			if l.Tag == tag {
+				return l
+			}
+		}
+		t.Fatalf("no level %s", tag)
+		return Level{}
+	}
+	for _, c := range []struct {
+		arch, tag, op, want string
+		inline              bool
+	}{
+		{"arm64", "arm64.v8.0", "fetchadd64", "llsc", false},
+		{"arm64", "arm64.v8.1", "fetchadd64", "lse", true},
+		{"arm64", "arm64.v8.1", "cas128", "lse", false},
+		{"arm64", "arm64.v8.1", "loadacquire64", "ldar", true},
+		{"arm64", "arm64.v8.3", "loadacquire64", "ldapr", false},
+		{"arm64", "arm64.v8.0", "pause", "isb", false},
+		{"amd64", "amd64.v1", "cycles", "lfence_rdtsc", false}, // RDTSCP is in no level
+		{"amd64", "amd64.v1", "fence", "lockor", false},
+		{"amd64", "amd64.v1", "cas128", "cmpxchg16b", false}, // the last hardware variant, checked at init: not the Go fallback
+		{"riscv64", "riscv64", "cas128", "portable", false},  // no hardware variant at all
+		{"riscv64", "riscv64", "fetchadd64", "amo", false},
+		{"amd64", "amd64.v2", "cas128", "cmpxchg16b", false},
+		{"amd64", "amd64.v1", "fetchadd64", "lock", true},
+		{"amd64", "amd64.v1", "storerelease64", "mov", false},
+	} {
+		op := Find(c.op)
+		l := lv(c.arch, c.tag)
+		if got := op.StaticVariant(c.arch, l).Name; got != c.want {
+			t.Errorf("%s %s: static variant %q, want %q", c.tag, c.op, got, c.want)
+		}
+		if got := op.StaticInline(c.arch, l); got != c.inline {
+			t.Errorf("%s %s: static inline %v, want %v", c.tag, c.op, got, c.inline)
+		}
+	}
+	// The dynamic inline binding: amd64's single intrinsic variants only.
+	for _, c := range []struct {
+		arch, op string
+		want     bool
+	}{
+		{"amd64", "fetchadd64", true}, {"amd64", "cas64", true}, {"amd64", "loadacquire64", true},
+		{"amd64", "storerelease64", false}, {"amd64", "cycles", false}, {"amd64", "cas128", false},
+		{"arm64", "fetchadd64", false}, {"arm64", "storerelease64", true}, {"arm64", "fence", false},
+	} {
+		if got := Find(c.op).InlineBinding(c.arch); got != c.want {
+			t.Errorf("%s %s: InlineBinding %v, want %v", c.arch, c.op, got, c.want)
+		}
+	}
+}
+
+func TestValidateLevels(t *testing.T) {
+	saved := Levels["amd64"]
+	defer func() { Levels["amd64"] = saved }()
+	for _, bad := range [][]Level{
+		{{Tag: "arm64.v8.0"}},
+		{{Tag: "amd64.v1", Implies: []string{dispatch.FeatureCX16}}},
+		{{Tag: "amd64.v1"}, {Tag: "amd64.v2", Implies: []string{"nosuch"}}},
+		{{Tag: "amd64.v1"}, {Tag: "amd64.v2", Implies: []string{dispatch.FeatureCX16}}, {Tag: "amd64.v3"}},
+	} {
+		Levels["amd64"] = bad
+		if err := Validate("amd64"); err == nil {
+			t.Errorf("Validate accepted levels %+v", bad)
+		}
+	}
+}

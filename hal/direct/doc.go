@@ -1,0 +1,28 @@
+// Package direct exports every variant of every gohal op as its own
+// assembly function, with no dispatch: direct.FetchAddUint64Lse is
+// fetchadd64's LSE variant and nothing else. It is the layer below package
+// hal, which chooses among these variants at init (or at compile time in a
+// gohal_static build) and whose dispatch table holds them as func values.
+//
+// A call from Go to one of these functions goes straight to the assembly
+// (ABI0), with no wrapper and no flag test; the same function used as a
+// func value goes through the ABI wrapper the Go toolchain puts in front of
+// assembly. Nothing here checks the CPU: calling a variant whose features
+// the CPU lacks (hal.Runnable says which) raises SIGILL. Use package hal
+// unless you are measuring, or have checked the features yourself.
+//
+// Besides the variants the package has:
+//
+//   - Static<Op>: the op with the variant a gohal_static build of hal
+//     compiles in, chosen from the GOAMD64/GOARM64 level the program is
+//     built for (StaticLevel, StaticVariant). Where that variant is exactly
+//     a sync/atomic intrinsic, it is the inlined intrinsic.
+//   - <Op>Flagged, for ops with a single variant on the architecture: that
+//     variant behind a one-byte flag test that never branches, the shape of
+//     hal's entries for ops with several variants, to measure what the
+//     test costs.
+//
+// Everything here except this comment is generated from gen/spec by the
+// generator in gen/ (go generate ./hal/). With the purego build tag, and
+// on architectures without a backend, the package is empty.
+package direct

@@ -1,0 +1,135 @@
+package hal
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gohal/gohal/dispatch"
+)
+
+// fakeStatic is a compile-time choice for selectStatic: each op's last
+// variant (the one needing fewest features in every spec so far) unless
+// pick names another.
+func fakeStatic(pick map[string]string) func(string) string {
+	return func(op string) string {
+		if v, ok := pick[op]; ok {
+			return v
+		}
+		o := findOp(op)
+		return o.variants[len(o.variants)-1].name
+	}
+}
+
+// allFeatures is a CPU with every feature any variant of this build needs.
+func allFeatures() *dispatch.Features {
+	f := &dispatch.Features{GOARCH: "test", Flags: map[string]bool{}}
+	for _, op := range archOps {
+		for _, v := range op.variants {
+			for _, r := range v.requires {
+				f.Flags[r] = true
+			}
+		}
+	}
+	return f
+}
+
+func TestSelectStatic(t *testing.T) {
+	f := allFeatures()
+	choices, err := selectStatic(f, "", "test.v1", fakeStatic(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(choices) != len(archOps) {
+		t.Fatalf("%d choices for %d ops", len(choices), len(archOps))
+	}
+	for i, c := range choices {
+		op := archOps[i]
+		if c.Op != op.name || c.Variant != op.variants[len(op.variants)-1].name || c.Index != len(op.variants)-1 {
+			t.Errorf("choice %d = %+v, want op %s variant %s", i, c, op.name, op.variants[len(op.variants)-1].name)
+		}
+		if c.Reason != "static build (gohal_static, test.v1)" {
+			t.Errorf("%s: reason %q", c.Op, c.Reason)
+		}
+	}
+}
+
+func TestSelectStaticOverride(t *testing.T) {
+	f := allFeatures()
+	// Naming the compiled-in variant is accepted.
+	op := archOps[0]
+	last := op.variants[len(op.variants)-1].name
+	if _, err := selectStatic(f, op.name+"="+last, "test.v1", fakeStatic(nil)); err != nil {
+		t.Errorf("override naming the compiled-in variant: %v", err)
+	}
+	// Malformed, unknown op, unknown variant: the dynamic build's errors.
+	for _, bad := range []string{"nonsense", "bogus=x", op.name + "=nope"} {
+		_, err := selectStatic(f, bad, "test.v1", fakeStatic(nil))
+		var oe *dispatch.OverrideError
+		if !errors.As(err, &oe) {
+			t.Errorf("GOHAL=%s: error %v, want an *OverrideError", bad, err)
+		}
+	}
+	// Any other variant is refused, naming the static build.
+	for _, o := range archOps {
+		if len(o.variants) < 2 {
+			continue
+		}
+		first := o.variants[0].name
+		_, err := selectStatic(f, o.name+"="+first, "test.v1", fakeStatic(nil))
+		var oe *dispatch.OverrideError
+		if !errors.As(err, &oe) || oe.Op != o.name || oe.Variant != first {
+			t.Fatalf("GOHAL=%s=%s: error %v, want an *OverrideError naming it", o.name, first, err)
+		}
+		for _, w := range []string{"GOHAL", "static build (gohal_static, test.v1)", `"` + first + `"`, "-tags gohal_static"} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("message %q lacks %q", err, w)
+			}
+		}
+	}
+}
+
+// A static build whose compiled-in variant needs a feature the CPU lacks
+// fails at init, naming the op, the variant and the feature, instead of
+// running into an illegal instruction.
+func TestSelectStaticMissingFeature(t *testing.T) {
+	tested := false
+	for _, o := range archOps {
+		for _, v := range o.variants {
+			for _, r := range v.requires {
+				f := allFeatures()
+				f.Flags[r] = false
+				_, err := selectStatic(f, "", "test.v2", fakeStatic(map[string]string{o.name: v.name}))
+				if err == nil {
+					t.Errorf("%s/%s compiled in, CPU without %s: no error", o.name, v.name, r)
+					continue
+				}
+				for _, w := range []string{"static build (gohal_static, test.v2)", `"` + o.name + `"`, `"` + v.name + `"`, `"` + r + `"`} {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("message %q lacks %q", err, w)
+					}
+				}
+				tested = true
+			}
+		}
+	}
+	if !tested {
+		t.Skip("no variant in this build requires a feature")
+	}
+}
+
+func TestBindingNamesEveryOp(t *testing.T) {
+	for _, op := range Ops() {
+		switch b := Binding(op); b {
+		case "inline", "flag", "single", "static", "portable":
+			if staticBuild != (b == "static") {
+				t.Errorf("%s: binding %q in a build with staticBuild=%v", op, b, staticBuild)
+			}
+		default:
+			t.Errorf("%s: binding %q", op, b)
+		}
+	}
+	if Binding("bogus") != "" {
+		t.Error(`Binding("bogus") != ""`)
+	}
+}
