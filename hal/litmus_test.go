@@ -218,6 +218,9 @@ func forEachVariant(t *testing.T, op string, f func(t *testing.T)) {
 			if ok, missing := hal.Runnable(op, v.Name); !ok {
 				t.Skipf("CPU lacks %s", missing)
 			}
+			if hal.Binding(op) == "static" && v.Name != selectedVariant(op) {
+				t.Skipf("static build: %s/%s is compiled in, not %s", op, selectedVariant(op), v.Name)
+			}
 			restore, err := hal.Force(op, v.Name)
 			if err != nil {
 				t.Fatal(err)
