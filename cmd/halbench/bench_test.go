@@ -256,7 +256,7 @@ func TestJSONAndSVG(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("-json output does not parse: %v\n%.500s", err, out)
 	}
-	if rep.Count != 3 || len(rep.Sections) != 3 || len(rep.Pairs) != 3 || len(rep.Verdict.Paragraphs) < 3 {
+	if rep.Count != 3 || len(rep.Sections) != 3 || len(rep.Pairs) < 3 || len(rep.Verdict.Paragraphs) < 3 {
 		t.Errorf("count %d, %d sections, %d pairs, %d verdict paragraphs", rep.Count, len(rep.Sections), len(rep.Pairs), len(rep.Verdict.Paragraphs))
 	}
 	checkFeaturesShape(t, rep.Machine)

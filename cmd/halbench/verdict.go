@@ -114,9 +114,15 @@ func buildVerdict(r *report) verdict {
 	}
 	if api != nil && table != nil {
 		dc, dn := diffOf(api, table, cyclebench.CyclesUnit), diffOf(api, table, "ns/op")
-		add("table_over_api_cycles", dc.Diff, "cycles", "table − api, fetchadd64, difference of medians: indirect call + ABI0 wrapper, against a direct call")
+		add("table_over_api_cycles", dc.Diff, "cycles", "table − api, fetchadd64, difference of medians: indirect call + ABI0 wrapper, against hal's exported function (binding "+hal.Binding("fetchadd64")+")")
 		add("table_over_api_ns", dn.Diff, "ns", "table − api, fetchadd64, difference of medians")
-		p = append(p, costSentence("Calling hal through hal.Table() instead of its exported function", "the indirect call plus the ABI0 wrapper in front of the assembly, against a direct call", dc, dn))
+		p = append(p, costSentence("Calling hal through hal.Table() instead of its exported function", "the indirect call plus the ABI0 wrapper in front of the assembly, against hal.FetchAddUint64 (binding "+hal.Binding("fetchadd64")+")", dc, dn))
+	}
+	if direct := get(suite.DispatchName("fetchadd64", suite.ModeDirect)); direct != nil && table != nil {
+		dc, dn := diffOf(direct, table, cyclebench.CyclesUnit), diffOf(direct, table, "ns/op")
+		add("table_over_direct_cycles", dc.Diff, "cycles", "table − direct, fetchadd64, difference of medians: indirect call + ABI0 wrapper, against a direct call of the same assembly")
+		add("table_over_direct_ns", dn.Diff, "ns", "table − direct, fetchadd64, difference of medians")
+		p = append(p, costSentence("The func value against a direct call of the same assembly", "the indirect call plus the ABI0 wrapper alone", dc, dn))
 	}
 	if hz > 0 {
 		p = append(p, fmt.Sprintf("Cycles are ticks of hal.Cycles, %s MHz when calibrated against the monotonic clock (on amd64 the TSC's fixed rate, which need not be the core clock).", num(hz/1e6)))
@@ -125,11 +131,9 @@ func buildVerdict(r *report) verdict {
 
 	// Which binding hal uses, and why.
 	p = nil
-	var multi []string
+	byBinding := map[string][]string{}
 	for _, op := range hal.Ops() {
-		if vs, _ := hal.Variants(op); len(vs) > 1 {
-			multi = append(multi, op)
-		}
+		byBinding[hal.Binding(op)] = append(byBinding[hal.Binding(op)], op)
 	}
 	portable := true
 	for _, c := range hal.Selected() {
@@ -139,12 +143,18 @@ func buildVerdict(r *report) verdict {
 	switch {
 	case portable:
 		bind = "This build uses hal's portable implementation (purego or race build, or no backend for " + r.GOARCH + "): every exported function is Go over sync/atomic, which the compiler may inline, so there is no binding to choose."
+	case len(byBinding["static"]) > 0:
+		bind = "This is a gohal_static build: every variant was fixed at compile time from the GOAMD64/GOARM64 level, and no flag is read."
 	default:
-		bind = "hal binds every op once, at init. Its exported functions are assembly that the caller reaches by a direct call: Go never inlines assembly, but a direct call skips the ABI0 wrapper that a func value pointing at assembly must go through."
-		if len(multi) > 0 {
-			bind += fmt.Sprintf(" Where this build has several variants of an op (%s) the assembly reads a one-byte flag set at init and branches to the chosen one, the binding the Go runtime uses for its arm64 atomics.", strings.Join(multi, ", "))
-		} else {
-			bind += " This build has one variant of every op, so there is no flag to read."
+		bind = "hal binds every op once, at init (hal.Binding says how)."
+		if ops := byBinding["inline"]; len(ops) > 0 {
+			bind += fmt.Sprintf(" Ops whose only variant is exactly a sync/atomic intrinsic (%s) are Go functions over it, which the compiler inlines: nothing to choose, no call.", strings.Join(ops, ", "))
+		}
+		if ops := byBinding["flag"]; len(ops) > 0 {
+			bind += fmt.Sprintf(" Ops with several variants (%s) read a one-byte flag set at init and go to the chosen one, the binding the Go runtime uses for its arm64 atomics; the caller reaches the entry by a direct call, which skips the ABI0 wrapper a func value pointing at assembly goes through.", strings.Join(ops, ", "))
+		}
+		if ops := byBinding["single"]; len(ops) > 0 {
+			bind += fmt.Sprintf(" The rest (%s) are their one variant, called directly.", strings.Join(ops, ", "))
 		}
 	}
 	p = append(p, bind)

@@ -15,11 +15,21 @@ import (
 // writes its op inline in the measuring loop, so two modes of one op differ
 // only in the binding.
 const (
-	// ModeAPI calls hal's exported function.
+	// ModeAPI calls hal's exported function exactly as a user does,
+	// whatever its binding in this build (hal.Binding: the inlined
+	// intrinsic, flag-reading assembly or single-variant assembly).
 	ModeAPI = "api"
 	// ModeInline uses the sync/atomic intrinsic, which the compiler
 	// inlines: the floor, where one exists.
 	ModeInline = "inline"
+	// ModeDirect calls the chosen variant's assembly in hal/direct: a
+	// direct ABI0 call, no flag, no wrapper.
+	ModeDirect = "direct"
+	// ModeFlag calls assembly that reads a one-byte flag and branches to
+	// the variant: hal's exported function where the op has several
+	// variants, else hal/direct's flag probe (<Op>Flagged), the one
+	// variant behind the same test.
+	ModeFlag = "flag"
 	// ModeTable calls the func value in hal.Table(): an indirect call,
 	// plus the ABI wrapper in front of an assembly function.
 	ModeTable = "table"
@@ -27,6 +37,10 @@ const (
 	// intrinsic (or, for ops without one, over hal's exported function):
 	// an indirect call without the ABI wrapper.
 	ModeClosure = "closure"
+	// ModeStatic calls hal/direct's Static<Op>: what hal's exported
+	// function is in a gohal_static build, the variant fixed at compile
+	// time from GOAMD64/GOARM64, with no flag.
+	ModeStatic = "static"
 	// ModeGeneric is portable Go that needs no special instruction:
 	// fetch-add and swap as a CAS loop, the 128-bit CAS under a mutex,
 	// pause as runtime.Gosched, the counter as the monotonic clock (what
@@ -34,13 +48,42 @@ const (
 	ModeGeneric = "generic"
 )
 
+// DispatchOps are the ops the Dispatch and Contended sections measure,
+// and DispatchModes their modes, in the order of the README's table.
+var (
+	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "cycles"}
+	DispatchModes = []string{ModeAPI, ModeInline, ModeDirect, ModeFlag, ModeTable, ModeClosure, ModeStatic, ModeGeneric}
+)
+
+// ContendedOps are the ops measured under contention: those that work on
+// a shared word. Pause and the cycle counter touch no shared memory, so
+// running them on more goroutines than CPUs measures the scheduler.
+var ContendedOps = []string{"fetchadd64", "cas64", "swap64", "loadacquire64", "cas128"}
+
+// Absent returns why op has no benchmark in mode in this build, or "" if
+// it has one.
+func Absent(op, mode string) string {
+	switch {
+	case mode == ModeInline && (op == "pause" || op == "cas128" || op == "cycles"):
+		return "no sync/atomic intrinsic"
+	case mode == ModeGeneric && (op == "cas64" || op == "loadacquire64"):
+		return "the portable fallback is the inline sync/atomic call itself"
+	case (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic) && !haveAsm:
+		return "not measured in this build (purego, or no internal/suite/dispatch_" + runtime.GOARCH + ".go)"
+	}
+	return ""
+}
+
 func init() {
 	for _, sec := range []string{"Dispatch", "Contended"} {
 		for _, l := range [][2]string{
-			{ModeAPI, "hal's exported function (assembly, called directly)"},
+			{ModeAPI, "hal's exported function as a user calls it, whatever its binding (hal.Binding)"},
 			{ModeInline, "the sync/atomic intrinsic, inlined by the compiler"},
+			{ModeDirect, "the chosen variant's assembly in hal/direct, called directly (ABI0, no dispatch)"},
+			{ModeFlag, "assembly that tests a one-byte flag first: hal's entry for a multi-variant op, else direct.<Op>Flagged"},
 			{ModeTable, "hal.Table()'s func value: indirect call + ABI0 wrapper"},
 			{ModeClosure, "a table entry that is a Go closure over the intrinsic (or over hal's function): indirect call, no wrapper"},
+			{ModeStatic, "direct.Static<Op>: the variant a gohal_static build compiles in, no flag"},
 			{ModeGeneric, "portable Go: CAS loop for fetch-add/swap, mutex for cas128, Gosched for pause, monotonic clock for cycles"},
 		} {
 			AddLegend(Legend{Section: sec, Key: "mode=" + l[0], Text: l[1]})
@@ -52,6 +95,22 @@ func init() {
 		Base: "Dispatch/op=fetchadd64/mode=api", Other: "Dispatch/op=fetchadd64/mode=table"})
 	addDispatch()
 	addContended()
+	addArchModes()
+	flushDispatch()
+	if haveAsm {
+		AddPair(Pair{Title: "flag vs direct: fetchadd64, one goroutine",
+			Base: "Dispatch/op=fetchadd64/mode=direct", Other: "Dispatch/op=fetchadd64/mode=flag"})
+	}
+}
+
+// variant returns the variant hal chose for op.
+func variant(op string) string {
+	for _, c := range hal.Selected() {
+		if c.Op == op {
+			return c.Variant
+		}
+	}
+	return ""
 }
 
 // closures is a dispatch table like hal.Table() whose entries are Go
@@ -107,12 +166,45 @@ func ContendedName(op, mode string, threads int) string {
 	return n
 }
 
+// staged holds the Dispatch and Contended benchmarks until flushDispatch
+// registers them in table order: by op, then by mode, each in the order of
+// DispatchOps and DispatchModes, all of Dispatch before Contended.
+var staged = map[string]Bench{}
+
 func dispatch(op, mode string, f func(b *testing.B)) {
-	Add(Bench{Name: DispatchName(op, mode), Baseline: DispatchName(op, dispatchBaseline[op]), F: f})
+	stage(Bench{Name: DispatchName(op, mode), Baseline: DispatchName(op, dispatchBaseline[op]), F: f})
 }
 
 func contended(op, mode string, full bool, f func(b *testing.B, threads int)) {
-	Add(Bench{Name: ContendedName(op, mode, 0), Baseline: ContendedName(op, ModeInline, 0), Full: full, Threaded: f})
+	stage(Bench{Name: ContendedName(op, mode, 0), Baseline: ContendedName(op, dispatchBaseline[op], 0), Full: full, Threaded: f})
+}
+
+func stage(b Bench) {
+	if _, dup := staged[b.Name]; dup {
+		panic("suite: " + b.Name + " registered twice")
+	}
+	staged[b.Name] = b
+}
+
+// flushDispatch registers the staged benchmarks in table order. A staged
+// name outside DispatchOps × DispatchModes is a bug.
+func flushDispatch() {
+	for _, name := range []func(op, mode string) string{
+		DispatchName,
+		func(op, mode string) string { return ContendedName(op, mode, 0) },
+	} {
+		for _, op := range DispatchOps {
+			for _, mode := range DispatchModes {
+				if b, ok := staged[name(op, mode)]; ok {
+					Add(b)
+					delete(staged, name(op, mode))
+				}
+			}
+		}
+	}
+	for n := range staged {
+		panic("suite: " + n + ": op or mode not in DispatchOps/DispatchModes")
+	}
 }
 
 // addDispatch registers the single-goroutine benchmarks. Each follows one
@@ -609,6 +701,119 @@ func addContended() {
 						break
 					}
 				}
+			}
+			use(v)
+		})
+	})
+	// loadacquire64: every goroutine loads the one shared word, which
+	// nobody writes: the line stays shared in every cache, so this
+	// measures how loads scale, not a fight over the line.
+	contended("loadacquire64", ModeInline, false, func(b *testing.B, threads int) {
+		c := new(cell)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			var v uint64
+			for range n {
+				v += atomic.LoadUint64(&c.v)
+			}
+			use(v)
+		})
+	})
+	contended("loadacquire64", ModeAPI, false, func(b *testing.B, threads int) {
+		c := new(cell)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			var v uint64
+			for range n {
+				v += hal.LoadAcquireUint64(&c.v)
+			}
+			use(v)
+		})
+	})
+	contended("loadacquire64", ModeTable, true, func(b *testing.B, threads int) {
+		c, t := new(cell), hal.Table()
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			var v uint64
+			for range n {
+				v += t.LoadAcquireUint64.Func(&c.v)
+			}
+			use(v)
+		})
+	})
+	contended("loadacquire64", ModeClosure, true, func(b *testing.B, threads int) {
+		c := new(cell)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			var v uint64
+			for range n {
+				v += closures.LoadAcquireUint64(&c.v)
+			}
+			use(v)
+		})
+	})
+
+	// cas128 under contention: one CAS attempt per op from the value
+	// last seen; a failed attempt reloads the word with hal's
+	// Uint128.Load (itself a CAS on amd64 and arm64), the same in every
+	// mode but generic, whose word lives under its mutex.
+	contended("cas128", ModeAPI, false, func(b *testing.B, threads int) {
+		c := new(cell128)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			v, _ := c.u.Load()
+			for range n {
+				if c.u.CompareAndSwap(v, v, v+1, v+1) {
+					v++
+				} else {
+					v, _ = c.u.Load()
+				}
+			}
+			use(v)
+		})
+	})
+	contended("cas128", ModeTable, false, func(b *testing.B, threads int) {
+		c, t := new(cell128), hal.Table()
+		a := c.u.Addr()
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			v, _ := c.u.Load()
+			for range n {
+				if _, _, ok := t.CompareAndSwap128.Func(a, v, v, v+1, v+1); ok {
+					v++
+				} else {
+					v, _ = c.u.Load()
+				}
+			}
+			use(v)
+		})
+	})
+	contended("cas128", ModeClosure, true, func(b *testing.B, threads int) {
+		c := new(cell128)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			v, _ := c.u.Load()
+			for range n {
+				if closures.CompareAndSwap128(&c.u, v, v, v+1, v+1) {
+					v++
+				} else {
+					v, _ = c.u.Load()
+				}
+			}
+			use(v)
+		})
+	})
+	contended("cas128", ModeGeneric, false, func(b *testing.B, threads int) {
+		var (
+			mu sync.Mutex
+			w  = new([2]uint64)
+		)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			mu.Lock()
+			v := w[0]
+			mu.Unlock()
+			for range n {
+				mu.Lock()
+				if w[0] == v && w[1] == v {
+					w[0], w[1] = v+1, v+1
+					v++
+				} else {
+					v = w[0]
+				}
+				mu.Unlock()
 			}
 			use(v)
 		})

@@ -1,0 +1,82 @@
+package suite
+
+import (
+	"flag"
+	"strings"
+	"testing"
+)
+
+// TestDispatchModes checks that every op and mode of the Dispatch table
+// has a benchmark, or a reason why it cannot exist in this build, and
+// never both; and likewise under contention.
+func TestDispatchModes(t *testing.T) {
+	names := map[string]bool{}
+	for _, bm := range Select(Options{Full: true, Threads: []int{2}}) {
+		names[bm.Name] = true
+	}
+	for _, op := range DispatchOps {
+		for _, mode := range DispatchModes {
+			why := Absent(op, mode)
+			have := names[DispatchName(op, mode)]
+			switch {
+			case have && why != "":
+				t.Errorf("%s: registered, yet absent because %s", DispatchName(op, mode), why)
+			case !have && why == "":
+				t.Errorf("%s: neither registered nor explained", DispatchName(op, mode))
+			}
+		}
+	}
+	for _, op := range ContendedOps {
+		for _, mode := range DispatchModes {
+			why := Absent(op, mode)
+			have := names[ContendedName(op, mode, 2)]
+			if have == (why != "") {
+				t.Errorf("%s: registered %v, absence reason %q", ContendedName(op, mode, 2), have, why)
+			}
+		}
+	}
+	for name := range names {
+		if !strings.HasPrefix(name, "Dispatch/") && !strings.HasPrefix(name, "Contended/") {
+			continue
+		}
+		known := false
+		for _, op := range DispatchOps {
+			known = known || strings.Contains(name, "/op="+op+"/")
+		}
+		if !known {
+			t.Errorf("%s: op not in DispatchOps", name)
+		}
+	}
+}
+
+// TestDispatchBodiesDoNotAllocate runs every Dispatch and Contended body
+// for a fixed number of operations inside testing.AllocsPerRun: whatever
+// the body allocates once (its word, its goroutines, the harness) is
+// spread over 20000 operations, so anything that allocates per operation
+// shows as at least 1 alloc/op.
+func TestDispatchBodiesDoNotAllocate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every dispatch body; skipped in -short")
+	}
+	const n = 20000
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("20000x"); err != nil {
+		t.Fatal(err)
+	}
+	defer bt.Value.Set(old)
+	for _, bm := range Select(Options{Full: true, Threads: []int{1, 2}}) {
+		if bm.Section != "Dispatch" && bm.Section != "Contended" {
+			continue
+		}
+		var ops int
+		allocs := testing.AllocsPerRun(1, func() { ops = testing.Benchmark(bm.F).N })
+		if ops != n {
+			t.Errorf("%s: ran %d operations, want %d", bm.Name, ops, n)
+			continue
+		}
+		if perOp := allocs / n; perOp >= 0.01 {
+			t.Errorf("%s: %.3f allocs/op (%.0f allocations in %d operations), want 0", bm.Name, perOp, allocs, n)
+		}
+	}
+}
