@@ -26,6 +26,7 @@ var bindings = map[string]string{
 	"loadacquire32": "portable", "loadacquire64": "portable",
 	"storerelease32": "portable", "storerelease64": "portable",
 	"fence": "portable", "cas128": "portable", "cycles": "portable",
+	"spinlock32": "portable",
 }
 
 var archOps = []opImpl{
@@ -44,6 +45,7 @@ var archOps = []opImpl{
 	{name: "fence", variants: []variantImpl{{name: "portable", fn: fence_portable}}},
 	{name: "cas128", variants: []variantImpl{{name: "portable", fn: cas128_portable}}},
 	{name: "cycles", variants: []variantImpl{{name: "portable", fn: cycles_portable}}},
+	{name: "spinlock32", variants: []variantImpl{{name: "portable", fn: spinlock32_portable}}},
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word. In the
@@ -114,4 +116,17 @@ func Cycles() uint64 { return cycles_portable() }
 
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
+// spinning at most spins pauses: it reads *addr; while the word is held it
+// pauses and reads it again; when it reads 0 it tries a compare-and-swap
+// from 0 to 1, and a CAS that loses counts as one more pause. It returns
+// true once the CAS has taken the lock (sequentially consistent) and false
+// when the budget runs out first, without having changed *addr. With spins
+// 0 it is a TryLock. Release the lock with StoreReleaseUint32(addr, 0). In
+// the portable build it is a Go loop over sync/atomic whose pause is
+// runtime.Gosched.
+func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
+	return spinlock32_portable(addr, spins)
 }

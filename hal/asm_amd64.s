@@ -75,3 +75,35 @@ lfence_rdtsc:
 	ORQ  DX, AX
 	MOVQ AX, ret+0(FP)
 	RET
+
+// func SpinLockUint32(addr *uint32, spins uint32) (acquired bool)
+TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
+	// SpinLockUint32: the entry of op spinlock32.
+	MOVQ addr+0(FP), CX
+	MOVL spins+8(FP), DX
+	MOVL $0x00000001, BX
+
+pause_loop:
+	MOVL  (CX), AX
+	TESTL AX, AX
+	JEQ   pause_try
+
+pause_held:
+	TESTL DX, DX
+	JEQ   pause_fail
+	DECL  DX
+	PAUSE
+	JMP   pause_loop
+
+pause_try:
+	// AX = 0, the comparand; ZF tells whether the CAS took the lock.
+	LOCK
+	CMPXCHGL BX, (CX)
+	JNE      pause_held
+	MOVB     BL, acquired+16(FP)
+	RET
+
+pause_fail:
+	// DX = 0: the budget is spent.
+	MOVB DL, acquired+16(FP)
+	RET

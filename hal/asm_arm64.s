@@ -296,3 +296,55 @@ TEXT ·Cycles(SB), NOSPLIT, $0-8
 	MRS       CNTVCT_EL0, R0
 	MOVD      R0, ret+0(FP)
 	RET
+
+// SpinLockUint32: the entry of op spinlock32.
+// It runs the variant whose index hal stored in selSpinlock32.
+TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
+	MOVBU     ·selSpinlock32(SB), R9
+	CBNZ      R9, llsc
+	// selSpinlock32 = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R0
+	MOVWU     spins+8(FP), R1
+	MOVW      $1, R2
+lse_loop:
+	MOVWU     (R0), R3
+	CBZW      R3, lse_try
+lse_held:
+	CBZW      R1, lse_fail
+	SUBW      $1, R1
+	ISB       $15
+	B         lse_loop
+lse_try:
+	// R3 = 0, the comparand; it receives the value found.
+	CASALW    R3, (R0), R2
+	CBNZW     R3, lse_held
+	// R2 = 1: acquired.
+	MOVB      R2, acquired+16(FP)
+	RET
+lse_fail:
+	MOVB      ZR, acquired+16(FP)
+	RET
+llsc:
+	// selSpinlock32 = 1: llsc
+	MOVD      addr+0(FP), R0
+	MOVWU     spins+8(FP), R1
+	MOVW      $1, R2
+llsc_loop:
+	MOVWU     (R0), R3
+	CBZW      R3, llsc_try
+llsc_held:
+	CBZW      R1, llsc_fail
+	SUBW      $1, R1
+	ISB       $15
+	B         llsc_loop
+llsc_try:
+	LDAXRW    (R0), R3
+	CBNZW     R3, llsc_held
+	STLXRW    R2, (R0), R4
+	CBNZW     R4, llsc_try
+	// R2 = 1: acquired.
+	MOVB      R2, acquired+16(FP)
+	RET
+llsc_fail:
+	MOVB      ZR, acquired+16(FP)
+	RET

@@ -192,3 +192,28 @@ TEXT ·Cycles(SB), NOSPLIT, $0-8
 	RDTIME    A0
 	MOV       A0, ret+0(FP)
 	RET
+
+// SpinLockUint32: the entry of op spinlock32.
+TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
+	MOV       addr+0(FP), A0
+	MOVW      spins+8(FP), A1
+	MOV       $1, A2
+llsc_loop:
+	MOVW      (A0), A3
+	BEQZ      A3, llsc_try
+llsc_held:
+	BEQZ      A1, llsc_fail
+	SUBW      $1, A1
+	WORD      $0x0100000f // pause
+	JMP       llsc_loop
+llsc_try:
+	WORD      $0x160526af // lr.w.aqrl a3, (a0)
+	BNEZ      A3, llsc_held
+	SCW       A2, (A0), A4
+	BNEZ      A4, llsc_try
+	// A2 = 1: acquired.
+	MOVB      A2, acquired+16(FP)
+	RET
+llsc_fail:
+	MOVB      ZERO, acquired+16(FP)
+	RET

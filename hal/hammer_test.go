@@ -410,3 +410,80 @@ func TestHammerFencePauseCycles(t *testing.T) {
 		})
 	}
 }
+
+// spinLock takes the lock word with b's spinlock32 as spin.Asm does: a
+// budget of pauses per call, and runtime.Gosched between calls, so that
+// more goroutines than processors still make progress.
+func spinLock(b binding, w *uint32) {
+	for !b.spinlock32(w, 128) {
+		runtime.Gosched()
+	}
+}
+
+// spinlock32 as a lock: goroutines increment a plain counter inside it,
+// and a flag that nobody else may see set on entry checks mutual
+// exclusion. Every increment must survive (the total is exact), which also
+// needs the acquire of the CAS and the release of the store: a critical
+// section that leaked past either would lose increments.
+func TestHammerSpinLock32(t *testing.T) {
+	eachVariant(t, "spinlock32", func(t *testing.T, b binding) {
+		G, N := hammerSize()
+		G, N = max(G, 4), N/4
+		var (
+			word    uint32
+			counter int // guarded by word; plain accesses on purpose
+			inside  atomic.Bool
+			overlap atomic.Int64
+		)
+		hammer(G, func(int) {
+			for range N {
+				spinLock(b, &word)
+				if inside.Swap(true) {
+					overlap.Add(1)
+				}
+				counter++
+				inside.Store(false)
+				b.store32(&word, 0)
+			}
+		})
+		if n := overlap.Load(); n != 0 {
+			t.Fatalf("%d critical sections overlapped", n)
+		}
+		if counter != G*N {
+			t.Fatalf("counter = %d, want %d", counter, G*N)
+		}
+		if word != 0 {
+			t.Fatalf("lock word %d after the last release", word)
+		}
+	})
+}
+
+// A caller spinning on a held word takes it once another goroutine
+// releases it within the budget: the loop really reads the word again
+// after each pause.
+func TestSpinLock32WaitsForRelease(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS >= 2")
+	}
+	eachVariant(t, "spinlock32", func(t *testing.T, b binding) {
+		for range 20 {
+			word := uint32(1)
+			var started atomic.Bool
+			done := make(chan bool)
+			go func() {
+				started.Store(true)
+				done <- b.spinlock32(&word, ^uint32(0))
+			}()
+			for !started.Load() {
+				runtime.Gosched()
+			}
+			b.store32(&word, 0)
+			if !<-done {
+				t.Fatal("a budget of 2^32-1 pauses ran out while the lock was released")
+			}
+			if word != 1 {
+				t.Fatalf("word = %d after acquiring", word)
+			}
+		}
+	})
+}

@@ -24,6 +24,7 @@ type binding struct {
 	fence      func()
 	pause      func()
 	cycles     func() uint64
+	spinlock32 func(*uint32, uint32) bool
 	// cas128 takes a Uint128: the API binding goes through its methods
 	// (built on the unexported cas128 entry), the table binding through
 	// Table().CompareAndSwap128 on u.Addr().
@@ -49,6 +50,7 @@ func apiBinding() binding {
 		fence:      func() { hal.Fence() },
 		pause:      func() { hal.Pause() },
 		cycles:     func() uint64 { return hal.Cycles() },
+		spinlock32: func(a *uint32, s uint32) bool { return hal.SpinLockUint32(a, s) },
 		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
 			// The API has no "value found" result: read it with Load
 			// when the CAS fails, as callers do.
@@ -82,6 +84,7 @@ func tableBinding() binding {
 		fence:      t.Fence.Func,
 		pause:      t.Pause.Func,
 		cycles:     t.Cycles.Func,
+		spinlock32: t.SpinLockUint32.Func,
 		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
 			return c128(u.Addr(), oldLo, oldHi, newLo, newHi)
 		},
@@ -177,6 +180,8 @@ func tableVariant(op string) string {
 		return t.CompareAndSwap128.Variant
 	case "cycles":
 		return t.Cycles.Variant
+	case "spinlock32":
+		return t.SpinLockUint32.Variant
 	}
 	return ""
 }
@@ -184,7 +189,7 @@ func tableVariant(op string) string {
 // allOps is the op list every build must have, in spec order.
 var allOps = []string{"pause", "cas32", "cas64", "casuintptr", "fetchadd32", "fetchadd64",
 	"swap32", "swap64", "loadacquire32", "loadacquire64", "storerelease32", "storerelease64",
-	"fence", "cas128", "cycles"}
+	"fence", "cas128", "cycles", "spinlock32"}
 
 func TestOpsList(t *testing.T) {
 	got := hal.Ops()
@@ -468,4 +473,45 @@ func TestUint128Aligned(t *testing.T) {
 			t.Fatalf("load = %d, %d", lo, hi)
 		}
 	}
+}
+
+// TestSpinLock32 checks the single-goroutine semantics: a free word is
+// taken (0 → 1) whatever the budget, a held word is left alone and reported
+// not acquired once the budget is spent, and the neighbouring words are
+// never written.
+func TestSpinLock32(t *testing.T) {
+	eachVariant(t, "spinlock32", func(t *testing.T, b binding) {
+		for _, spins := range []uint32{0, 1, 100, 1 << 31} {
+			w := [3]uint32{guard32, 0, guard32}
+			if !b.spinlock32(&w[1], spins) {
+				t.Fatalf("spins=%d: free lock not acquired", spins)
+			}
+			if w[1] != 1 {
+				t.Fatalf("spins=%d: word = %#x after acquiring, want 1", spins, w[1])
+			}
+			checkGuards32(t, &w)
+		}
+		// Held, by this lock (1) or by any other non-zero value: the
+		// budget runs out and the word is unchanged. The largest budget
+		// here is small enough to run out quickly under the portable
+		// build's Pause (runtime.Gosched).
+		for _, held := range []uint32{1, 2, 0x80000000, 0xffffffff} {
+			for _, spins := range []uint32{0, 1, 1000} {
+				w := [3]uint32{guard32, held, guard32}
+				if b.spinlock32(&w[1], spins) {
+					t.Fatalf("held=%#x spins=%d: acquired a held lock", held, spins)
+				}
+				if w[1] != held {
+					t.Fatalf("held=%#x spins=%d: word changed to %#x", held, spins, w[1])
+				}
+				checkGuards32(t, &w)
+			}
+		}
+		// A release makes it free again.
+		var w uint32 = 1
+		b.store32(&w, 0)
+		if !b.spinlock32(&w, 0) || w != 1 {
+			t.Fatalf("after release: not acquired, word %d", w)
+		}
+	})
 }

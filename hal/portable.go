@@ -89,3 +89,21 @@ func cas128_portable(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi
 var portableEpoch = time.Now()
 
 func cycles_portable() uint64 { return uint64(time.Since(portableEpoch)) }
+
+// spinlock32_portable is the test-and-test-and-set loop of SpinLockUint32
+// in Go: a load, Pause while the word is held, a CAS when it reads free,
+// and a lost CAS charged as one more pause. Pause is the build's own: the
+// hardware hint where hal has assembly, runtime.Gosched in the portable
+// build.
+func spinlock32_portable(addr *uint32, spins uint32) bool {
+	for {
+		if atomic.LoadUint32(addr) == 0 && atomic.CompareAndSwapUint32(addr, 0, 1) {
+			return true
+		}
+		if spins == 0 {
+			return false
+		}
+		spins--
+		Pause()
+	}
+}

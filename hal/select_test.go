@@ -56,7 +56,7 @@ func TestExpectedVariants(t *testing.T) {
 	}
 	for _, c := range hal.Selected() {
 		switch c.Op {
-		case "fetchadd64", "cas64", "cas128", "cas32", "swap64":
+		case "fetchadd64", "cas64", "cas128", "cas32", "swap64", "spinlock32":
 			if c.Variant != want {
 				t.Errorf("%s selected %q (%s), want %q", c.Op, c.Variant, c.Reason, want)
 			}

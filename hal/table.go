@@ -33,6 +33,9 @@ type DispatchTable struct {
 	// [Uint128.Addr].
 	CompareAndSwap128 Entry[func(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)]
 	Cycles            Entry[func() uint64]
+	// SpinLockUint32 is the whole test-and-test-and-set acquire loop in
+	// one call (see [SpinLockUint32]).
+	SpinLockUint32 Entry[func(addr *uint32, spins uint32) (acquired bool)]
 }
 
 // Table returns the dispatch table. The pointer is to the package's
@@ -71,6 +74,8 @@ func (t *DispatchTable) set(op, variant, reason string, fn any) {
 		t.CompareAndSwap128 = Entry[func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool)]{variant, reason, fn.(func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool))}
 	case "cycles":
 		t.Cycles = Entry[func() uint64]{variant, reason, fn.(func() uint64)}
+	case "spinlock32":
+		t.SpinLockUint32 = Entry[func(*uint32, uint32) bool]{variant, reason, fn.(func(*uint32, uint32) bool)}
 	default:
 		panic("hal: table has no row for op " + op)
 	}

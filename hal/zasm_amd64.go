@@ -70,4 +70,7 @@ var archOps = []opImpl{
 		{name: "rdtscp", requires: []string{"rdtscp"}, fn: direct.CyclesRdtscp},
 		{name: "lfence_rdtsc", fn: direct.CyclesLfenceRdtsc},
 	}},
+	{name: "spinlock32", sel: nil, variants: []variantImpl{
+		{name: "pause", fn: direct.SpinLockUint32Pause},
+	}},
 }

@@ -24,6 +24,7 @@ var (
 	selLoadacquire32 uint8 // loadacquire32
 	selLoadacquire64 uint8 // loadacquire64
 	selCas128        uint8 // cas128
+	selSpinlock32    uint8 // spinlock32
 )
 
 // archOps lists the arm64 ops in spec order, each with its variants in
@@ -85,5 +86,9 @@ var archOps = []opImpl{
 	}},
 	{name: "cycles", sel: nil, variants: []variantImpl{
 		{name: "cntvct", fn: direct.CyclesCntvct},
+	}},
+	{name: "spinlock32", sel: &selSpinlock32, variants: []variantImpl{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.SpinLockUint32Lse},
+		{name: "llsc", fn: direct.SpinLockUint32Llsc},
 	}},
 }

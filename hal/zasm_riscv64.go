@@ -72,4 +72,7 @@ var archOps = []opImpl{
 	{name: "cycles", sel: nil, variants: []variantImpl{
 		{name: "rdtime", fn: direct.CyclesRdtime},
 	}},
+	{name: "spinlock32", sel: nil, variants: []variantImpl{
+		{name: "llsc", fn: direct.SpinLockUint32Llsc},
+	}},
 }

@@ -42,6 +42,7 @@ var bindings = map[string]string{
 	"fence":          "static",
 	"cas128":         "static",
 	"cycles":         "static",
+	"spinlock32":     "static",
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -136,4 +137,17 @@ func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, 
 // monotonic per core, not a wall clock; see CycleFrequency for its rate.
 func Cycles() uint64 {
 	return direct.StaticCycles()
+}
+
+// SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
+// spinning at most spins pauses: it reads *addr; while the word is held it
+// pauses (the architecture's spin hint, as Pause) and reads it again; when it
+// reads 0 it tries a compare-and-swap from 0 to 1, and a CAS that loses counts
+// as one more pause. It returns true once the CAS has taken the lock
+// (sequentially consistent, so the caller's critical section cannot move
+// before it, as with sync.Mutex.Lock) and false when the budget runs out
+// first, without having changed *addr. With spins 0 it is a TryLock. Release
+// the lock with StoreReleaseUint32(addr, 0).
+func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
+	return direct.StaticSpinLockUint32(addr, spins)
 }

@@ -54,6 +54,7 @@ var bodies = map[string]body{
 	"cas128/cmpxchg16b":   cas128,
 	"cycles/rdtscp":       cyclesRDTSCP,
 	"cycles/lfence_rdtsc": cyclesLFENCE,
+	"spinlock32/pause":    spinLock32,
 }
 
 // Implements implements backend.Backend.
@@ -291,5 +292,40 @@ func cyclesLFENCE(c *build.Context, op *spec.Op, _ string) {
 	c.SHLQ(operand.U8(32), reg.RDX)
 	c.ORQ(reg.RDX, reg.RAX)
 	c.Store(reg.RAX, c.ReturnIndex(0))
+	c.RET()
+}
+
+// spinLock32: the test-and-test-and-set loop in one function. A plain MOVL
+// reads the word (x86-TSO: an acquire load, and it keeps the line shared
+// among waiters); while it is held the loop spends one unit of the budget
+// in DX on a PAUSE and reads again; when it reads 0 (AX is then the
+// comparand 0) LOCK CMPXCHGL tries 0→1, a full barrier like every locked
+// instruction. A CMPXCHG that loses (ZF clear) found the word held, so it
+// goes where a load that found it held goes.
+func spinLock32(c *build.Context, op *spec.Op, p string) {
+	loop, held, try, fail := p+"loop", p+"held", p+"try", p+"fail"
+	c.Load(c.Param("addr"), reg.RCX)
+	c.Load(c.Param("spins"), reg.EDX)
+	c.MOVL(operand.U32(1), reg.EBX)
+	c.Label(loop)
+	c.MOVL(mem(reg.RCX), reg.EAX)
+	c.TESTL(reg.EAX, reg.EAX)
+	c.JEQ(operand.LabelRef(try))
+	c.Label(held)
+	c.TESTL(reg.EDX, reg.EDX)
+	c.JEQ(operand.LabelRef(fail))
+	c.DECL(reg.EDX)
+	c.PAUSE()
+	c.JMP(operand.LabelRef(loop))
+	c.Label(try)
+	c.Comment("AX = 0, the comparand; ZF tells whether the CAS took the lock.")
+	lock(c)
+	c.CMPXCHGL(reg.EBX, mem(reg.RCX))
+	c.JNE(operand.LabelRef(held))
+	c.Store(reg.BL, c.Return("acquired"))
+	c.RET()
+	c.Label(fail)
+	c.Comment("DX = 0: the budget is spent.")
+	c.Store(reg.DL, c.Return("acquired"))
 	c.RET()
 }

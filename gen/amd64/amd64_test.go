@@ -26,6 +26,10 @@ func TestAsm(t *testing.T) {
 		// The flag probe: the same test before the same body twice.
 		{direct, "direct/asm_amd64.s", "TEXT ·FetchAddUint64Flagged(SB), NOSPLIT, $0-24\n"},
 		{direct, "direct/asm_amd64.s", "CMPB  ·selFetchadd64+0(SB), $0x00\n\tJNE   flagged\n"},
+		// spinlock32: test, PAUSE while held, LOCK CMPXCHGL when free.
+		{api, "asm_amd64.s", "TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17\n"},
+		{api, "asm_amd64.s", "\tDECL  DX\n\tPAUSE\n\tJMP   pause_loop\n"},
+		{api, "asm_amd64.s", "\tLOCK\n\tCMPXCHGL BX, (CX)\n\tJNE      pause_held\n"},
 	} {
 		if !strings.Contains(c.file, c.want) {
 			t.Errorf("%s lacks %q", c.name, c.want)

@@ -64,6 +64,8 @@ var bodies = map[string]body{
 	"cas128/lse":          cas128LSE,
 	"cas128/llsc":         cas128LLSC,
 	"cycles/cntvct":       cyclesCNTVCT,
+	"spinlock32/lse":      spinLock32(true),
+	"spinlock32/llsc":     spinLock32(false),
 }
 
 // Implements implements backend.Backend.
@@ -403,4 +405,48 @@ func cyclesCNTVCT(e *Backend, _ string) error {
 	e.store("R0", 0)
 	e.ret()
 	return nil
+}
+
+// spinLock32: the test-and-test-and-set loop in one function. A plain
+// MOVWU reads the word (only the CAS needs ordering; the read keeps the
+// line shared among waiters); while it is held the loop spends one unit of
+// the budget in R1 on ISB $15, the Go 1.26 runtime's spin hint, and reads
+// again. When it reads 0 it tries 0→1 with CASALW (lse) or an
+// LDAXRW/STLXRW pair (llsc), acquire and release like the cas32 variants,
+// so the lock is taken sequentially consistently. A CAS that finds the
+// word held goes where a read that found it held goes; a store-exclusive
+// that fails without the word having changed retries the pair.
+func spinLock32(lse bool) body {
+	return func(e *Backend, p string) error {
+		loop, held, try, fail := p+"loop", p+"held", p+"try", p+"fail"
+		e.load("addr", "R0")
+		e.load("spins", "R1")
+		e.ins("MOVW", "$1", "R2")
+		e.Label(loop)
+		e.ins("MOVWU", "(R0)", "R3")
+		e.ins("CBZW", "R3", try)
+		e.Label(held)
+		e.ins("CBZW", "R1", fail)
+		e.ins("SUBW", "$1", "R1")
+		e.ins("ISB", "$15")
+		e.ins("B", loop)
+		e.Label(try)
+		if lse {
+			e.Comment("R3 = 0, the comparand; it receives the value found.")
+			e.ins("CASALW", "R3", "(R0)", "R2")
+			e.ins("CBNZW", "R3", held)
+		} else {
+			e.ins("LDAXRW", "(R0)", "R3")
+			e.ins("CBNZW", "R3", held)
+			e.ins("STLXRW", "R2", "(R0)", "R4")
+			e.ins("CBNZW", "R4", try)
+		}
+		e.Comment("R2 = 1: acquired.")
+		e.store("R2", 0)
+		e.ret()
+		e.Label(fail)
+		e.store("ZR", 0)
+		e.ret()
+		return nil
+	}
 }

@@ -30,6 +30,10 @@ func TestAsm(t *testing.T) {
 		"LDAXR     (R0), R2\n\tADD       R1, R2, R3\n\tSTLXR     R3, (R0), R4\n",
 		"STLXP     (R0, R1), (R5), R8\n",
 		"ISB       $15\n\tMRS       CNTVCT_EL0, R0\n",
+		// spinlock32: plain test, ISB while held, an ordered CAS when free.
+		"lse_held:\n\tCBZW      R1, lse_fail\n\tSUBW      $1, R1\n\tISB       $15\n\tB         lse_loop\n",
+		"CASALW    R3, (R0), R2\n\tCBNZW     R3, lse_held\n",
+		"llsc_try:\n\tLDAXRW    (R0), R3\n\tCBNZW     R3, llsc_held\n\tSTLXRW    R2, (R0), R4\n\tCBNZW     R4, llsc_try\n",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("asm_arm64.s lacks %q", want)

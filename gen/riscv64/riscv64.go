@@ -76,6 +76,7 @@ var bodies = map[string]body{
 	"storerelease64/fence": storeFence(64),
 	"fence/fence":          fenceBody,
 	"cycles/rdtime":        cyclesRDTIME,
+	"spinlock32/llsc":      spinLock32,
 	// cas128 has only hal's Go variant (spec.Portable) on riscv64: the
 	// driver never asks a backend for it.
 }
@@ -364,6 +365,44 @@ func fenceBody(e *Backend, _ string) error {
 func cyclesRDTIME(e *Backend, _ string) error {
 	e.ins("RDTIME", "A0")
 	e.store("A0", 0)
+	e.ret()
+	return nil
+}
+
+// spinLock32: the test-and-test-and-set loop in one function. A plain MOVW
+// reads the word (only the CAS needs ordering; the read keeps the line
+// shared among waiters); while it is held the loop spends one unit of the
+// budget in A1 on a PAUSE and reads again. When it reads 0 it tries 0→1
+// with LR.W.aqrl/SC.W.rl, the sequentially consistent CAS of cas32. An LR
+// that finds the word held goes where a read that found it held goes; an
+// SC that fails retries the LR. The LR/SC pair is a constrained loop (two
+// instructions between LR and SC, no other memory access).
+func spinLock32(e *Backend, p string) error {
+	loop, held, try, fail := p+"loop", p+"held", p+"try", p+"fail"
+	e.load("addr", "A0")
+	e.load("spins", "A1")
+	e.ins("MOV", "$1", "A2")
+	e.Label(loop)
+	e.ins("MOVW", "(A0)", "A3")
+	e.ins("BEQZ", "A3", try)
+	e.Label(held)
+	e.ins("BEQZ", "A1", fail)
+	e.ins("SUBW", "$1", "A1")
+	w, asm := pause()
+	e.word(w, asm)
+	e.ins("JMP", loop)
+	e.Label(try)
+	if err := e.lrAQRL(32, "A3", "A0"); err != nil {
+		return err
+	}
+	e.ins("BNEZ", "A3", held)
+	e.ins("SCW", "A2", "(A0)", "A4")
+	e.ins("BNEZ", "A4", try)
+	e.Comment("A2 = 1: acquired.")
+	e.store("A2", 0)
+	e.ret()
+	e.Label(fail)
+	e.store("ZERO", 0)
 	e.ret()
 	return nil
 }

@@ -515,6 +515,38 @@ monotonic per core, not a wall clock; see CycleFrequency for its rate.`,
 			"riscv64": {{Name: "rdtime", Why: "RDTIME: the time CSR, a constant-rate platform timer, as the Go runtime's cputicks"}},
 		},
 	},
+	{
+		// One call per acquisition attempt instead of one per pause
+		// and per CAS: the whole test-and-test-and-set loop of
+		// spin.TTAS in one assembly function. The budget bounds the
+		// time spent inside it, so that the caller (Go) can yield
+		// with runtime.Gosched between calls: oversubscription stays
+		// Go's business, as the assembly cannot yield.
+		Name: "spinlock32", GoName: "SpinLockUint32",
+		Params:  []Param{addr32, {"spins", "uint32"}},
+		Results: []Param{{"acquired", "bool"}},
+		Doc: `SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
+spinning at most spins pauses: it reads *addr; while the word is held it
+pauses (the architecture's spin hint, as Pause) and reads it again; when it
+reads 0 it tries a compare-and-swap from 0 to 1, and a CAS that loses counts
+as one more pause. It returns true once the CAS has taken the lock
+(sequentially consistent, so the caller's critical section cannot move
+before it, as with sync.Mutex.Lock) and false when the budget runs out
+first, without having changed *addr. With spins 0 it is a TryLock. Release
+the lock with StoreReleaseUint32(addr, 0).`,
+		Arch: map[string][]Variant{
+			"amd64": {{Name: "pause", Why: "MOVL test, PAUSE while held, LOCK CMPXCHGL 0→1 when free"}},
+			// One spin hint: ISB, the hint of Go 1.26's runtime.
+			// YIELD is a NOP on most cores, so a YIELD loop would
+			// only spin faster on the load; the pause op's isb and
+			// yield variants already measure the two hints.
+			"arm64": {
+				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "plain LDR test, ISB while held, CASALW 0→1 when free"},
+				{Name: "llsc", Why: "plain LDR test, ISB while held, LDAXRW/STLXRW 0→1 when free"},
+			},
+			"riscv64": {{Name: "llsc", Why: "plain LW test, PAUSE while held (WORD-encoded), LR.W.aqrl/SC.W.rl 0→1 when free (LR.aqrl WORD-encoded)"}},
+		},
+	},
 }
 
 var (

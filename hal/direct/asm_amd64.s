@@ -454,3 +454,100 @@ TEXT ·CyclesLfenceRdtsc(SB), NOSPLIT, $0-8
 	ORQ  DX, AX
 	MOVQ AX, ret+0(FP)
 	RET
+
+// func SpinLockUint32Pause(addr *uint32, spins uint32) (acquired bool)
+TEXT ·SpinLockUint32Pause(SB), NOSPLIT, $0-17
+	// spinlock32, variant "pause": MOVL test, PAUSE while held, LOCK CMPXCHGL 0→1 when free
+	MOVQ addr+0(FP), CX
+	MOVL spins+8(FP), DX
+	MOVL $0x00000001, BX
+
+pause_loop:
+	MOVL  (CX), AX
+	TESTL AX, AX
+	JEQ   pause_try
+
+pause_held:
+	TESTL DX, DX
+	JEQ   pause_fail
+	DECL  DX
+	PAUSE
+	JMP   pause_loop
+
+pause_try:
+	// AX = 0, the comparand; ZF tells whether the CAS took the lock.
+	LOCK
+	CMPXCHGL BX, (CX)
+	JNE      pause_held
+	MOVB     BL, acquired+16(FP)
+	RET
+
+pause_fail:
+	// DX = 0: the budget is spent.
+	MOVB DL, acquired+16(FP)
+	RET
+
+// func SpinLockUint32Flagged(addr *uint32, spins uint32) (acquired bool)
+TEXT ·SpinLockUint32Flagged(SB), NOSPLIT, $0-17
+	// SpinLockUint32Flagged: variant "pause" behind a test of selSpinlock32, which is always 0;
+	// both branches run the same body.
+	CMPB ·selSpinlock32+0(SB), $0x00
+	JNE  flagged
+	MOVQ addr+0(FP), CX
+	MOVL spins+8(FP), DX
+	MOVL $0x00000001, BX
+
+pause_loop:
+	MOVL  (CX), AX
+	TESTL AX, AX
+	JEQ   pause_try
+
+pause_held:
+	TESTL DX, DX
+	JEQ   pause_fail
+	DECL  DX
+	PAUSE
+	JMP   pause_loop
+
+pause_try:
+	// AX = 0, the comparand; ZF tells whether the CAS took the lock.
+	LOCK
+	CMPXCHGL BX, (CX)
+	JNE      pause_held
+	MOVB     BL, acquired+16(FP)
+	RET
+
+pause_fail:
+	// DX = 0: the budget is spent.
+	MOVB DL, acquired+16(FP)
+	RET
+
+flagged:
+	MOVQ addr+0(FP), CX
+	MOVL spins+8(FP), DX
+	MOVL $0x00000001, BX
+
+flagged_pause_loop:
+	MOVL  (CX), AX
+	TESTL AX, AX
+	JEQ   flagged_pause_try
+
+flagged_pause_held:
+	TESTL DX, DX
+	JEQ   flagged_pause_fail
+	DECL  DX
+	PAUSE
+	JMP   flagged_pause_loop
+
+flagged_pause_try:
+	// AX = 0, the comparand; ZF tells whether the CAS took the lock.
+	LOCK
+	CMPXCHGL BX, (CX)
+	JNE      flagged_pause_held
+	MOVB     BL, acquired+16(FP)
+	RET
+
+flagged_pause_fail:
+	// DX = 0: the budget is spent.
+	MOVB DL, acquired+16(FP)
+	RET

@@ -333,3 +333,52 @@ flagged:
 	MRS       CNTVCT_EL0, R0
 	MOVD      R0, ret+0(FP)
 	RET
+
+// spinlock32, variant "lse" (requires atomics): plain LDR test, ISB while held, CASALW 0→1 when free
+TEXT ·SpinLockUint32Lse(SB), NOSPLIT, $0-17
+	MOVD      addr+0(FP), R0
+	MOVWU     spins+8(FP), R1
+	MOVW      $1, R2
+lse_loop:
+	MOVWU     (R0), R3
+	CBZW      R3, lse_try
+lse_held:
+	CBZW      R1, lse_fail
+	SUBW      $1, R1
+	ISB       $15
+	B         lse_loop
+lse_try:
+	// R3 = 0, the comparand; it receives the value found.
+	CASALW    R3, (R0), R2
+	CBNZW     R3, lse_held
+	// R2 = 1: acquired.
+	MOVB      R2, acquired+16(FP)
+	RET
+lse_fail:
+	MOVB      ZR, acquired+16(FP)
+	RET
+
+// spinlock32, variant "llsc": plain LDR test, ISB while held, LDAXRW/STLXRW 0→1 when free
+TEXT ·SpinLockUint32Llsc(SB), NOSPLIT, $0-17
+	MOVD      addr+0(FP), R0
+	MOVWU     spins+8(FP), R1
+	MOVW      $1, R2
+llsc_loop:
+	MOVWU     (R0), R3
+	CBZW      R3, llsc_try
+llsc_held:
+	CBZW      R1, llsc_fail
+	SUBW      $1, R1
+	ISB       $15
+	B         llsc_loop
+llsc_try:
+	LDAXRW    (R0), R3
+	CBNZW     R3, llsc_held
+	STLXRW    R2, (R0), R4
+	CBNZW     R4, llsc_try
+	// R2 = 1: acquired.
+	MOVB      R2, acquired+16(FP)
+	RET
+llsc_fail:
+	MOVB      ZR, acquired+16(FP)
+	RET

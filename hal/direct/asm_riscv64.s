@@ -388,3 +388,79 @@ flagged:
 	RDTIME    A0
 	MOV       A0, ret+0(FP)
 	RET
+
+// spinlock32, variant "llsc": plain LW test, PAUSE while held (WORD-encoded), LR.W.aqrl/SC.W.rl 0→1 when free (LR.aqrl WORD-encoded)
+TEXT ·SpinLockUint32Llsc(SB), NOSPLIT, $0-17
+	MOV       addr+0(FP), A0
+	MOVW      spins+8(FP), A1
+	MOV       $1, A2
+llsc_loop:
+	MOVW      (A0), A3
+	BEQZ      A3, llsc_try
+llsc_held:
+	BEQZ      A1, llsc_fail
+	SUBW      $1, A1
+	WORD      $0x0100000f // pause
+	JMP       llsc_loop
+llsc_try:
+	WORD      $0x160526af // lr.w.aqrl a3, (a0)
+	BNEZ      A3, llsc_held
+	SCW       A2, (A0), A4
+	BNEZ      A4, llsc_try
+	// A2 = 1: acquired.
+	MOVB      A2, acquired+16(FP)
+	RET
+llsc_fail:
+	MOVB      ZERO, acquired+16(FP)
+	RET
+
+// SpinLockUint32Flagged: variant "llsc" behind a test of selSpinlock32, which is always 0;
+// both branches run the same body.
+TEXT ·SpinLockUint32Flagged(SB), NOSPLIT, $0-17
+	MOVBU     ·selSpinlock32(SB), T0
+	BNEZ      T0, flagged
+	MOV       addr+0(FP), A0
+	MOVW      spins+8(FP), A1
+	MOV       $1, A2
+llsc_loop:
+	MOVW      (A0), A3
+	BEQZ      A3, llsc_try
+llsc_held:
+	BEQZ      A1, llsc_fail
+	SUBW      $1, A1
+	WORD      $0x0100000f // pause
+	JMP       llsc_loop
+llsc_try:
+	WORD      $0x160526af // lr.w.aqrl a3, (a0)
+	BNEZ      A3, llsc_held
+	SCW       A2, (A0), A4
+	BNEZ      A4, llsc_try
+	// A2 = 1: acquired.
+	MOVB      A2, acquired+16(FP)
+	RET
+llsc_fail:
+	MOVB      ZERO, acquired+16(FP)
+	RET
+flagged:
+	MOV       addr+0(FP), A0
+	MOVW      spins+8(FP), A1
+	MOV       $1, A2
+flagged_llsc_loop:
+	MOVW      (A0), A3
+	BEQZ      A3, flagged_llsc_try
+flagged_llsc_held:
+	BEQZ      A1, flagged_llsc_fail
+	SUBW      $1, A1
+	WORD      $0x0100000f // pause
+	JMP       flagged_llsc_loop
+flagged_llsc_try:
+	WORD      $0x160526af // lr.w.aqrl a3, (a0)
+	BNEZ      A3, flagged_llsc_held
+	SCW       A2, (A0), A4
+	BNEZ      A4, flagged_llsc_try
+	// A2 = 1: acquired.
+	MOVB      A2, acquired+16(FP)
+	RET
+flagged_llsc_fail:
+	MOVB      ZERO, acquired+16(FP)
+	RET

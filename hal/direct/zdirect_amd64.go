@@ -19,6 +19,7 @@ var (
 	selLoadacquire64  uint8 // loadacquire64
 	selStorerelease32 uint8 // storerelease32
 	selStorerelease64 uint8 // storerelease64
+	selSpinlock32     uint8 // spinlock32
 )
 
 // PausePause is variant "pause" of pause: PAUSE: the spin-loop hint the Go
@@ -258,3 +259,20 @@ func CyclesRdtscp() uint64
 //
 // It is the variant's assembly, called with no dispatch.
 func CyclesLfenceRdtsc() uint64
+
+// SpinLockUint32Pause is variant "pause" of spinlock32: MOVL test, PAUSE while
+// held, LOCK CMPXCHGL 0→1 when free.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func SpinLockUint32Pause(addr *uint32, spins uint32) (acquired bool)
+
+// SpinLockUint32Flagged is spinlock32's only variant on amd64, "pause", behind
+// the one-byte flag test that hal's entries for ops with several variants
+// start with (a load of selSpinlock32, which is never written, a compare and a
+// branch that is never taken). It exists to measure what that test costs:
+// compare it with SpinLockUint32Pause.
+//
+//go:noescape
+func SpinLockUint32Flagged(addr *uint32, spins uint32) (acquired bool)

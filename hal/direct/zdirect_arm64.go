@@ -258,3 +258,20 @@ func CyclesCntvct() uint64
 // that is never taken). It exists to measure what that test costs: compare it
 // with CyclesCntvct.
 func CyclesFlagged() uint64
+
+// SpinLockUint32Lse is variant "lse" of spinlock32 (requires atomics): plain
+// LDR test, ISB while held, CASALW 0→1 when free.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func SpinLockUint32Lse(addr *uint32, spins uint32) (acquired bool)
+
+// SpinLockUint32Llsc is variant "llsc" of spinlock32: plain LDR test, ISB
+// while held, LDAXRW/STLXRW 0→1 when free.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func SpinLockUint32Llsc(addr *uint32, spins uint32) (acquired bool)

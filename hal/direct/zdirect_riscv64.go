@@ -17,6 +17,7 @@ var (
 	selStorerelease64 uint8 // storerelease64
 	selFence          uint8 // fence
 	selCycles         uint8 // cycles
+	selSpinlock32     uint8 // spinlock32
 )
 
 // PausePause is variant "pause" of pause: Zihintpause PAUSE (WORD-encoded): a
@@ -248,3 +249,21 @@ func CyclesRdtime() uint64
 // that is never taken). It exists to measure what that test costs: compare it
 // with CyclesRdtime.
 func CyclesFlagged() uint64
+
+// SpinLockUint32Llsc is variant "llsc" of spinlock32: plain LW test, PAUSE
+// while held (WORD-encoded), LR.W.aqrl/SC.W.rl 0→1 when free (LR.aqrl
+// WORD-encoded).
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func SpinLockUint32Llsc(addr *uint32, spins uint32) (acquired bool)
+
+// SpinLockUint32Flagged is spinlock32's only variant on riscv64, "llsc",
+// behind the one-byte flag test that hal's entries for ops with several
+// variants start with (a load of selSpinlock32, which is never written, a
+// compare and a branch that is never taken). It exists to measure what that
+// test costs: compare it with SpinLockUint32Llsc.
+//
+//go:noescape
+func SpinLockUint32Flagged(addr *uint32, spins uint32) (acquired bool)

@@ -40,6 +40,8 @@ func StaticVariant(op string) string {
 		return "fence"
 	case "cycles":
 		return "rdtime"
+	case "spinlock32":
+		return "llsc"
 	}
 	return ""
 }
@@ -140,4 +142,11 @@ func StaticFence() {
 // direct call to CyclesRdtime.
 func StaticCycles() uint64 {
 	return CyclesRdtime()
+}
+
+// StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
+// as hal's SpinLockUint32 is in a gohal_static build: at riscv64, variant
+// "llsc", bound by a direct call to SpinLockUint32Llsc.
+func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
+	return SpinLockUint32Llsc(addr, spins)
 }

@@ -46,6 +46,8 @@ func StaticVariant(op string) string {
 		return "cmpxchg16b"
 	case "cycles":
 		return "lfence_rdtsc"
+	case "spinlock32":
+		return "pause"
 	}
 	return ""
 }
@@ -160,4 +162,11 @@ func StaticCompareAndSwap128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64)
 // bound by a direct call to CyclesLfenceRdtsc.
 func StaticCycles() uint64 {
 	return CyclesLfenceRdtsc()
+}
+
+// StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
+// as hal's SpinLockUint32 is in a gohal_static build: at amd64.v1, variant
+// "pause", bound by a direct call to SpinLockUint32Pause.
+func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
+	return SpinLockUint32Pause(addr, spins)
 }

@@ -46,6 +46,8 @@ func StaticVariant(op string) string {
 		return "llsc"
 	case "cycles":
 		return "cntvct"
+	case "spinlock32":
+		return "llsc"
 	}
 	return ""
 }
@@ -158,4 +160,11 @@ func StaticCompareAndSwap128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64)
 // a direct call to CyclesCntvct.
 func StaticCycles() uint64 {
 	return CyclesCntvct()
+}
+
+// StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
+// as hal's SpinLockUint32 is in a gohal_static build: at arm64.v8.0, variant
+// "llsc", bound by a direct call to SpinLockUint32Llsc.
+func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
+	return SpinLockUint32Llsc(addr, spins)
 }
