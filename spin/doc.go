@@ -7,6 +7,11 @@
 //     on [hal.Pause] while it is held, and tries the compare-and-swap only
 //     when the word looks free, so waiters share the line read-only until
 //     the holder releases it (the change OpenBSD made to mtx_enter).
+//   - [Asm]: TTAS whose whole acquire loop (test, pause, compare-and-swap)
+//     is one assembly function, [hal.SpinLockUint32], generated per
+//     architecture like every hal op: one call per acquisition instead of
+//     one per pause and per compare-and-swap. It returns after a budget of
+//     pauses, and Lock yields in Go between calls.
 //   - [Backoff]: TTAS that waits a bounded, exponentially growing number of
 //     pauses after each failed attempt.
 //   - [Ticket]: a FIFO-fair ticket lock.
@@ -26,7 +31,8 @@
 // bounded budget of pauses and then yields its processor with
 // runtime.Gosched before spinning again, so eight goroutines on two CPUs
 // still make progress, even through the FIFO handoffs of [Ticket] and
-// [MCS].
+// [MCS]. [Asm] spends its budget inside [hal.SpinLockUint32], which
+// returns when the budget runs out, and yields between calls.
 //
 // # Memory ordering
 //
@@ -35,13 +41,6 @@
 // Lock. The lock words are integers driven through hal's operations; the
 // MCS queue's pointers go through sync/atomic, because hal's assembly
 // would bypass the garbage collector's write barrier.
-//
-// # Future work
-//
-// A variant whose whole acquire loop is one assembly function, spin.Asm,
-// will come from gohal's op generator. Adding it takes one file (the type
-// and its methods, like tas.go), an entry in the lock table the tests and
-// benchmarks iterate over (locks_test.go), and nothing else.
 package spin
 
 import "sync"

@@ -18,6 +18,7 @@ type lockKind struct {
 var lockKinds = []lockKind{
 	{name: "tas", new: func() Locker { return new(TAS) }},
 	{name: "ttas", new: func() Locker { return new(TTAS) }},
+	{name: "asm", new: func() Locker { return new(Asm) }},
 	{name: "backoff", new: func() Locker { return new(Backoff) }},
 	{name: "ticket", new: func() Locker { return new(Ticket) }, fifo: true},
 	{name: "mcs", new: func() Locker { return new(MCS) }, fifo: true},
@@ -27,6 +28,7 @@ var lockKinds = []lockKind{
 var (
 	_ Locker = (*TAS)(nil)
 	_ Locker = (*TTAS)(nil)
+	_ Locker = (*Asm)(nil)
 	_ Locker = (*Backoff)(nil)
 	_ Locker = (*Ticket)(nil)
 	_ Locker = (*MCS)(nil)

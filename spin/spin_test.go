@@ -284,6 +284,7 @@ func TestLockWordPadding(t *testing.T) {
 	}
 	check("TAS", unsafe.Offsetof(TAS{}.word), 4, unsafe.Sizeof(TAS{}))
 	check("TTAS", unsafe.Offsetof(TTAS{}.word), 4, unsafe.Sizeof(TTAS{}))
+	check("Asm", unsafe.Offsetof(Asm{}.word), 4, unsafe.Sizeof(Asm{}))
 	check("Backoff", unsafe.Offsetof(Backoff{}.word), 4, unsafe.Sizeof(Backoff{}))
 	check("Ticket", unsafe.Offsetof(Ticket{}.next), 8, unsafe.Sizeof(Ticket{}))
 	// MCS: tail is the shared word; holder, beside it, is touched only by
