@@ -27,6 +27,7 @@ func init() {
 	addLegends("Lock", [][2]string{
 		{"kind=tas", "test-and-set: CAS until it wins"},
 		{"kind=ttas", "test-and-test-and-set: read, pause, CAS when free"},
+		{"kind=asm", "TTAS whose whole acquire loop is one assembly call (hal.SpinLockUint32)"},
 		{"kind=backoff", "TTAS with bounded exponential backoff"},
 		{"kind=ticket", "FIFO ticket lock"},
 		{"kind=mcs", "Mellor-Crummey-Scott queue lock"},
@@ -49,6 +50,8 @@ func init() {
 
 	AddPair(Pair{Title: "ttas vs sync.Mutex: 2 goroutines, empty critical section",
 		Base: "Lock/kind=mutex/threads=2/cs=0", Other: "Lock/kind=ttas/threads=2/cs=0"})
+	AddPair(Pair{Title: "asm vs ttas: the acquire loop in one assembly call, 2 goroutines, empty critical section",
+		Base: "Lock/kind=ttas/threads=2/cs=0", Other: "Lock/kind=asm/threads=2/cs=0"})
 	AddPair(Pair{Title: "fetchadd vs casloop counter: 2 goroutines",
 		Base: "Counter/kind=casloop/threads=2", Other: "Counter/kind=fetchadd/threads=2"})
 	AddPair(Pair{Title: "checked-inline vs plain refcount: one goroutine",
@@ -59,7 +62,7 @@ func init() {
 			kind string
 			body func(cs int) func(*testing.B, int)
 		}{
-			{"tas", lockTAS}, {"ttas", lockTTAS}, {"backoff", lockBackoff},
+			{"tas", lockTAS}, {"ttas", lockTTAS}, {"asm", lockAsm}, {"backoff", lockBackoff},
 			{"ticket", lockTicket}, {"mcs", lockMCS}, {"mutex", lockMutex},
 		} {
 			Add(Bench{Name: LockName(k.kind, 0, cs), Baseline: LockName("mutex", 0, cs), Threaded: k.body(cs)})
@@ -221,6 +224,28 @@ func lockTAS(cs int) func(*testing.B, int) {
 func lockTTAS(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
 		l, p := new(spin.TTAS), newProgress(threads)
+		r := cyclebench.RunLoop(b, threads, func(w, n int) {
+			noted, i := false, 0
+			for ; i < n; i++ {
+				if i&capCheckMask == capCheckMask && p.abort.Load() {
+					break
+				}
+				l.Lock()
+				cyclebench.Spin(cs)
+				l.Unlock()
+				if !noted && p.stop.Load() {
+					p.at[w], noted = i+1, true
+				}
+			}
+			p.done(w, i, noted)
+		})
+		p.report(b, r)
+	}
+}
+
+func lockAsm(cs int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, p := new(spin.Asm), newProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
 			for ; i < n; i++ {
