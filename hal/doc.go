@@ -1,6 +1,7 @@
 // Package hal is gohal's hardware layer: spin-wait hints, compare-and-swap,
 // fetch-add and swap, acquire/release loads and stores, full fences, a
-// self-aligning 128-bit CAS and a cycle counter, each implemented per
+// self-aligning 128-bit CAS, a cycle counter and a spin-lock acquire loop
+// (test, pause, compare-and-swap in one call), each implemented per
 // architecture in generated assembly and chosen once, at init, from the
 // features of the CPU the program runs on.
 //
