@@ -83,6 +83,7 @@ func locks() []lockUnderTest {
 	return []lockUnderTest{
 		{"TAS", func() sync.Locker { return new(spin.TAS) }},
 		{"TTAS", func() sync.Locker { return new(spin.TTAS) }},
+		{"Asm", func() sync.Locker { return new(spin.Asm) }},
 		{"Backoff", func() sync.Locker { return new(spin.Backoff) }},
 		{"Ticket", func() sync.Locker { return new(spin.Ticket) }},
 		{"MCS", func() sync.Locker { return new(spin.MCS) }},
