@@ -351,24 +351,24 @@ func addArchModes() {
 		switch variant("cas128") {
 		case "lse":
 			cyclebench.RunLoop(b, threads, func(_, n int) {
-				v, _ := c.u.Load()
+				var v uint64
 				for range n {
-					if _, _, ok := direct.CompareAndSwap128Lse(a, v, v, v+1, v+1); ok {
+					if found, _, ok := direct.CompareAndSwap128Lse(a, v, v, v+1, v+1); ok {
 						v++
 					} else {
-						v, _ = c.u.Load()
+						v = found
 					}
 				}
 				use(v)
 			})
 		default: // llsc
 			cyclebench.RunLoop(b, threads, func(_, n int) {
-				v, _ := c.u.Load()
+				var v uint64
 				for range n {
-					if _, _, ok := direct.CompareAndSwap128Llsc(a, v, v, v+1, v+1); ok {
+					if found, _, ok := direct.CompareAndSwap128Llsc(a, v, v, v+1, v+1); ok {
 						v++
 					} else {
-						v, _ = c.u.Load()
+						v = found
 					}
 				}
 				use(v)
