@@ -89,7 +89,7 @@ func calibrate(rounds int, window time.Duration) float64 {
 	for {
 		t0 := time.Now()
 		SpinIters(n)
-		if time.Since(t0) >= window || n > 1<<40 {
+		if time.Since(t0) >= window || n > math.MaxInt/4 {
 			break
 		}
 		n *= 2
