@@ -17,15 +17,13 @@
 package counter
 
 import (
-	"unsafe"
-
 	"github.com/gohal/gohal/hal"
-	"golang.org/x/sys/cpu"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // lineSize is the cache-line padding unit (64 bytes on amd64, 128 on
 // arm64).
-const lineSize = unsafe.Sizeof(cpu.CacheLinePad{})
+const lineSize = cacheline.Size
 
 // CASLoop is a lock-free counter: Add loads the value and retries a
 // compare-and-swap until it wins. The zero value is 0.

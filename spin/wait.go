@@ -2,16 +2,15 @@ package spin
 
 import (
 	"runtime"
-	"unsafe"
 
 	"github.com/gohal/gohal/hal"
-	"golang.org/x/sys/cpu"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // lineSize is the cache-line size padding is built from (x/sys/cpu's
 // CacheLinePad: 64 bytes on amd64, 128 on arm64, where some cores fetch
 // lines in pairs).
-const lineSize = unsafe.Sizeof(cpu.CacheLinePad{})
+const lineSize = cacheline.Size
 
 // Waiting policy. A waiter spins spinBudget pauses, then yields its
 // processor to other goroutines with runtime.Gosched and starts a new

@@ -42,10 +42,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/gohal/gohal/hal"
-	"golang.org/x/sys/cpu"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // Unit names of the metrics this package reports, for use with
@@ -191,7 +190,7 @@ func RunLoop(b *testing.B, threads int, loop func(worker, n int)) *Result {
 
 // lineSize is the padding unit that keeps per-goroutine data on separate
 // cache lines.
-const lineSize = unsafe.Sizeof(cpu.CacheLinePad{})
+const lineSize = cacheline.Size
 
 type paddedUint64 struct {
 	v uint64

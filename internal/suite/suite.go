@@ -39,10 +39,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"unsafe"
 
 	"github.com/gohal/gohal/hal"
-	"golang.org/x/sys/cpu"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // ThreadsWildcard is the name element a threaded [Bench] carries in place
@@ -403,7 +402,7 @@ func RunSection(b *testing.B, section string, threads []int) {
 }
 
 // lineSize is the cache-line padding unit of the cells the bodies work on.
-const lineSize = unsafe.Sizeof(cpu.CacheLinePad{})
+const lineSize = cacheline.Size
 
 // cell is a word on a cache line of its own, the shared word of the
 // dispatch and contention benchmarks.
