@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
@@ -472,14 +473,25 @@ func TestSpinLock32WaitsForRelease(t *testing.T) {
 			done := make(chan bool)
 			go func() {
 				started.Store(true)
-				done <- b.spinlock32(&word, ^uint32(0))
+				// Short budgets, yielding between them: one long
+				// assembly loop cannot be preempted and would hold
+				// up a stop-the-world (and this goroutine's release).
+				deadline := time.Now().Add(20 * time.Second)
+				for time.Now().Before(deadline) {
+					if b.spinlock32(&word, 1<<12) {
+						done <- true
+						return
+					}
+					runtime.Gosched()
+				}
+				done <- false
 			}()
 			for !started.Load() {
 				runtime.Gosched()
 			}
 			b.store32(&word, 0)
 			if !<-done {
-				t.Fatal("a budget of 2^32-1 pauses ran out while the lock was released")
+				t.Fatal("the lock was released, yet no call took it in 20 s")
 			}
 			if word != 1 {
 				t.Fatalf("word = %d after acquiring", word)

@@ -138,5 +138,10 @@ func Cycles() uint64
 // first, without having changed *addr. With spins 0 it is a TryLock. Release
 // the lock with StoreReleaseUint32(addr, 0).
 //
+// The loop is assembly, which the Go scheduler cannot preempt: while it spins,
+// a garbage collection waiting to stop the world waits for it, and so does
+// every goroutine the collection stops (possibly the holder). Keep spins small
+// (spin.Asm uses 128, a few microseconds) and yield between calls.
+//
 //go:noescape
 func SpinLockUint32(addr *uint32, spins uint32) (acquired bool)

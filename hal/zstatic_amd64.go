@@ -144,6 +144,11 @@ func Cycles() uint64 {
 // before it, as with sync.Mutex.Lock) and false when the budget runs out
 // first, without having changed *addr. With spins 0 it is a TryLock. Release
 // the lock with StoreReleaseUint32(addr, 0).
+//
+// The loop is assembly, which the Go scheduler cannot preempt: while it spins,
+// a garbage collection waiting to stop the world waits for it, and so does
+// every goroutine the collection stops (possibly the holder). Keep spins small
+// (spin.Asm uses 128, a few microseconds) and yield between calls.
 func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return direct.StaticSpinLockUint32(addr, spins)
 }

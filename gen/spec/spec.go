@@ -533,7 +533,12 @@ as one more pause. It returns true once the CAS has taken the lock
 (sequentially consistent, so the caller's critical section cannot move
 before it, as with sync.Mutex.Lock) and false when the budget runs out
 first, without having changed *addr. With spins 0 it is a TryLock. Release
-the lock with StoreReleaseUint32(addr, 0).`,
+the lock with StoreReleaseUint32(addr, 0).
+
+The loop is assembly, which the Go scheduler cannot preempt: while it spins,
+a garbage collection waiting to stop the world waits for it, and so does
+every goroutine the collection stops (possibly the holder). Keep spins small
+(spin.Asm uses 128, a few microseconds) and yield between calls.`,
 		Arch: map[string][]Variant{
 			"amd64": {{Name: "pause", Why: "MOVL test, PAUSE while held, LOCK CMPXCHGL 0→1 when free"}},
 			// One spin hint: ISB, the hint of Go 1.26's runtime.
