@@ -15,19 +15,19 @@ import (
 // section, a ministat block per key comparison and the verdict.
 func writeText(w io.Writer, r *report) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "halbench: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s run: %d samples of %s per benchmark, interleaved after a warm-up; %v%% confidence\n\n",
+	fmt.Fprintf(bw, "halbench: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s run: %d samples of %s per benchmark, interleaved after a warm-up; %v%% confidence\n",
 		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Mode, r.Count, r.SampleTime, r.Confidence)
+	fmt.Fprintf(bw, "Significant, everywhere below: the %v%% %s of the ratio (or difference) excludes 1 (0);\nexact for any sample count, no verdict with fewer than %d samples per side.\n\n", r.Confidence, ruleName, minRuleSamples)
 	writeFeatures(bw, r.Machine)
 	for _, s := range r.Sections {
 		bw.WriteString("\n")
 		writeSection(bw, s)
 	}
 	if len(r.Pairs) > 0 {
-		fmt.Fprintf(bw, "\n== Key comparisons (ns/op; ministat: Student's t, pooled variance) ==\n")
+		fmt.Fprintf(bw, "\n== Key comparisons (ns/op; ministat's plot and table, then the report's rule) ==\n")
 		for _, p := range r.Pairs {
 			fmt.Fprintf(bw, "\n--- %s ---\n", p.Title)
-			samples := []ministat.Sample{{Name: p.Base, Values: p.base}, {Name: p.Other, Values: p.other}}
-			if err := ministat.Write(bw, samples, ministat.Options{Confidence: confidence}); err != nil {
+			if err := writePair(bw, p); err != nil {
 				return err
 			}
 		}
@@ -39,6 +39,40 @@ func writeText(w io.Writer, r *report) error {
 	}
 	fmt.Fprintf(bw, "\n(%d benchmarks measured in %.0f s.)\n", len(r.byName), r.Elapsed)
 	return bw.Flush()
+}
+
+// writePair prints ministat's plot and table for a key comparison, without
+// ministat's own Student's t conclusion (a second rule that could
+// contradict the report's), then the report's conclusion.
+func writePair(w io.Writer, p pairReport) error {
+	var buf strings.Builder
+	samples := []ministat.Sample{{Name: p.Base, Values: p.base}, {Name: p.Other, Values: p.other}}
+	if err := ministat.Write(&buf, samples, ministat.Options{Confidence: confidence}); err != nil {
+		return err
+	}
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		if strings.HasPrefix(line, "Difference at ") || strings.HasPrefix(line, "No difference proven") {
+			break
+		}
+		io.WriteString(w, line)
+	}
+	fmt.Fprintf(w, "%s\n", pairConclusion(p))
+	return nil
+}
+
+// pairConclusion is the report's one-line conclusion on a key comparison.
+func pairConclusion(p pairReport) string {
+	r := p.Ratio
+	switch {
+	case math.IsNaN(float64(r.Lo)):
+		return fmt.Sprintf("No verdict: fewer than %d samples per side (%s).", minRuleSamples, ruleName)
+	case !r.Significant:
+		return fmt.Sprintf("No difference proven at %v%% confidence: %s/%s = %s (%s).", confidence, p.Other, p.Base, ratioText(r), ruleName)
+	case r.Ratio < 1:
+		return fmt.Sprintf("Faster at %v%% confidence: %s/%s = %s (%s).", confidence, p.Other, p.Base, ratioText(r), ruleName)
+	default:
+		return fmt.Sprintf("Slower at %v%% confidence: %s/%s = %s (%s).", confidence, p.Other, p.Base, ratioText(r), ruleName)
+	}
 }
 
 // writeSection prints one section's table and legend. Rows keep the
@@ -111,7 +145,8 @@ func writeSection(w io.Writer, s sectionReport) {
 		}
 	}
 	fmt.Fprintf(w, "\n  ± is the %v%% interval of the median ns/op, as a percentage of it; vs baseline\n", confidence)
-	fmt.Fprintf(w, "  is the ratio of medians, %v%% bootstrap interval; ~ marks an interval holding 1.\n", confidence)
+	fmt.Fprintf(w, "  is the ratio to the baseline's ns/op (median of the pairwise ratios) and its %v%%\n", confidence)
+	fmt.Fprintf(w, "  %s; ~ marks an interval holding 1: no difference proven.\n", ruleName)
 	if cut {
 		fmt.Fprintf(w, "  Cut short: samples that hit the run cap (a FIFO-lock convoy, typical when other\n")
 		fmt.Fprintf(w, "  work shares the CPUs); their ns/op is over the operations done.\n")
@@ -135,6 +170,9 @@ func spread(s summary) string {
 // ratioCell is "1.08× [1.05, 1.11]" with "~" appended when the interval
 // holds 1.
 func ratioCell(r ratioJSON) string {
+	if math.IsNaN(float64(r.Lo)) {
+		return fmt.Sprintf("%.2f× (too few samples)", float64(r.Ratio))
+	}
 	s := fmt.Sprintf("%.2f× [%.2f, %.2f]", float64(r.Ratio), float64(r.Lo), float64(r.Hi))
 	if !r.Significant {
 		s += " ~"
