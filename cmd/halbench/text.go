@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gohal/gohal/internal/cyclebench"
 	"github.com/gohal/gohal/internal/ministat"
 )
 
@@ -106,7 +107,7 @@ func writeSection(w io.Writer, s sectionReport) {
 	}
 	header += "  vs baseline"
 	fmt.Fprintf(w, "\n%s\n", header)
-	cut := false
+	cut, maxed := false, false
 	for i, b := range s.Benchmarks {
 		if i > 0 && b.Baseline != s.Benchmarks[i-1].Baseline {
 			fmt.Fprintln(w)
@@ -117,6 +118,10 @@ func writeSection(w io.Writer, s sectionReport) {
 			v := "-"
 			if m, ok := b.Metrics[u]; ok {
 				v = num(float64(m.Median))
+				if u == cyclebench.FairnessUnit && atFairnessMax(float64(m.Median), b.Threads) {
+					v += "*"
+					maxed = true
+				}
 			}
 			line += fmt.Sprintf("  %*s", max(9, len(u)), v)
 		}
@@ -147,10 +152,41 @@ func writeSection(w io.Writer, s sectionReport) {
 	fmt.Fprintf(w, "\n  ± is the %v%% interval of the median ns/op, as a percentage of it; vs baseline\n", confidence)
 	fmt.Fprintf(w, "  is the ratio to the baseline's ns/op (median of the pairwise ratios) and its %v%%\n", confidence)
 	fmt.Fprintf(w, "  %s; ~ marks an interval holding 1: no difference proven.\n", ruleName)
+	if seen[cyclebench.FairnessUnit] {
+		for _, l := range fairnessLegend(maxed) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 	if cut {
 		fmt.Fprintf(w, "  Cut short: samples that hit the run cap (a FIFO-lock convoy, typical when other\n")
 		fmt.Fprintf(w, "  work shares the CPUs); their ns/op is over the operations done.\n")
 	}
+}
+
+// atFairnessMax reports that a fairness figure is the largest possible
+// for k goroutines (within rounding): one goroutine did its whole share
+// before any other completed an operation.
+func atFairnessMax(v float64, k int) bool {
+	return k > 1 && v >= 0.99*cyclebench.MaxRelStddev(k)
+}
+
+// fairnessLegend explains the fairness column; maxed adds the footnote
+// for cells marked with *.
+func fairnessLegend(maxed bool) []string {
+	ls := []string{
+		cyclebench.FairnessUnit + ": spread of the goroutines' progress when the first finished its",
+		"  share (population stddev as % of the mean): 0 = all equal; 100·√(k−1) (100, 173, 265",
+		"  at 2, 4, 8 goroutines) = one goroutine did everything. It depends on how long a share",
+		"  lasts, not only on the lock: a lock the releasing goroutine can take again at once",
+		"  (TAS, TTAS, sync.Mutex until a waiter has waited 1 ms) gives one goroutine everything",
+		"  over a short share, and with more goroutines than free CPUs it shows who got scheduled.",
+		"  Not stable with short samples (the default run shrinks them to fit a minute) or busy",
+		"  CPUs; compare it only between runs of one -benchtime, and use -full (100 ms samples).",
+	}
+	if maxed {
+		ls = append(ls, "* the maximum: one goroutine did its whole share before any other finished one operation.")
+	}
+	return ls
 }
 
 // spread is the half width of the median's interval as a percentage of

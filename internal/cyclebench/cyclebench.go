@@ -90,7 +90,18 @@ func (r *Result) Elapsed() time.Duration {
 // Fairness returns the population standard deviation of Progress as a
 // percentage of its mean: 0 when every goroutine had done the same number
 // of operations when the first one finished, larger as one goroutine got
-// ahead of the others. It is 0 for one goroutine or when Progress is nil.
+// ahead of the others, up to [MaxRelStddev](k) = 100·√(k−1) for k
+// goroutines when one did its whole share before any other completed an
+// operation. It is 0 for one goroutine or when Progress is nil.
+//
+// The figure is a property of one run, not of the lock alone. A lock the
+// releasing goroutine can take again at once (test-and-set, TTAS,
+// sync.Mutex until a waiter has waited 1 ms) lets one goroutine do its
+// whole share when the share is short, and with more goroutines than CPUs
+// free to run them the figure shows which were scheduled first: with
+// shares of a millisecond or less most locks read the maximum. It is
+// stable only for shares well over Go's 10 ms time slice with a CPU per
+// goroutine.
 func (r *Result) Fairness() float64 {
 	return RelStddev(r.Progress)
 }
@@ -99,6 +110,16 @@ func (r *Result) Fairness() float64 {
 // "fairness-stddev%" metric.
 func (r *Result) ReportFairness(b *testing.B) {
 	b.ReportMetric(r.Fairness(), FairnessUnit)
+}
+
+// MaxRelStddev returns the largest value [RelStddev] takes for k
+// non-negative values: 100·√(k−1), reached when one value holds the
+// whole sum and the others are 0. 0 for k < 2.
+func MaxRelStddev(k int) float64 {
+	if k < 2 {
+		return 0
+	}
+	return 100 * math.Sqrt(float64(k-1))
 }
 
 // RelStddev returns the population standard deviation of xs as a

@@ -3,6 +3,7 @@ package cyclebench
 import (
 	"flag"
 	"math"
+	"math/rand/v2"
 	"os"
 	"sort"
 	"sync/atomic"
@@ -213,4 +214,28 @@ func TestMain(m *testing.M) {
 		f.Value.Set("50ms")
 	}
 	os.Exit(m.Run())
+}
+
+// TestMaxRelStddev: the values the lock table showed for every lock in one
+// run of issue 10 (100, 173, 265 at 2, 4, 8 goroutines) are exactly one
+// goroutine doing all the work, and no progress vector goes beyond them.
+func TestMaxRelStddev(t *testing.T) {
+	for k, want := range map[int]float64{1: 0, 2: 100, 4: 173.205, 8: 264.575} {
+		xs := make([]int, k)
+		xs[0] = 1000
+		if got := RelStddev(xs); math.Abs(got-want) > 0.001 || math.Abs(MaxRelStddev(k)-got) > 1e-9 {
+			t.Errorf("k=%d: one does all: RelStddev %v, MaxRelStddev %v, want %v", k, got, MaxRelStddev(k), want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 1000 {
+		k := 2 + rng.IntN(7)
+		xs := make([]int, k)
+		for i := range xs {
+			xs[i] = rng.IntN(3) * rng.IntN(1000)
+		}
+		if got := RelStddev(xs); got > MaxRelStddev(k)+1e-9 {
+			t.Fatalf("RelStddev(%v) = %v > MaxRelStddev(%d) = %v", xs, got, k, MaxRelStddev(k))
+		}
+	}
 }
