@@ -294,8 +294,11 @@ func sortedUnits(m map[string]summary) []string {
 }
 
 // writeJSON prints the report as indented JSON.
-func writeJSON(w io.Writer, r *report) error {
+func writeJSON(w io.Writer, r *report) error { return writeJSONValue(w, r) }
+
+// writeJSONValue prints v as indented JSON.
+func writeJSONValue(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
