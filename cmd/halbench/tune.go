@@ -44,7 +44,7 @@ Flags:
                   feature choice (default 5)
   -threads LIST   comma-separated goroutine counts (default 1 and GOMAXPROCS)
   -count N        samples per variant and thread count, at least 4
-                  (default 10; -quick 6)
+                  (default 20; -quick 6)
   -benchtime D    time per sample (default 20ms; -quick 2ms)
   -quick          few short samples, for CI: a smoke test, not advice
   -json           print every sample, interval and decision as JSON
@@ -89,7 +89,7 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, count: 10, sampleTime: 20 * time.Millisecond}
+	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, count: 20, sampleTime: 20 * time.Millisecond}
 	if cfg.quick {
 		cfg.count, cfg.sampleTime = 6, 2*time.Millisecond
 	}
@@ -737,6 +737,8 @@ func decide(o *tuneOp, cfg *tuneConfig) tuneDecision {
 				desc += " (faster at one thread count, slower at another)"
 			case losses == len(ts):
 				desc += " (slower)"
+			case losses > 0:
+				desc += fmt.Sprintf(" (slower where the interval excludes 1, no gain over %.0f%% proven elsewhere)", 100*cfg.minGain)
 			case gains > 0:
 				desc += " (not faster at every thread count of the workload)"
 			default:

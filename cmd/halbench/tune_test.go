@@ -263,7 +263,13 @@ func TestTuneLineRoundTrip(t *testing.T) {
 // emulation check of issue 14; its numbers mean nothing there.
 func TestTuneQuick(t *testing.T) {
 	ops := tunedOps(t)
-	var lines [2]map[string]string
+	lines := make([]map[string]string, 2)
+	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+		// Under emulation one run proves that tune runs, measures every
+		// pair and prints a line hal accepts; the second costs half a
+		// minute of CI and its numbers mean nothing there.
+		lines = lines[:1]
+	}
 	for i := range lines {
 		code, out, errOut := runHalbench(t, "tune", "-quick", "-json", "-threads", "1,2")
 		if code != 0 {
@@ -326,12 +332,14 @@ func TestTuneQuick(t *testing.T) {
 		checkLineAccepted(t, rep.GOHAL)
 		lines[i], _, _ = dispatch.ParseOverride(rep.GOHAL)
 	}
-	for op, v := range lines[0] {
-		if w, ok := lines[1][op]; ok && w != v {
-			t.Errorf("two runs recommend %s=%s and %s=%s", op, v, op, w)
+	for i := 1; i < len(lines); i++ {
+		for op, v := range lines[0] {
+			if w, ok := lines[i][op]; ok && w != v {
+				t.Errorf("two runs recommend %s=%s and %s=%s", op, v, op, w)
+			}
 		}
 	}
-	t.Logf("lines: %v, %v", lines[0], lines[1])
+	t.Logf("lines: %v", lines)
 }
 
 // TestTuneTableLoops: every row of hal.Table() has a loop, so that an op
