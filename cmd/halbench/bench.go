@@ -37,7 +37,8 @@ Flags:
   -filter REGEX   run only the benchmarks whose name matches REGEX
                   (names as in -list, e.g. 'Lock/kind=(ttas|mutex)/')
   -threads LIST   comma-separated goroutine counts (default 1,2,4,8)
-  -count N        samples per benchmark, at least 3 (default 10, -full 20)
+  -count N        samples per benchmark, at least 3, 4 for a verdict
+                  (default 10, -full 20)
   -benchtime D    time per sample, exactly (default: up to 20ms, -full 100ms)
   -json           print the whole report as JSON (same as -format json)
   -format F       text (default), json, or gobench: the Go benchmark

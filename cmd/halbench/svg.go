@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gohal/gohal/internal/suite"
@@ -247,9 +248,11 @@ func writeSVG(w io.Writer, r *report) error {
 	groups := modeBars(r)
 	st := newStyles(r)
 	var body bytes.Buffer
-	fmt.Fprintf(&body, `<text x="16" y="24" class="h1">halbench: %s — %s/%s, GOMAXPROCS %d, %s run, %d samples of %s</text>`+"\n",
-		esc(r.brand()), esc(r.GOOS), esc(r.GOARCH), r.GOMAXPROCS, esc(r.Mode), r.Count, esc(r.SampleTime))
-	y := drawLegend(&body, st, panels, groups, 36)
+	fmt.Fprintf(&body, `<text x="16" y="24" class="h1">halbench: %s — %s/%s, GOMAXPROCS %d</text>`+"\n",
+		esc(r.brand()), esc(r.GOOS), esc(r.GOARCH), r.GOMAXPROCS)
+	fmt.Fprintf(&body, `<text x="16" y="40" class="lbl">%s run: %d samples of %s per benchmark, interleaved after a warm-up</text>`+"\n",
+		esc(r.Mode), r.Count, esc(r.SampleTime))
+	y := drawLegend(&body, st, panels, groups, 50)
 	if len(panels) > 0 {
 		fmt.Fprintf(&body, `<text x="16" y="%d" class="h2">Contention scaling: median ns/op against goroutines (log–log); whiskers: 95%% interval of the median</text>`+"\n", y+16)
 		y += 28
@@ -355,11 +358,14 @@ func logTicks(lo, hi float64) []float64 {
 		if len(out) >= 3 {
 			return out
 		}
-		if len(ms) == 9 {
-			return out
-		}
 	}
-	return nil
+	// A narrow range: evenly spaced round values.
+	step := linearStep(hi-lo) / 2
+	var out []float64
+	for k := math.Ceil(lo / step); k*step <= hi; k++ {
+		out = append(out, k*step)
+	}
+	return out
 }
 
 func drawPanel(w io.Writer, st *styles, p *panel, px, py int) {
@@ -432,11 +438,10 @@ func drawPanel(w io.Writer, st *styles, p *panel, px, py int) {
 	fmt.Fprintln(w, "</g>")
 }
 
+// tickLabel prints a tick value with at most six significant digits, so
+// that accumulated rounding (10.600000000000001) does not show.
 func tickLabel(v float64) string {
-	if v >= 1 {
-		return fmt.Sprintf("%g", v)
-	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
+	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
 // linearStep returns a 1-2-5 step that cuts [0, top] into 3 to 7 parts.
@@ -500,14 +505,15 @@ func drawBars(w io.Writer, st *styles, g *barGroup, y int) int {
 	ay := float64(y) + 2
 	fmt.Fprintf(w, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%.1f" class="ax"/><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="ax"/>`+"\n",
 		x0, y0, x0, ay, x0, ay, x0+top*scale, ay)
-	for v := 0.0; v <= top*(1+1e-9); v += step {
+	for k := 0.0; k*step <= top*(1+1e-9); k++ {
+		v := k * step
 		x := x0 + v*scale
 		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="ax"/><text x="%.1f" y="%.1f" text-anchor="middle" class="lbl">%s</text>`,
 			x, ay, x, ay+4, x, ay+15, esc(tickLabel(v)))
 	}
-	fmt.Fprintf(w, `<text x="%.1f" y="%.1f" class="lbl">ns/op</text>`+"\n", x0+top*scale+30, ay+4)
+	fmt.Fprintf(w, `<text x="%.1f" y="%.1f" text-anchor="middle" class="lbl">ns/op</text>`+"\n", x0+top*scale/2, ay+28)
 	fmt.Fprintln(w, "</g>")
-	return y + 30
+	return y + 42
 }
 
 // esc escapes s for XML text and attribute values.

@@ -119,3 +119,17 @@ func TestSVGStylesAndAxes(t *testing.T) {
 		t.Error("bar axes have no 0 tick")
 	}
 }
+
+func TestLogTicks(t *testing.T) {
+	for _, tc := range []struct{ lo, hi float64 }{{8.5, 17}, {1, 1000}, {0.28, 0.42}, {5.6, 10.4}, {40, 130}} {
+		ticks := logTicks(tc.lo, tc.hi)
+		if len(ticks) < 3 {
+			t.Errorf("logTicks(%v, %v) = %v: fewer than 3 ticks", tc.lo, tc.hi, ticks)
+		}
+		for _, v := range ticks {
+			if v < tc.lo || v > tc.hi || len(tickLabel(v)) > 6 {
+				t.Errorf("logTicks(%v, %v): tick %v (%q)", tc.lo, tc.hi, v, tickLabel(v))
+			}
+		}
+	}
+}

@@ -68,11 +68,11 @@ func pairConclusion(p pairReport) string {
 	case math.IsNaN(float64(r.Lo)):
 		return fmt.Sprintf("No verdict: fewer than %d samples per side (%s).", minRuleSamples, ruleName)
 	case !r.Significant:
-		return fmt.Sprintf("No difference proven at %v%% confidence: %s/%s = %s (%s).", confidence, p.Other, p.Base, ratioText(r), ruleName)
+		return fmt.Sprintf("No difference proven at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
 	case r.Ratio < 1:
-		return fmt.Sprintf("Faster at %v%% confidence: %s/%s = %s (%s).", confidence, p.Other, p.Base, ratioText(r), ruleName)
+		return fmt.Sprintf("Faster at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
 	default:
-		return fmt.Sprintf("Slower at %v%% confidence: %s/%s = %s (%s).", confidence, p.Other, p.Base, ratioText(r), ruleName)
+		return fmt.Sprintf("Slower at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
 	}
 }
 

@@ -135,7 +135,7 @@ func TestOneSignificanceRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"Faster at 95% confidence: " + p.Other + "/" + p.Base, "(faster)", "Significant, everywhere below: the 95% " + ruleName} {
+	for _, want := range []string{"Faster at 95% confidence: + over x: 0.8", "(faster)", "Significant, everywhere below: the 95% " + ruleName} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
