@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -364,4 +365,30 @@ func TestTuneTableLoops(t *testing.T) {
 	if x.u64 == 0 || x.u32 == 0 || math.IsNaN(float64(x.uptr)) {
 		t.Errorf("the loops did not touch the word: %+v", x)
 	}
+}
+
+// FuzzParseTuneArgs: any command line is a config that makes sense, a
+// usage error or a request for help; never a panic.
+func FuzzParseTuneArgs(f *testing.F) {
+	for _, s := range []string{"", "-quick", "-workload contended", "-workload busy", "-min-gain 7.5%", "-min-gain NaN",
+		"-min-gain 100", "-threads 1", "-threads 2,4 -workload uncontended", "-count 3", "-benchtime 1ms", "-h", "-json extra"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := strings.Fields(s)
+		cfg, err := parseTuneArgs(args)
+		if err != nil {
+			var ue *usageError
+			if !errors.As(err, &ue) && !errors.Is(err, flag.ErrHelp) {
+				t.Fatalf("parseTuneArgs(%q): %T %v", args, err, err)
+			}
+			return
+		}
+		if cfg.count < minRuleSamples || cfg.sampleTime <= 0 || len(cfg.threads) == 0 || !(cfg.minGain >= 0 && cfg.minGain < 1) {
+			t.Fatalf("parseTuneArgs(%q) = %+v", args, cfg)
+		}
+		if len(workloadThreads(cfg)) == 0 {
+			t.Fatalf("parseTuneArgs(%q): workload %s judged on no thread count of %v", args, cfg.workload, cfg.threads)
+		}
+	})
 }
