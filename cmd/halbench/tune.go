@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -155,8 +156,12 @@ type tuneReport struct {
 	Ops        []*tuneOp      `json:"ops"`
 	// GOHAL is the override to paste: op=variant for every op whose
 	// recommendation departs from the feature choice, "" for none.
-	GOHAL   string  `json:"gohal"`
-	Elapsed float64 `json:"elapsed_seconds"`
+	GOHAL string `json:"gohal"`
+	// GOHALBefore is the GOHAL this run found in its environment: tune
+	// compares against the feature choices regardless, and GOHAL replaces
+	// it.
+	GOHALBefore string  `json:"gohal_in_environment,omitempty"`
+	Elapsed     float64 `json:"elapsed_seconds"`
 }
 
 // tuneOp is one op: its variants, their measurements and the decision.
@@ -881,7 +886,7 @@ func tuneWith(cfg *tuneConfig, ops []*tuneOp, m tuneMeasurer) *tuneReport {
 		Tool: "halbench tune", GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		GOMAXPROCS: gomaxprocs(), Machine: buildFeaturesReport(), Workload: cfg.workload, MinGain: cfg.minGain,
 		Threads: cfg.threads, Count: cfg.count, SampleTime: roundDuration(cfg.sampleTime).String(), Quick: cfg.quick,
-		Confidence: confidence, Rule: ruleName, Ops: ops, GOHAL: gohalLine(ops),
+		Confidence: confidence, Rule: ruleName, Ops: ops, GOHAL: gohalLine(ops), GOHALBefore: os.Getenv(dispatch.EnvVar),
 	}
 	if rep.Ops == nil {
 		rep.Ops = []*tuneOp{}
@@ -899,6 +904,9 @@ func writeTuneText(w io.Writer, r *tuneReport) error {
 	fmt.Fprintf(&b, "significant: the %v%% %s of the ratio to the feature choice excludes 1\n", r.Confidence, ruleName)
 	if r.Quick {
 		b.WriteString("-quick: a smoke test with few short samples, not advice\n")
+	}
+	if r.GOHALBefore != "" {
+		fmt.Fprintf(&b, "The environment sets GOHAL to %q: every variant is compared with the feature choice all the same, and the line at the end replaces it\n", r.GOHALBefore)
 	}
 	if len(r.Ops) == 0 {
 		b.WriteString("\nNo op has more than one variant this CPU can run: nothing to tune.\n")

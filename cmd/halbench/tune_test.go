@@ -392,3 +392,27 @@ func FuzzParseTuneArgs(f *testing.F) {
 		}
 	})
 }
+
+// TestTuneWithGOHALSet: a run in an environment that already sets GOHAL
+// (tune's own line pasted) still compares with the feature choices, says
+// so, and ends in exactly one GOHAL= line.
+func TestTuneWithGOHALSet(t *testing.T) {
+	ops := tunedOps(t)
+	o := ops[0]
+	var other string
+	for _, v := range o.Variants {
+		if v.Error == "" && v.Name != o.FeatureChoice {
+			other = v.Name
+		}
+	}
+	line := o.Op + "=" + other
+	out, errOut, code := runChild(t, "tune -quick -count 4 -threads 1", "GOHAL="+line)
+	if code != 0 {
+		t.Fatalf("GOHAL=%s tune: exit %d: %s", line, code, errOut)
+	}
+	if !strings.Contains(out, "The environment sets GOHAL to \""+line+"\"") ||
+		!strings.Contains(out, o.Op+": feature choice "+o.FeatureChoice+" (") ||
+		strings.Count(out, "\nGOHAL=") != 1 || !strings.HasPrefix(out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:], "GOHAL=") {
+		t.Errorf("tune under GOHAL=%s:\n%s", line, out)
+	}
+}
