@@ -154,6 +154,9 @@ type tuneReport struct {
 	Confidence float64        `json:"confidence"`
 	Rule       string         `json:"significance_rule"`
 	Ops        []*tuneOp      `json:"ops"`
+	// NotTuned names the ops with several variants in this build of
+	// which fewer than two run on this CPU, and why.
+	NotTuned []string `json:"not_tuned,omitempty"`
 	// GOHAL is the override to paste: op=variant for every op whose
 	// recommendation departs from the feature choice, "" for none.
 	GOHAL string `json:"gohal"`
@@ -261,6 +264,14 @@ func featureChoices() map[string]hal.Choice {
 // discoverOps lists the ops with more than one variant this CPU can run,
 // from hal at run time, with a body to time each variant.
 func discoverOps(threads []int) []*tuneOp {
+	ops, _ := discoverAll(threads)
+	return ops
+}
+
+// discoverAll is discoverOps, and also says, for every op that has several
+// variants in this build but fewer than two this CPU can run, why it is
+// not tuned.
+func discoverAll(threads []int) (ops []*tuneOp, notTuned []string) {
 	choices := featureChoices()
 	var out []*tuneOp
 	for _, op := range hal.Ops() {
@@ -280,12 +291,21 @@ func discoverOps(threads []int) []*tuneOp {
 			o.Variants = append(o.Variants, tv)
 		}
 		if runnable < 2 {
+			if len(vs) > 1 {
+				var why []string
+				for _, v := range o.Variants {
+					if v.Error != "" {
+						why = append(why, v.Name+": "+v.Error)
+					}
+				}
+				notTuned = append(notTuned, fmt.Sprintf("%s (only %s runs; %s)", op, o.FeatureChoice, strings.Join(why, "; ")))
+			}
 			continue
 		}
 		attachBodies(o, threads)
 		out = append(out, o)
 	}
-	return out
+	return out, notTuned
 }
 
 // attachBodies finds what to time for each variant of o: the suite's
@@ -845,7 +865,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	hal.CycleFrequency()
 	cyclebench.Calibrate()
-	ops := discoverOps(cfg.threads)
+	ops, notTuned := discoverAll(cfg.threads)
 	var progress func(done, total int, what string)
 	if isTerminal(stderr) {
 		progress = func(done, total int, what string) {
@@ -867,6 +887,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	rep.Elapsed = time.Since(start).Seconds()
+	rep.NotTuned = notTuned
 	if cfg.json {
 		err = writeJSONValue(stdout, rep)
 	} else {
@@ -931,6 +952,9 @@ func writeTuneText(w io.Writer, r *tuneReport) error {
 			}
 		}
 		fmt.Fprintf(&b, "  → %s\n", o.Decision.Why)
+	}
+	if len(r.NotTuned) > 0 {
+		fmt.Fprintf(&b, "\nNot tuned, fewer than two variants run here: %s.\n", strings.Join(r.NotTuned, "; "))
 	}
 	b.WriteString("\n")
 	if r.GOHAL == "" {

@@ -277,8 +277,9 @@ func TestTuneQuick(t *testing.T) {
 			t.Fatalf("tune -quick: exit %d: %s", code, errOut)
 		}
 		var rep struct {
-			GOHAL string
-			Ops   []struct {
+			GOHAL    string
+			NotTuned []string `json:"not_tuned"`
+			Ops      []struct {
 				Op            string
 				FeatureChoice string `json:"feature_choice"`
 				Error         string
@@ -328,6 +329,27 @@ func TestTuneQuick(t *testing.T) {
 			}
 			if o.Decision.Why == "" || (o.Decision.Variant != o.FeatureChoice) != o.Decision.Change {
 				t.Errorf("%s: decision %+v", o.Op, o.Decision)
+			}
+		}
+		// An op with several variants of which fewer than two run here
+		// is named, with why.
+		for _, op := range hal.Ops() {
+			vs, _ := hal.Variants(op)
+			runnable := 0
+			for _, v := range vs {
+				if ok, _ := hal.Runnable(op, v.Name); ok {
+					if restore, err := hal.Force(op, v.Name); err == nil {
+						restore()
+						runnable++
+					}
+				}
+			}
+			named := false
+			for _, n := range rep.NotTuned {
+				named = named || strings.HasPrefix(n, op+" (")
+			}
+			if want := len(vs) > 1 && runnable < 2; named != want {
+				t.Errorf("%s: %d variants, %d runnable: named as not tuned %v, want %v (%q)", op, len(vs), runnable, named, want, rep.NotTuned)
 			}
 		}
 		checkLineAccepted(t, rep.GOHAL)
