@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/gohal/gohal/internal/benchfile"
 	"github.com/gohal/gohal/internal/cyclebench"
@@ -45,7 +46,7 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("halbench peers", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("dir", "", "the peers module `directory` (default: peers/ in the current directory or a parent)")
-	count := fs.Int("count", 6, "samples per benchmark (go test -count)")
+	count := fs.Int("count", 6, "samples per benchmark: rounds, each one sample of every benchmark")
 	benchtime := fs.String("benchtime", "100ms", "go test -benchtime of each sample")
 	bench := fs.String("bench", "^BenchmarkPeer$", "go test -bench `regexp`, e.g. 'Peer/what=counter'")
 	in := fs.String("in", "", "read a saved `file` of go test -bench output instead of running the benchmarks")
@@ -66,6 +67,14 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 	}
 	if *count < 1 {
 		fmt.Fprintf(stderr, "halbench peers: -count %d: must be at least 1\n", *count)
+		return 2
+	}
+	if err := checkBenchtime(*benchtime); err != nil {
+		fmt.Fprintf(stderr, "halbench peers: -benchtime %q: %v\n", *benchtime, err)
+		return 2
+	}
+	if _, err := regexp.Compile(*bench); err != nil {
+		fmt.Fprintf(stderr, "halbench peers: -bench: %v\n", err)
 		return 2
 	}
 	if *in != "" && (*dir != "" || *out != "") {
@@ -134,6 +143,21 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 		tab.writeText(stdout, machine, command)
 	}
 	return 0
+}
+
+// checkBenchtime accepts what go test's -benchtime does: a positive
+// duration or a positive count of iterations, "Nx".
+func checkBenchtime(s string) error {
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		if v, err := strconv.Atoi(n); err != nil || v < 1 {
+			return fmt.Errorf("want a duration such as 100ms or an iteration count such as 10x")
+		}
+		return nil
+	}
+	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
+		return fmt.Errorf("want a duration such as 100ms or an iteration count such as 10x")
+	}
+	return nil
 }
 
 // findPeersDir looks for the peers module in the current directory and its

@@ -97,6 +97,10 @@ func TestPeersErrors(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"-count", "0"}, 2, "-count 0: must be at least 1"},
+		{[]string{"-benchtime", "abc"}, 2, `-benchtime "abc": want a duration`},
+		{[]string{"-benchtime", "0x"}, 2, `-benchtime "0x": want a duration`},
+		{[]string{"-benchtime", "-1s"}, 2, `-benchtime "-1s": want a duration`},
+		{[]string{"-bench", "a(b"}, 2, "-bench: error parsing regexp"},
 		{[]string{"-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-in", "testdata/peers/run.txt", "-dir", "."}, 2, "-in reads a saved run"},
