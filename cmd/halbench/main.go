@@ -10,6 +10,7 @@
 //	halbench features [-json]    print the CPU's features and the dispatch table
 //	halbench compare [flags] FILE...
 //	                             compare samples like ministat (plain columns or Go benchmark files)
+//	halbench peers [flags]       run the peers module: the kit against other libraries
 //
 // Run `halbench help` or `halbench CMD -h` for the flags.
 package main
@@ -36,6 +37,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runFeatures(args, stdout, stderr)
 	case "compare":
 		return runCompare(args, stdout, stderr)
+	case "peers":
+		return runPeers(args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -49,6 +52,7 @@ const usage = `usage:
   halbench [run] [flags]            measure and report (default)
   halbench features [-json]         CPU features and the dispatch table
   halbench compare [flags] FILE...  ministat-style comparison of samples
+  halbench peers [flags]            gohal against other libraries (runs the peers module)
 
 Run "halbench run -h" or "halbench compare -h" for the flags. Typical uses:
   go run ./cmd/halbench                          the report (about a minute)
