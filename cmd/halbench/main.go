@@ -11,6 +11,7 @@
 //	halbench compare [flags] FILE...
 //	                             compare samples like ministat (plain columns or Go benchmark files)
 //	halbench tune [flags]        measure every variant of every op and print the GOHAL line for this machine
+//	halbench peers [flags]       run the peers module: the kit against other libraries
 //
 // Run `halbench help` or `halbench CMD -h` for the flags.
 package main
@@ -39,6 +40,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCompare(args, stdout, stderr)
 	case "tune":
 		return runTune(args, stdout, stderr)
+	case "peers":
+		return runPeers(args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -53,6 +56,7 @@ const usage = `usage:
   halbench features [-json]         CPU features and the dispatch table
   halbench compare [flags] FILE...  ministat-style comparison of samples
   halbench tune [flags]             measure each op's variants; print a GOHAL line
+  halbench peers [flags]            gohal against other libraries (runs the peers module)
 
 Run "halbench run -h", "halbench compare -h" or "halbench tune -h" for the flags. Typical uses:
   go run ./cmd/halbench                          the report (about a minute)
