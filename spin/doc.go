@@ -39,7 +39,7 @@
 // when nobody waits, Lock and Unlock execute the same instructions as a
 // plain spin lock plus one load. Because that Unlock has no full fence, a
 // wake-up can be lost in a narrow race (park.go explains it), so a parked
-// waiter also wakes after a timeout (1 ms, doubling to 16 ms while it
+// waiter also wakes after a timeout (1 ms, doubling to 4 ms while it
 // keeps timing out) and looks at the lock again. BenchmarkParkWake
 // measures a park and wake-up round trip.
 //

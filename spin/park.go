@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+
+	"github.com/gohal/gohal/hal"
 )
 
 // The wait primitive. A waiter that has spent its spin budget parks: it
@@ -38,9 +40,13 @@ import (
 // visible. Ticket (when it hands over) and MCS release with an atomic
 // read-modify-write, which orders the count load after the release, so
 // for them the timeout is only a backstop; they use it too.
+//
+// parkRecheck is how many pauses a registered waiter spends looking at
+// the lock again before it sleeps, to let such a store drain.
 const (
 	parkTimeout    = time.Millisecond
-	maxParkTimeout = 16 * time.Millisecond
+	maxParkTimeout = 4 * time.Millisecond
+	parkRecheck    = 16
 )
 
 // parker is one parked goroutine's place in a parkingLot.
@@ -121,6 +127,15 @@ const (
 func (p *parkingLot) park(blocked func() bool, timeout time.Duration) int {
 	p.parked.Add(1)
 	defer p.parked.Add(^uint32(0))
+	// A releaser's free word may still sit in its store buffer (the race
+	// above): look again for a few hundred nanoseconds before sleeping,
+	// which leaves the timeout for the improbable.
+	for range parkRecheck {
+		if !blocked() {
+			return notBlocked
+		}
+		hal.Pause()
+	}
 	p.mu.Lock()
 	if !blocked() {
 		p.mu.Unlock()
