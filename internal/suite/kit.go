@@ -29,8 +29,9 @@ func init() {
 		{"kind=ttas", "test-and-test-and-set: read, pause, CAS when free"},
 		{"kind=asm", "TTAS whose whole acquire loop is one assembly call (hal.SpinLockUint32)"},
 		{"kind=backoff", "TTAS with bounded exponential backoff"},
-		{"kind=ticket", "FIFO ticket lock"},
-		{"kind=mcs", "Mellor-Crummey-Scott queue lock"},
+		{"kind=ticket", "ticket lock, FIFO among spinning waiters; passes over parked ones"},
+		{"kind=mcs", "Mellor-Crummey-Scott queue lock, FIFO among spinning waiters; passes over parked ones"},
+		{PassedOverUnit, "how often a releaser passed over a waiter that had left the line (parked), per acquisition"},
 		{"kind=mutex", "sync.Mutex, the baseline"},
 		{"cs=N", "busy critical section of about N ns"},
 	})
@@ -195,6 +196,22 @@ func (p *progress) report(b *testing.B, r *cyclebench.Result) {
 	}
 }
 
+// PassedOverUnit is the metric the FIFO locks' bodies report: how many
+// times a releaser passed over a waiter that had left the line (stopped
+// spinning and parked), per acquisition (spin.Ticket.PassedOver).
+const PassedOverUnit = "passed-over/op"
+
+// reportPassed reports passed passes over the operations the run did.
+func (p *progress) reportPassed(b *testing.B, passed uint64) {
+	ops := 0
+	for _, n := range p.ops {
+		ops += n
+	}
+	if ops > 0 {
+		b.ReportMetric(float64(passed)/float64(ops), PassedOverUnit)
+	}
+}
+
 // The lock bodies: one per type, identical but for the type, so that Lock
 // and Unlock are static calls. Each operation is Lock, a busy critical
 // section of cs ns, Unlock.
@@ -306,6 +323,7 @@ func lockTicket(cs int) func(*testing.B, int) {
 			p.done(w, i, noted)
 		})
 		p.report(b, r)
+		p.reportPassed(b, l.PassedOver())
 	}
 }
 
@@ -328,6 +346,7 @@ func lockMCS(cs int) func(*testing.B, int) {
 			p.done(w, i, noted)
 		})
 		p.report(b, r)
+		p.reportPassed(b, l.PassedOver())
 	}
 }
 
