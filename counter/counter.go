@@ -18,6 +18,7 @@ package counter
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
@@ -27,9 +28,18 @@ import (
 // arm64).
 const lineSize = cacheline.Size
 
+// align64 is a zero-size field that gives a struct 8-byte alignment, on
+// 32-bit platforms too, as sync/atomic's 64-bit types have: with it a
+// counter's 64-bit word is aligned for atomic operations wherever the
+// counter is placed (after a uint32 field, in an array, ...). The compiler
+// aligns a type holding atomic.Int64 to 8 bytes; an array of none of them
+// takes no space.
+type align64 [0]atomic.Int64
+
 // CASLoop is a lock-free counter: Add loads the value and retries a
 // compare-and-swap until it wins. The zero value is 0.
 type CASLoop struct {
+	_ align64
 	_ [lineSize]byte
 	v uint64
 	_ [lineSize - 8]byte
@@ -73,6 +83,7 @@ func (c *CASLoop) Load() int64 { return int64(hal.LoadAcquireUint64(&c.v)) }
 // FetchAdd is a wait-free counter: Add is one fetch-and-add. The zero
 // value is 0.
 type FetchAdd struct {
+	_ align64
 	_ [lineSize]byte
 	v uint64
 	_ [lineSize - 8]byte

@@ -351,7 +351,7 @@ func TestAddLimitedNeverPassesMax(t *testing.T) {
 		set(int64)
 	}{new(CASLoop), new(FetchAdd)} {
 		t.Run(fmt.Sprintf("%T", c), func(t *testing.T) {
-			const max = math.MaxInt64 - 10
+			const max int64 = math.MaxInt64 - 10
 			c.set(max - 1000)
 			deltas := []int64{1, 7, 1 << 33, math.MaxInt64, -3, math.MinInt64, 1 << 61, -(1 << 40)}
 			var sum atomic.Int64 // successful deltas, wrapping like the counter

@@ -10,6 +10,7 @@ import (
 
 // stripe is one cache line of a Striped counter.
 type stripe struct {
+	_ align64
 	v uint64
 	_ [lineSize - 8]byte
 }
