@@ -36,9 +36,18 @@ const lineSize = cacheline.Size
 // takes no space.
 type align64 [0]atomic.Int64
 
+// noCopy makes go vet's copylocks check report a copied counter: a copy
+// is a second counter, and adds to it are lost.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
 // CASLoop is a lock-free counter: Add loads the value and retries a
-// compare-and-swap until it wins. The zero value is 0.
+// compare-and-swap until it wins. The zero value is 0; a CASLoop must not
+// be copied after first use.
 type CASLoop struct {
+	_ noCopy
 	_ align64
 	_ [lineSize]byte
 	v uint64
@@ -81,8 +90,9 @@ func (c *CASLoop) AddLimited(delta, max int64) bool {
 func (c *CASLoop) Load() int64 { return int64(hal.LoadAcquireUint64(&c.v)) }
 
 // FetchAdd is a wait-free counter: Add is one fetch-and-add. The zero
-// value is 0.
+// value is 0; a FetchAdd must not be copied after first use.
 type FetchAdd struct {
+	_ noCopy
 	_ align64
 	_ [lineSize]byte
 	v uint64

@@ -137,10 +137,20 @@ func decEvent(old int32) string {
 
 // Count is a checked reference count on sync/atomic, whose fast paths
 // inline into the caller. The zero value is a count of 0; a new object's
-// count is normally Set to 1.
+// count is normally Set to 1. A Count must not be copied after first use:
+// go vet reports copies.
 type Count struct {
+	_    noCopy
 	refs int32
 }
+
+// noCopy makes go vet's copylocks check report a copied Count: a copy
+// counts references of its own, so one of the two objects would be freed
+// early or never.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
 
 // Set sets the count to n without checks (refcount_set). A negative n
 // counts as saturated.
