@@ -10,29 +10,22 @@
 // ns/op and cycles/op are both wall-clock time divided by the total number
 // of operations: the inverse of throughput.
 //
-// The three entry points differ in how the operation is called:
+// The two entry points differ in how the operation is called:
 //
-//   - [Run] calls op(worker) once per operation through a func value. It
-//     records each goroutine's progress, so [Result.Fairness] is available.
-//     The indirect call costs a nanosecond or two per operation, which does
-//     not matter for operations that cost tens of nanoseconds (locks).
 //   - [RunLoop] hands each goroutine its whole share at once, loop(worker,
 //     n), so the operation can be written inline in a plain for loop and the
-//     harness adds nothing per operation. Use it to compare operations that
-//     cost a few nanoseconds.
+//     harness adds nothing per operation.
 //   - [Start] and [Meter.Stop] bracket a benchmark's own `for b.Loop()`
 //     loop, for single-goroutine measurements of inlined operations.
 //
-// Run with one goroutine and Meter use testing.B.Loop on the benchmark's
-// goroutine; RunLoop always starts its workers behind the barrier.
+// RunLoop always starts its workers behind the barrier, even one.
 //
 // # Cycles
 //
 // cycles/op counts ticks of [hal.Cycles], whose rate is
 // [hal.CycleFrequency]: on amd64 the TSC (which ticks at a fixed nominal
 // rate, close to but not the same as the core clock), on arm64 the generic
-// timer, and in hal's portable build nanoseconds. [Result] gives both the
-// tick count and the time it corresponds to.
+// timer, and in hal's portable build nanoseconds.
 package cyclebench
 
 import (
@@ -41,7 +34,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
@@ -50,11 +42,12 @@ import (
 // Unit names of the metrics this package reports, for use with
 // testing.B.ReportMetric and in benchstat tables.
 const (
-	// CyclesUnit is the metric [Run], [RunLoop] and [Meter.Stop] report:
+	// CyclesUnit is the metric [RunLoop] and [Meter.Stop] report:
 	// hal.Cycles ticks per operation.
 	CyclesUnit = "cycles/op"
-	// FairnessUnit is the metric [Result.ReportFairness] reports: the
-	// relative standard deviation of per-goroutine progress, in percent.
+	// FairnessUnit is the metric for the relative standard deviation of
+	// per-goroutine progress, in percent ([RelStddev]), which the suite's
+	// lock benchmarks report.
 	FairnessUnit = "fairness-stddev%"
 )
 
@@ -67,11 +60,6 @@ type Result struct {
 	// Ticks is the number of hal.Cycles ticks between the release of the
 	// start barrier and the end of the last goroutine's share.
 	Ticks uint64
-	// Progress holds, per goroutine, how many operations it had completed
-	// when the first goroutine finished its share (within one operation:
-	// each goroutine notices at its next operation). It is nil for runs
-	// that do not track progress ([RunLoop], [Meter]).
-	Progress []int
 }
 
 // CyclesPerOp returns Ticks divided by Ops, or 0 for an empty run.
@@ -80,25 +68,6 @@ func (r *Result) CyclesPerOp() float64 {
 		return 0
 	}
 	return float64(r.Ticks) / float64(r.Ops)
-}
-
-// Elapsed converts Ticks to time through hal.CycleFrequency.
-func (r *Result) Elapsed() time.Duration {
-	return time.Duration(float64(r.Ticks) / hal.CycleFrequency() * 1e9)
-}
-
-// Fairness returns the population standard deviation of Progress as a
-// percentage of its mean: 0 when every goroutine had done the same number
-// of operations when the first one finished, larger as one goroutine got
-// ahead of the others. It is 0 for one goroutine or when Progress is nil.
-func (r *Result) Fairness() float64 {
-	return RelStddev(r.Progress)
-}
-
-// ReportFairness reports [Result.Fairness] on b as the
-// "fairness-stddev%" metric.
-func (r *Result) ReportFairness(b *testing.B) {
-	b.ReportMetric(r.Fairness(), FairnessUnit)
 }
 
 // RelStddev returns the population standard deviation of xs as a
@@ -134,53 +103,14 @@ func Share(total, threads, w int) int {
 	return n
 }
 
-// Run measures op, called b.N times in total, by threads goroutines behind
-// a start barrier, reports the "cycles/op" metric on b and returns the
-// measurement. worker, from 0 to threads-1, tells op which goroutine calls
-// it. With threads == 1, op runs in a `for b.Loop()` loop on the
-// benchmark's goroutine.
-//
-// op is called through a func value, once per operation; see [RunLoop]
-// to avoid that cost. Run panics if threads < 1.
-func Run(b *testing.B, threads int, op func(worker int)) *Result {
-	if threads < 1 {
-		panic("cyclebench: threads < 1")
-	}
-	if threads == 1 {
-		m := Start(b)
-		for b.Loop() {
-			op(0)
-		}
-		r := m.Stop()
-		r.Progress = []int{r.Ops}
-		return r
-	}
-	var stop atomic.Bool
-	progress := make([]int, threads)
-	r := runWorkers(b, threads, func(w, n int) {
-		noted := false
-		for i := 0; i < n; i++ {
-			op(w)
-			if !noted && stop.Load() {
-				progress[w] = i + 1
-				noted = true
-			}
-		}
-		if !noted {
-			stop.Store(true)
-			progress[w] = n
-		}
-	})
-	r.Progress = progress
-	return r
-}
-
-// RunLoop is like [Run], but calls loop(worker, n) once per goroutine, on
-// that goroutine, with the number of operations n it must perform, so the
-// operation can be inlined into the caller's loop. The start barrier and
-// the reporting are the same as Run's; with threads == 1 the one worker
-// also runs on its own goroutine behind the barrier, so the harness is the
-// same at every thread count. Progress is not tracked.
+// RunLoop measures b.N operations in total by threads goroutines behind a
+// start barrier: it calls loop(worker, n) once per goroutine, on that
+// goroutine, with worker from 0 to threads-1 and the number of operations
+// n it must perform, so the operation can be inlined into the caller's
+// loop. It reports the "cycles/op" metric on b and returns the
+// measurement. With threads == 1 the one worker also runs on its own
+// goroutine behind the barrier, so the harness is the same at every
+// thread count. RunLoop panics if threads < 1.
 func RunLoop(b *testing.B, threads int, loop func(worker, n int)) *Result {
 	if threads < 1 {
 		panic("cyclebench: threads < 1")
@@ -260,6 +190,13 @@ func Start(b *testing.B) Meter {
 // Stop ends the measurement begun by [Start], just after the loop,
 // reports the "cycles/op" metric over b.N operations and returns the
 // measurement.
+//
+// The ticks run from Start to Stop, so they also count what b.Loop does
+// outside the timed loop: its first and last calls reset and stop the
+// timer, and each reads the memory statistics (a stop-the-world pause of
+// tens of microseconds on a quiet machine, much longer on a loaded one).
+// On a quiet machine that is well under 1 % of a run of the default
+// benchmark time.
 func (m Meter) Stop() *Result {
 	c1 := hal.Cycles()
 	r := &Result{Threads: 1, Ops: m.b.N, Ticks: c1 - m.c0}

@@ -143,8 +143,8 @@ const TruncatedUnit = "truncated-ops"
 const capCheckMask = 63
 
 // progress records, per goroutine, how many operations it had done when
-// the first goroutine finished its share, for the fairness metric (as
-// cyclebench.Run does, but inline in the body's own loop), and stops the
+// the first goroutine finished its share, for the fairness metric (kept
+// inline in the body's own loop), and stops the
 // goroutines when the run cap passes.
 type progress struct {
 	stop  atomic.Bool
