@@ -34,6 +34,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
@@ -179,27 +180,35 @@ func runWorkers(b *testing.B, threads int, work func(w, n int)) *Result {
 type Meter struct {
 	b  *testing.B
 	c0 uint64
+	t0 time.Time
 }
 
 // Start begins a measurement on b. Call it just before the `for b.Loop()`
 // loop.
 func Start(b *testing.B) Meter {
-	return Meter{b: b, c0: hal.Cycles()}
+	c0 := hal.Cycles()
+	return Meter{b: b, c0: c0, t0: time.Now()}
 }
 
 // Stop ends the measurement begun by [Start], just after the loop,
 // reports the "cycles/op" metric over b.N operations and returns the
 // measurement.
 //
-// The ticks run from Start to Stop, so they also count what b.Loop does
-// outside the timed loop: its first and last calls reset and stop the
-// timer, and each reads the memory statistics (a stop-the-world pause of
-// tens of microseconds on a quiet machine, much longer on a loaded one).
-// On a quiet machine that is well under 1 % of a run of the default
-// benchmark time.
+// The ticks are counted over the interval b's timer measured: b.Loop's
+// first and last calls, between Start and Stop, also reset and stop the
+// timer, each reading the memory statistics (a stop-the-world pause of
+// tens of microseconds on a quiet machine, milliseconds on a loaded one,
+// which made cycles/op read up to 1.3 times ns/op in short runs). Stop
+// takes the wall time between Start and Stop that the timer did not
+// count, converted at [hal.CycleFrequency], off the ticks.
 func (m Meter) Stop() *Result {
 	c1 := hal.Cycles()
-	r := &Result{Threads: 1, Ops: m.b.N, Ticks: c1 - m.c0}
+	outside := time.Since(m.t0) - m.b.Elapsed()
+	ticks := c1 - m.c0
+	if outside > 0 {
+		ticks -= min(ticks, uint64(outside.Seconds()*hal.CycleFrequency()))
+	}
+	r := &Result{Threads: 1, Ops: m.b.N, Ticks: ticks}
 	m.b.ReportMetric(r.CyclesPerOp(), CyclesUnit)
 	return r
 }
