@@ -199,14 +199,16 @@ func Start(b *testing.B) Meter {
 // timer, each reading the memory statistics (a stop-the-world pause of
 // tens of microseconds on a quiet machine, milliseconds on a loaded one,
 // which made cycles/op read up to 1.3 times ns/op in short runs). Stop
-// takes the wall time between Start and Stop that the timer did not
-// count, converted at [hal.CycleFrequency], off the ticks.
+// scales the ticks between Start and Stop by the share of that wall time
+// the timer counted: the counter ticks at a constant rate, so this is the
+// tick count of the timed part (and never negative or zero, however short
+// the run).
 func (m Meter) Stop() *Result {
 	c1 := hal.Cycles()
-	outside := time.Since(m.t0) - m.b.Elapsed()
+	total, timed := time.Since(m.t0), m.b.Elapsed()
 	ticks := c1 - m.c0
-	if outside > 0 {
-		ticks -= min(ticks, uint64(outside.Seconds()*hal.CycleFrequency()))
+	if timed > 0 && timed < total {
+		ticks = uint64(float64(ticks) * float64(timed) / float64(total))
 	}
 	r := &Result{Threads: 1, Ops: m.b.N, Ticks: ticks}
 	m.b.ReportMetric(r.CyclesPerOp(), CyclesUnit)

@@ -86,7 +86,7 @@ func TestRunLoopSharesWork(t *testing.T) {
 // covers the main goroutine's wake-up after the last worker, and a run can
 // be descheduled between a clock read and the timer's. (Meter's ticks
 // also covered b.Loop's stop-the-world memory statistics reads, 1.05 to
-// 1.29 under load, until Meter.Stop took them off.) (Once, on a
+// 1.29 under load, until Meter.Stop scaled them to the timed part.) (Once, on a
 // cold go test ./..., a single run read 1.29; under a parallel build 2 of
 // 20 single runs failed, one at 1.8.) Such noise only moves a run away
 // from 1, so the test judges the run closest to 1 of up to five: a wrong
@@ -215,4 +215,29 @@ func TestMain(m *testing.M) {
 		f.Value.Set("50ms")
 	}
 	os.Exit(m.Run())
+}
+
+// TestMeterShortRun checks that a Meter around a run of a few nanoseconds
+// in all still reports a positive cycles/op: the time b.Loop spends
+// outside its timer, far longer than such a run, must not swallow it.
+func TestMeterShortRun(t *testing.T) {
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("20x"); err != nil {
+		t.Fatal(err)
+	}
+	defer bt.Value.Set(old)
+	for range 50 {
+		var x int
+		res := testing.Benchmark(func(b *testing.B) {
+			m := Start(b)
+			for b.Loop() {
+				x++
+			}
+			m.Stop()
+		})
+		if c := res.Extra[CyclesUnit]; res.N != 20 || !(c > 0) {
+			t.Fatalf("20 increments: N = %d, cycles/op = %v", res.N, c)
+		}
+	}
 }
