@@ -2,6 +2,7 @@ package counter_test
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/gohal/gohal/counter"
@@ -46,4 +47,21 @@ func ExampleFetchAdd_AddLimited() {
 	// 3 false
 	// 4 false
 	// count: 3
+}
+
+// AddLimited refuses a delta that would pass the limit or wrap the
+// counter, and leaves the count as it was; a decrement is never limited
+// by max.
+func ExampleCASLoop_AddLimited() {
+	var c counter.CASLoop
+	c.Add(5)
+	fmt.Println(c.AddLimited(math.MaxInt64, 100), c.Load()) // would wrap
+	fmt.Println(c.AddLimited(96, 100), c.Load())            // would pass 100
+	fmt.Println(c.AddLimited(95, 100), c.Load())            // exactly 100
+	fmt.Println(c.AddLimited(-30, 50), c.Load())            // a decrement: max does not apply
+	// Output:
+	// false 5
+	// false 5
+	// true 100
+	// true 70
 }

@@ -22,12 +22,10 @@ import (
 // Feature names used in variant requirements. They are lower case and
 // stable: they appear in GOHAL error messages and in halbench's JSON.
 const (
-	FeatureCX16      = "cx16"      // amd64: CMPXCHG16B
-	FeatureRDTSCP    = "rdtscp"    // amd64: RDTSCP
-	FeatureWAITPKG   = "waitpkg"   // amd64: TPAUSE, UMONITOR, UMWAIT
-	FeatureSERIALIZE = "serialize" // amd64: SERIALIZE
-	FeatureAtomics   = "atomics"   // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
-	FeatureLRCPC     = "lrcpc"     // arm64: LDAPR (RCpc load-acquire)
+	FeatureCX16    = "cx16"    // amd64: CMPXCHG16B
+	FeatureRDTSCP  = "rdtscp"  // amd64: RDTSCP
+	FeatureAtomics = "atomics" // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
+	FeatureLRCPC   = "lrcpc"   // arm64: LDAPR (RCpc load-acquire)
 	// riscv64 has no feature constants: its variants need only RV64GC,
 	// which every riscv64 Go program already requires (see [Host]).
 )
@@ -69,7 +67,7 @@ var (
 // from golang.org/x/sys/cpu and github.com/klauspost/cpuid/v2. Callers must
 // not modify the result.
 //
-// Detected: on amd64 cx16, rdtscp, waitpkg and serialize; on arm64
+// Detected: on amd64 cx16 and rdtscp; on arm64
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence).
@@ -99,8 +97,6 @@ func detect() *Features {
 		// flags x/sys/cpu does not know.
 		f.Flags[FeatureCX16] = cpu.X86.HasCX16
 		f.Flags[FeatureRDTSCP] = c.Supports(cpuid.RDTSCP)
-		f.Flags[FeatureWAITPKG] = c.Supports(cpuid.WAITPKG)
-		f.Flags[FeatureSERIALIZE] = c.Supports(cpuid.SERIALIZE)
 	case "arm64":
 		// x/sys/cpu reads the kernel's HWCAP, which honours
 		// GODEBUG=cpu.atomics=off and what an emulator advertises.

@@ -571,8 +571,7 @@ var (
 // Features lists the feature names a variant may require: the dispatch
 // package's constants.
 var Features = []string{
-	dispatch.FeatureCX16, dispatch.FeatureRDTSCP, dispatch.FeatureWAITPKG,
-	dispatch.FeatureSERIALIZE, dispatch.FeatureAtomics, dispatch.FeatureLRCPC,
+	dispatch.FeatureCX16, dispatch.FeatureRDTSCP, dispatch.FeatureAtomics, dispatch.FeatureLRCPC,
 }
 
 // Find returns the op called name, or nil.

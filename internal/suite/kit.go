@@ -9,6 +9,7 @@ import (
 
 	"github.com/gohal/gohal/counter"
 	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/refimpl"
 	"github.com/gohal/gohal/refcount"
 	"github.com/gohal/gohal/spin"
 )
@@ -36,10 +37,10 @@ func init() {
 		{"cs=N", "busy critical section of about N ns"},
 	})
 	addLegends("Refcount", [][2]string{
-		{"kind=plain", "refcount.Plain: unchecked atomic add, inlined sync/atomic"},
-		{"kind=plain-hal", "refcount.PlainHal: unchecked, through hal calls"},
+		{"kind=plain", "an unchecked atomic_t-like count (measured only): inlined sync/atomic add"},
+		{"kind=plain-hal", "the unchecked count through hal calls"},
 		{"kind=checked-inline", "refcount.Count: refcount_t saturation checks, inlined sync/atomic"},
-		{"kind=checked-hal", "refcount.CountHal: the same checks through hal calls"},
+		{"kind=checked-hal", "refcount.Count's checks through hal calls"},
 	})
 	addLegends("Counter", [][2]string{
 		{"kind=fetchadd", "counter.FetchAdd: one fetch-and-add, wait-free (baseline)"},
@@ -144,8 +145,8 @@ const TruncatedUnit = "truncated-ops"
 const capCheckMask = 63
 
 // progress records, per goroutine, how many operations it had done when
-// the first goroutine finished its share, for the fairness metric (as
-// cyclebench.Run does, but inline in the body's own loop), and stops the
+// the first goroutine finished its share, for the fairness metric (kept
+// inline in the body's own loop), and stops the
 // goroutines when the run cap passes.
 type progress struct {
 	stop  atomic.Bool
@@ -392,7 +393,7 @@ type padded[T any] struct {
 // operations).
 
 func refPlain(b *testing.B, threads int) {
-	c := new(padded[refcount.Plain])
+	c := new(padded[refimpl.Plain])
 	c.v.Set(1)
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
@@ -402,7 +403,7 @@ func refPlain(b *testing.B, threads int) {
 }
 
 func refPlainHal(b *testing.B, threads int) {
-	c := new(padded[refcount.PlainHal])
+	c := new(padded[refimpl.PlainHal])
 	c.v.Set(1)
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
@@ -422,7 +423,7 @@ func refChecked(b *testing.B, threads int) {
 }
 
 func refCheckedHal(b *testing.B, threads int) {
-	c := new(padded[refcount.CountHal])
+	c := new(padded[refimpl.CountHal])
 	c.v.Set(1)
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
