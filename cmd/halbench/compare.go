@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -278,12 +279,36 @@ func tooFew(file, what string, n int) error {
 	return &inputError{fmt.Sprintf("%s: %s%d %s; at least %d are needed", file, what, n, points, ministat.MinSamples)}
 }
 
+// checkSample returns an inputError when values are too few for ministat or
+// so large that its sums overflow: ministat then prints inf and nan in the
+// table and still a verdict, which would be a wrong answer, not a result.
+// what names the series in a Go benchmark file ("" for a column file).
+func checkSample(file, what string, values []float64) error {
+	if len(values) < ministat.MinSamples {
+		if what != "" {
+			what += " has "
+		}
+		return tooFew(file, what, len(values))
+	}
+	st := ministat.Sample{Values: values}.Stats()
+	// Finite values give a finite mean and variance unless a sum
+	// overflows (a constant sample's tiny negative variance is finite).
+	if math.IsInf(st.Mean, 0) || math.IsInf(st.Var, 0) || math.IsNaN(st.Var) {
+		if what != "" {
+			what += ": "
+		}
+		return &inputError{fmt.Sprintf("%s: %svalues too large: the sum of the values or of their squares overflows (largest magnitude %g)",
+			file, what, math.Max(math.Abs(st.Min), math.Abs(st.Max)))}
+	}
+	return nil
+}
+
 // compareColumns prints one ministat report over all files.
 func compareColumns(w io.Writer, files []*benchfile.File, opts ministat.Options) error {
 	samples := make([]ministat.Sample, len(files))
 	for i, f := range files {
-		if len(f.Values) < ministat.MinSamples {
-			return tooFew(f.Path, "", len(f.Values))
+		if err := checkSample(f.Path, "", f.Values); err != nil {
+			return err
 		}
 		samples[i] = ministat.Sample{Name: f.Path, Values: f.Values}
 	}
@@ -349,8 +374,8 @@ func compareGoBench(w, stderr io.Writer, files []*benchfile.File, opts ministat.
 	// Check every series before printing anything.
 	for _, k := range common {
 		for _, f := range files {
-			if s := f.Bench.Lookup(k.pkg, k.name, k.unit); len(s.Values) < ministat.MinSamples {
-				return tooFew(f.Path, fmt.Sprintf("%v has ", k), len(s.Values))
+			if err := checkSample(f.Path, k.String(), f.Bench.Lookup(k.pkg, k.name, k.unit).Values); err != nil {
+				return err
 			}
 		}
 	}

@@ -315,6 +315,9 @@ func TestCompareErrors(t *testing.T) {
 		{"inf first", []string{"inf.txt", "a.txt"}, "halbench compare: inf.txt:4: -Inf in column 1 is not a finite number", false},
 		{"nan -n", []string{"-n", "nan.txt"}, "halbench compare: nan.txt:3: NaN in column 1 is not a finite number", false},
 		{"gobench nan", []string{"pkgs-old.bench", "nan.bench"}, "halbench compare: nan.bench:4: BenchmarkX-2: NaN ns/op is not a finite number", false},
+		// Finite values whose sums overflow: ministat prints inf and nan and a verdict.
+		{"overflow", []string{"a.txt", "huge.txt"}, "halbench compare: huge.txt: values too large: the sum of the values or of their squares overflows (largest magnitude 1.7e+200)", false},
+		{"gobench overflow", []string{"-n", "huge.bench"}, "halbench compare: huge.bench: BenchmarkX-2 B/op: values too large: the sum of the values or of their squares overflows (largest magnitude 3e+160)", false},
 		{"gobench inf", []string{"inf.bench", "-A", "inf.bench"}, "halbench compare: inf.bench:3: BenchmarkX-2: +Inf B/op is not a finite number", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
