@@ -47,3 +47,25 @@ func ExampleFetchAdd_AddLimited() {
 	// 4 false
 	// count: 3
 }
+
+// Striped is for a count many goroutines add to and few read, such as
+// requests served: each goroutine adds to a stripe of its own, and Load sums
+// the stripes. A Load after the adders have finished sees every Add.
+func ExampleStriped() {
+	var (
+		served counter.Striped
+		wg     sync.WaitGroup
+	)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				served.Add(int64(w + 1))
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Println(served.Load()) // 1000 × (1+2+…+8)
+	// Output: 36000
+}
