@@ -42,7 +42,11 @@ func TestSignedZeroOrder(t *testing.T) {
 func TestQsortIsGlibcMergeSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 10))
 	pool := []float64{math.Copysign(0, -1), 0, 1, -1, 2.5, math.Inf(1), math.Inf(-1), 1e-300, -1e-300}
-	for run := range 2000 {
+	runs := 2000
+	if testing.Short() {
+		runs = 300
+	}
+	for run := range runs {
 		n := rng.IntN(300)
 		if run < 40 {
 			n = run
@@ -100,7 +104,8 @@ func TestLiveMinistatTies(t *testing.T) {
 	dir := t.TempDir()
 	runs, nonFinite := 300, 0
 	if testing.Short() {
-		runs = 60
+		// Each run starts ministat: slow from under qemu-user.
+		runs = 24
 	}
 	for run := range runs {
 		withSpecial := run%3 == 2
