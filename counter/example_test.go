@@ -32,22 +32,6 @@ func Example() {
 	// Output: 4000 4000 4000
 }
 
-// AddLimited enforces a limit, like FreeBSD's per-user process count.
-func ExampleFetchAdd_AddLimited() {
-	var procs counter.FetchAdd
-	for i := range 5 {
-		fmt.Println(i, procs.AddLimited(1, 3))
-	}
-	fmt.Println("count:", procs.Load())
-	// Output:
-	// 0 true
-	// 1 true
-	// 2 true
-	// 3 false
-	// 4 false
-	// count: 3
-}
-
 // Striped is for a count many goroutines add to and few read, such as
 // requests served: each goroutine adds to a stripe of its own, and Load sums
 // the stripes. A Load after the adders have finished sees every Add.
@@ -68,4 +52,20 @@ func ExampleStriped() {
 	wg.Wait()
 	fmt.Println(served.Load()) // 1000 × (1+2+…+8)
 	// Output: 36000
+}
+
+// AddLimited enforces a limit, like FreeBSD's per-user process count.
+func ExampleFetchAdd_AddLimited() {
+	var procs counter.FetchAdd
+	for i := range 5 {
+		fmt.Println(i, procs.AddLimited(1, 3))
+	}
+	fmt.Println("count:", procs.Load())
+	// Output:
+	// 0 true
+	// 1 true
+	// 2 true
+	// 3 false
+	// 4 false
+	// count: 3
 }
