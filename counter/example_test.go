@@ -33,6 +33,28 @@ func Example() {
 	// Output: 4000 4000 4000
 }
 
+// Striped is for a count many goroutines add to and few read, such as
+// requests served: each goroutine adds to a stripe of its own, and Load sums
+// the stripes. A Load after the adders have finished sees every Add.
+func ExampleStriped() {
+	var (
+		served counter.Striped
+		wg     sync.WaitGroup
+	)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				served.Add(int64(w + 1))
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Println(served.Load()) // 1000 × (1+2+…+8)
+	// Output: 36000
+}
+
 // AddLimited enforces a limit, like FreeBSD's per-user process count.
 func ExampleFetchAdd_AddLimited() {
 	var procs counter.FetchAdd

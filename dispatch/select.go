@@ -42,11 +42,20 @@ type OverrideError struct {
 	Msg     string // the complete message without the "GOHAL: " prefix
 }
 
+// Error returns the message prefixed with the variable's name, as in
+// `GOHAL: op "fetchadd64" variant "lse" needs CPU feature "atomics", which
+// this CPU lacks`. Package hal prints it, after "gohal: ", and exits with
+// status 2 when the GOHAL it reads at init cannot be honoured.
 func (e *OverrideError) Error() string { return EnvVar + ": " + e.Msg }
 
 // ParseOverride parses a GOHAL value into op → variant. Empty items (as in
 // "a=b,,c=d" or a trailing comma) are ignored; white space around names is
 // allowed. It checks syntax only: [Select] checks the names.
+//
+// The second result lists the ops in the order the value names them (the
+// map has no order), so that a caller checking the names reports the first
+// bad one, as Select does. A malformed item or an op named twice is an
+// *OverrideError, with nil results.
 func ParseOverride(s string) (map[string]string, []string, error) {
 	m := map[string]string{}
 	var order []string
