@@ -8,7 +8,7 @@
 //
 //	halbench [run] [flags]       measure and report (the default)
 //	halbench features [-json]    print the CPU's features and the dispatch table
-//	halbench compare [flags] FILE...
+//	halbench compare [flags] [FILE...]
 //	                             compare samples like ministat (plain columns or Go benchmark files)
 //	halbench tune [flags]        measure every variant of every op and print the GOHAL line for this machine
 //	halbench peers [flags]       run the peers module: the kit against other libraries
@@ -54,7 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage:
   halbench [run] [flags]            measure and report (default)
   halbench features [-json]         CPU features and the dispatch table
-  halbench compare [flags] FILE...  ministat-style comparison of samples
+  halbench compare [flags] [FILE...]  ministat-style comparison of samples
   halbench tune [flags]             measure each op's variants; print a GOHAL line
   halbench peers [flags]            gohal against other libraries (runs the peers module)
 
