@@ -30,6 +30,10 @@ type binding struct {
 	// Table().CompareAndSwap128 on u.Addr().
 	cas128  func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 	load128 func(u *hal.Uint128) (lo, hi uint64)
+	// store128 and swap128 likewise: Uint128's Store and Swap, or the
+	// table's Store128 row (swap128 is a CAS loop over the table's rows).
+	store128 func(u *hal.Uint128, lo, hi uint64)
+	swap128  func(u *hal.Uint128, lo, hi uint64) (oldLo, oldHi uint64)
 }
 
 // The API binding calls the exported functions directly (inside closures,
@@ -60,7 +64,9 @@ func apiBinding() binding {
 			lo, hi := u.Load()
 			return lo, hi, false
 		},
-		load128: func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
+		load128:  func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
+		store128: func(u *hal.Uint128, lo, hi uint64) { u.Store(lo, hi) },
+		swap128:  func(u *hal.Uint128, lo, hi uint64) (uint64, uint64) { return u.Swap(lo, hi) },
 	}
 }
 
@@ -91,6 +97,28 @@ func tableBinding() binding {
 		load128: func(u *hal.Uint128) (uint64, uint64) {
 			lo, hi, _ := c128(u.Addr(), 0, 0, 0, 0)
 			return lo, hi
+		},
+		store128: func(u *hal.Uint128, lo, hi uint64) {
+			a := u.Addr()
+			oLo, oHi, _ := c128(a, 0, 0, 0, 0)
+			for {
+				l, h, ok := c128(a, oLo, oHi, lo, hi)
+				if ok {
+					return
+				}
+				oLo, oHi = l, h
+			}
+		},
+		swap128: func(u *hal.Uint128, lo, hi uint64) (uint64, uint64) {
+			a := u.Addr()
+			oLo, oHi, _ := c128(a, 0, 0, 0, 0)
+			for {
+				l, h, ok := c128(a, oLo, oHi, lo, hi)
+				if ok {
+					return oLo, oHi
+				}
+				oLo, oHi = l, h
+			}
 		},
 	}
 }
