@@ -25,7 +25,7 @@ var bindings = map[string]string{
 	"fetchadd32": "portable", "fetchadd64": "portable", "swap32": "portable", "swap64": "portable",
 	"loadacquire32": "portable", "loadacquire64": "portable",
 	"storerelease32": "portable", "storerelease64": "portable",
-	"fence": "portable", "cas128": "portable", "cycles": "portable",
+	"fence": "portable", "cas128": "portable", "load128": "portable", "store128": "portable", "cycles": "portable",
 	"spinlock32": "portable",
 }
 
@@ -44,6 +44,8 @@ var archOps = []opImpl{
 	{name: "storerelease64", variants: []variantImpl{{name: "portable", fn: storerelease64_portable}}},
 	{name: "fence", variants: []variantImpl{{name: "portable", fn: fence_portable}}},
 	{name: "cas128", variants: []variantImpl{{name: "portable", fn: cas128_portable}}},
+	{name: "load128", variants: []variantImpl{{name: "portable", fn: load128_portable}}},
+	{name: "store128", variants: []variantImpl{{name: "portable", fn: store128_portable}}},
 	{name: "cycles", variants: []variantImpl{{name: "portable", fn: cycles_portable}}},
 	{name: "spinlock32", variants: []variantImpl{{name: "portable", fn: spinlock32_portable}}},
 }
@@ -117,6 +119,10 @@ func Cycles() uint64 { return cycles_portable() }
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
 }
+
+func load128(addr *[2]uint64) (lo, hi uint64) { return load128_portable(addr) }
+
+func store128(addr *[2]uint64, lo, hi uint64) { store128_portable(addr, lo, hi) }
 
 // SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
 // spinning at most spins pauses: it reads *addr; while the word is held it

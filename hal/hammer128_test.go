@@ -10,7 +10,7 @@ import (
 
 // ops128 are the 128-bit ops; every hammer below runs with each variant of
 // each of them forced in turn (the other two at their defaults).
-var ops128 = []string{"cas128"}
+var ops128 = []string{"load128", "store128", "cas128"}
 
 // TestHammerLoadStore128: writers store (v, ^v) with Store, swap it with
 // Swap and bump it with CompareAndSwap while readers load it; every value

@@ -75,6 +75,7 @@ func apiBinding() binding {
 func tableBinding() binding {
 	t := hal.Table()
 	c128 := t.CompareAndSwap128.Func
+	l128, s128 := t.Load128.Func, t.Store128.Func
 	return binding{
 		cas32:      t.CompareAndSwapUint32.Func,
 		cas64:      t.CompareAndSwapUint64.Func,
@@ -94,24 +95,11 @@ func tableBinding() binding {
 		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
 			return c128(u.Addr(), oldLo, oldHi, newLo, newHi)
 		},
-		load128: func(u *hal.Uint128) (uint64, uint64) {
-			lo, hi, _ := c128(u.Addr(), 0, 0, 0, 0)
-			return lo, hi
-		},
-		store128: func(u *hal.Uint128, lo, hi uint64) {
-			a := u.Addr()
-			oLo, oHi, _ := c128(a, 0, 0, 0, 0)
-			for {
-				l, h, ok := c128(a, oLo, oHi, lo, hi)
-				if ok {
-					return
-				}
-				oLo, oHi = l, h
-			}
-		},
+		load128:  func(u *hal.Uint128) (uint64, uint64) { return l128(u.Addr()) },
+		store128: func(u *hal.Uint128, lo, hi uint64) { s128(u.Addr(), lo, hi) },
 		swap128: func(u *hal.Uint128, lo, hi uint64) (uint64, uint64) {
 			a := u.Addr()
-			oLo, oHi, _ := c128(a, 0, 0, 0, 0)
+			oLo, oHi := l128(a)
 			for {
 				l, h, ok := c128(a, oLo, oHi, lo, hi)
 				if ok {
@@ -206,6 +194,10 @@ func tableVariant(op string) string {
 		return t.Fence.Variant
 	case "cas128":
 		return t.CompareAndSwap128.Variant
+	case "load128":
+		return t.Load128.Variant
+	case "store128":
+		return t.Store128.Variant
 	case "cycles":
 		return t.Cycles.Variant
 	case "spinlock32":
@@ -217,7 +209,7 @@ func tableVariant(op string) string {
 // allOps is the op list every build must have, in spec order.
 var allOps = []string{"pause", "cas32", "cas64", "casuintptr", "fetchadd32", "fetchadd64",
 	"swap32", "swap64", "loadacquire32", "loadacquire64", "storerelease32", "storerelease64",
-	"fence", "cas128", "cycles", "spinlock32"}
+	"fence", "cas128", "load128", "store128", "cycles", "spinlock32"}
 
 func TestOpsList(t *testing.T) {
 	got := hal.Ops()

@@ -32,7 +32,11 @@ type DispatchTable struct {
 	// it returns the value found and whether it swapped. Use it with
 	// [Uint128.Addr].
 	CompareAndSwap128 Entry[func(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)]
-	Cycles            Entry[func() uint64]
+	// Load128 and Store128 are the raw 128-bit load and store on a
+	// 16-byte-aligned word. Use them with [Uint128.Addr].
+	Load128  Entry[func(addr *[2]uint64) (lo, hi uint64)]
+	Store128 Entry[func(addr *[2]uint64, lo, hi uint64)]
+	Cycles   Entry[func() uint64]
 	// SpinLockUint32 is the whole test-and-test-and-set acquire loop in
 	// one call (see [SpinLockUint32]).
 	SpinLockUint32 Entry[func(addr *uint32, spins uint32) (acquired bool)]
@@ -72,6 +76,10 @@ func (t *DispatchTable) set(op, variant, reason string, fn any) {
 		t.Fence = Entry[func()]{variant, reason, fn.(func())}
 	case "cas128":
 		t.CompareAndSwap128 = Entry[func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool)]{variant, reason, fn.(func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool))}
+	case "load128":
+		t.Load128 = Entry[func(*[2]uint64) (uint64, uint64)]{variant, reason, fn.(func(*[2]uint64) (uint64, uint64))}
+	case "store128":
+		t.Store128 = Entry[func(*[2]uint64, uint64, uint64)]{variant, reason, fn.(func(*[2]uint64, uint64, uint64))}
 	case "cycles":
 		t.Cycles = Entry[func() uint64]{variant, reason, fn.(func() uint64)}
 	case "spinlock32":

@@ -37,6 +37,8 @@ var bindings = map[string]string{
 	"storerelease64": "single",
 	"fence":          "flag",
 	"cas128":         "flag",
+	"load128":        "flag",
+	"store128":       "flag",
 	"cycles":         "flag",
 	"spinlock32":     "single",
 }
@@ -126,6 +128,32 @@ func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, 
 		return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
 	}
 	return direct.CompareAndSwap128Cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+func load128(addr *[2]uint64) (lo, hi uint64) {
+	switch selLoad128 {
+	case 1: // cmpxchg16b
+		return direct.Load128Cmpxchg16b(addr)
+	case 2: // portable
+		return load128_portable(addr)
+	}
+	return direct.Load128Vmovdqa(addr)
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+func store128(addr *[2]uint64, lo, hi uint64) {
+	switch selStore128 {
+	case 1: // cmpxchg16b
+		direct.Store128Cmpxchg16b(addr, lo, hi)
+		return
+	case 2: // portable
+		store128_portable(addr, lo, hi)
+		return
+	}
+	direct.Store128Vmovdqa(addr, lo, hi)
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the

@@ -36,6 +36,8 @@ var bindings = map[string]string{
 	"storerelease64": "inline",
 	"fence":          "single",
 	"cas128":         "flag",
+	"load128":        "flag",
+	"store128":       "flag",
 	"cycles":         "single",
 	"spinlock32":     "flag",
 }
@@ -122,6 +124,18 @@ func Fence()
 //
 //go:noescape
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+//
+//go:noescape
+func load128(addr *[2]uint64) (lo, hi uint64)
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+//
+//go:noescape
+func store128(addr *[2]uint64, lo, hi uint64)
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
 // virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is

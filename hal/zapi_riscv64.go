@@ -32,6 +32,8 @@ var bindings = map[string]string{
 	"storerelease64": "single",
 	"fence":          "single",
 	"cas128":         "single",
+	"load128":        "single",
+	"store128":       "single",
 	"cycles":         "single",
 	"spinlock32":     "single",
 }
@@ -117,6 +119,18 @@ func Fence()
 // Sequentially consistent.
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+func load128(addr *[2]uint64) (lo, hi uint64) {
+	return load128_portable(addr)
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+func store128(addr *[2]uint64, lo, hi uint64) {
+	store128_portable(addr, lo, hi)
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the

@@ -24,6 +24,8 @@ var (
 	selLoadacquire32 uint8 // loadacquire32
 	selLoadacquire64 uint8 // loadacquire64
 	selCas128        uint8 // cas128
+	selLoad128       uint8 // load128
+	selStore128      uint8 // store128
 	selSpinlock32    uint8 // spinlock32
 )
 
@@ -83,6 +85,14 @@ var archOps = []opImpl{
 	{name: "cas128", sel: &selCas128, variants: []variantImpl{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwap128Lse},
 		{name: "llsc", fn: direct.CompareAndSwap128Llsc},
+	}},
+	{name: "load128", sel: &selLoad128, variants: []variantImpl{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.Load128Lse},
+		{name: "llsc", fn: direct.Load128Llsc},
+	}},
+	{name: "store128", sel: &selStore128, variants: []variantImpl{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.Store128Lse},
+		{name: "llsc", fn: direct.Store128Llsc},
 	}},
 	{name: "cycles", sel: nil, variants: []variantImpl{
 		{name: "cntvct", fn: direct.CyclesCntvct},

@@ -69,6 +69,12 @@ var archOps = []opImpl{
 	{name: "cas128", sel: nil, variants: []variantImpl{
 		{name: "portable", fn: cas128_portable},
 	}},
+	{name: "load128", sel: nil, variants: []variantImpl{
+		{name: "portable", fn: load128_portable},
+	}},
+	{name: "store128", sel: nil, variants: []variantImpl{
+		{name: "portable", fn: store128_portable},
+	}},
 	{name: "cycles", sel: nil, variants: []variantImpl{
 		{name: "rdtime", fn: direct.CyclesRdtime},
 	}},

@@ -37,6 +37,8 @@ var bindings = map[string]string{
 	"storerelease64": "static",
 	"fence":          "static",
 	"cas128":         "static",
+	"load128":        "static",
+	"store128":       "static",
 	"cycles":         "static",
 	"spinlock32":     "static",
 }
@@ -126,6 +128,18 @@ func Fence() {
 // Sequentially consistent.
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return direct.StaticCompareAndSwap128(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+func load128(addr *[2]uint64) (lo, hi uint64) {
+	return direct.StaticLoad128(addr)
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+func store128(addr *[2]uint64, lo, hi uint64) {
+	direct.StaticStore128(addr, lo, hi)
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the

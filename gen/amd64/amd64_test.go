@@ -39,9 +39,13 @@ func TestAsm(t *testing.T) {
 	if strings.Contains(api, "TEXT ·FetchAddUint64(SB)") {
 		t.Error("asm_amd64.s has an entry for FetchAddUint64, which is bound inline")
 	}
-	// No entry calls or jumps to another function.
+	// No entry calls or jumps to another function, but for the 128-bit
+	// ops' tail jump to the Go function that panics on a misaligned word.
 	for _, s := range []string{api, direct} {
 		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, "JMP ·misaligned128+0(SB)") {
+				continue
+			}
 			if strings.Contains(line, "CALL") || (strings.Contains(line, "JMP") && strings.Contains(line, "(SB)")) {
 				t.Errorf("unexpected call or tail jump: %q", line)
 			}

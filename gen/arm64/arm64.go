@@ -63,6 +63,10 @@ var bodies = map[string]body{
 	"fence/dmb":           fenceDMB,
 	"cas128/lse":          cas128LSE,
 	"cas128/llsc":         cas128LLSC,
+	"load128/lse":         load128LSE,
+	"load128/llsc":        load128LLSC,
+	"store128/lse":        store128LSE,
+	"store128/llsc":       store128LLSC,
 	"cycles/cntvct":       cyclesCNTVCT,
 	"spinlock32/lse":      spinLock32(true),
 	"spinlock32/llsc":     spinLock32(false),
@@ -337,12 +341,13 @@ func fenceDMB(e *Backend, _ string) error {
 // value found; X2:X3 holds new. The relaxed CASP the Go assembler offers
 // (CASPD) would not order surrounding accesses, so the acquire+release form
 // is WORD-encoded.
-func cas128LSE(e *Backend, _ string) error {
+func cas128LSE(e *Backend, p string) error {
 	w, err := caspal(0, 2, 5)
 	if err != nil {
 		return err
 	}
 	e.load("addr", "R5")
+	e.alignCheck("R5", p)
 	e.load("oldLo", "R0")
 	e.load("oldHi", "R1")
 	e.load("newLo", "R2")
@@ -359,6 +364,7 @@ func cas128LSE(e *Backend, _ string) error {
 	e.ins("CSET", "EQ", "R4")
 	e.store("R4", 2)
 	e.ret()
+	e.misaligned(p)
 	return nil
 }
 
@@ -368,6 +374,7 @@ func cas128LSE(e *Backend, _ string) error {
 // retries until that succeeds; the value then returned is atomic.
 func cas128LLSC(e *Backend, p string) error {
 	e.load("addr", "R5")
+	e.alignCheck("R5", p)
 	e.load("oldLo", "R6")
 	e.load("oldHi", "R7")
 	e.load("newLo", "R2")
@@ -392,6 +399,103 @@ func cas128LLSC(e *Backend, p string) error {
 	e.store("R1", 1)
 	e.store("R4", 2)
 	e.ret()
+	e.misaligned(p)
+	return nil
+}
+
+// alignCheck branches to the body's misaligned label when the word in r is
+// not 16-byte aligned: CASP and LDXP/STXP take an alignment fault there.
+func (e *Backend) alignCheck(r, p string) {
+	e.ins("TST", "$15", r)
+	e.ins("BNE", p+"misaligned")
+}
+
+// misaligned is the body's misaligned label: a tail jump, with the
+// function's own argument frame and the caller's LR, to the Go function
+// that panics with an error naming the address (spec.Misaligned128, in
+// hal and hal/direct).
+func (e *Backend) misaligned(p string) {
+	e.Label(p + "misaligned")
+	e.ins("JMP", "·"+spec.Misaligned128+"(SB)")
+}
+
+// load128LSE: CASPAL of 0 with 0 (X0:X1 = X2:X3 = 0): the word is
+// unchanged (0 is stored only where 0 was), and X0:X1 receives its value,
+// read single-copy atomically, with acquire and release ordering.
+func load128LSE(e *Backend, p string) error {
+	w, err := caspal(0, 2, 5)
+	if err != nil {
+		return err
+	}
+	e.load("addr", "R5")
+	e.alignCheck("R5", p)
+	for _, r := range []string{"R0", "R1", "R2", "R3"} {
+		e.ins("MOVD", "ZR", r)
+	}
+	e.word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.store("R0", 0)
+	e.store("R1", 1)
+	e.ret()
+	e.misaligned(p)
+	return nil
+}
+
+// load128LLSC: LDAXP reads the pair; the STLXP of the same pair succeeds
+// only if no other write reached the word in between, which is what makes
+// the two halves one single-copy-atomic value. Retry until it does.
+func load128LLSC(e *Backend, p string) error {
+	e.load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Label(p + "loop")
+	e.ins("LDAXP", "(R5)", "(R0, R1)")
+	e.ins("STLXP", "(R0, R1)", "(R5)", "R8")
+	e.ins("CBNZ", "R8", p+"loop")
+	e.store("R0", 0)
+	e.store("R1", 1)
+	e.ret()
+	e.misaligned(p)
+	return nil
+}
+
+// store128LSE: a CASPAL loop. The first guess is read with a plain LDP (it
+// may be torn: it is only a guess); a CASPAL that fails leaves the value
+// found in X0:X1, the next guess.
+func store128LSE(e *Backend, p string) error {
+	w, err := caspal(0, 2, 5)
+	if err != nil {
+		return err
+	}
+	e.load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.load("lo", "R2")
+	e.load("hi", "R3")
+	e.ins("LDP", "(R5)", "(R0, R1)")
+	e.Label(p + "loop")
+	e.ins("MOVD", "R0", "R6")
+	e.ins("MOVD", "R1", "R7")
+	e.word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.ins("CMP", "R6", "R0")
+	e.ins("BNE", p+"loop")
+	e.ins("CMP", "R7", "R1")
+	e.ins("BNE", p+"loop")
+	e.ret()
+	e.misaligned(p)
+	return nil
+}
+
+// store128LLSC: LDAXP/STLXP loop storing the new pair; the value read is
+// not used, the exclusive pair only makes the store atomic.
+func store128LLSC(e *Backend, p string) error {
+	e.load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.load("lo", "R2")
+	e.load("hi", "R3")
+	e.Label(p + "loop")
+	e.ins("LDAXP", "(R5)", "(R0, R1)")
+	e.ins("STLXP", "(R2, R3)", "(R5)", "R8")
+	e.ins("CBNZ", "R8", p+"loop")
+	e.ret()
+	e.misaligned(p)
 	return nil
 }
 

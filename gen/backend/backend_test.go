@@ -224,7 +224,7 @@ func TestGoEntry(t *testing.T) {
 	}
 	zasm, zapi, zdirect := string(files["zasm_amd64.go"]), string(files["zapi_amd64.go"]), string(files["direct/zdirect_amd64.go"])
 	for _, c := range []struct{ file, name, want string }{
-		{zasm, "zasm_amd64.go", "selCas128 uint8 // cas128\n"},
+		{zasm, "zasm_amd64.go", "selCas128   uint8 // cas128\n"},
 		{zasm, "zasm_amd64.go", `{name: "portable", fn: cas128_portable},`},
 		{zasm, "zasm_amd64.go", `{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.CompareAndSwap128Cmpxchg16b},`},
 		// The entry reads the flag once and calls the variant directly.
