@@ -124,6 +124,16 @@ func load128(addr *[2]uint64) (lo, hi uint64) { return load128_portable(addr) }
 
 func store128(addr *[2]uint64, lo, hi uint64) { store128_portable(addr, lo, hi) }
 
+// The Uint128 entries: the ops on the aligned word of the Uint128 at addr.
+
+func cas128U(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	return cas128_portable(resolve128(addr), oldLo, oldHi, newLo, newHi)
+}
+
+func load128U(addr *[2]uint64) (lo, hi uint64) { return load128_portable(resolve128(addr)) }
+
+func store128U(addr *[2]uint64, lo, hi uint64) { store128_portable(resolve128(addr), lo, hi) }
+
 // SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
 // spinning at most spins pauses: it reads *addr; while the word is held it
 // pauses and reads it again; when it reads 0 it tries a compare-and-swap

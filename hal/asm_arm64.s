@@ -298,6 +298,23 @@ llsc_done:
 llsc_misaligned:
 	JMP       ·misaligned128(SB)
 
+// cas128U: cas128 on the hal.Uint128 at addr: the aligned word's
+// address replaces addr, then a tail jump to cas128 (or to cas128_moved when
+// the value must be relocated first).
+TEXT ·cas128U(SB), NOSPLIT, $0-57
+	MOVD      addr+0(FP), R0
+	NEG       R0, R1
+	AND       $15, R1
+	ADD       $28, R0, R2
+	LDARW     (R2), R3
+	CMP       R1, R3
+	BNE       moved
+	ADD       R1, R0
+	MOVD      R0, addr+0(FP)
+	JMP       ·cas128(SB)
+moved:
+	JMP       ·cas128_moved(SB)
+
 // load128: the entry of op load128.
 // It runs the variant whose index hal stored in selLoad128.
 TEXT ·load128(SB), NOSPLIT, $0-24
@@ -331,6 +348,23 @@ llsc_loop:
 	RET
 llsc_misaligned:
 	JMP       ·misaligned128(SB)
+
+// load128U: load128 on the hal.Uint128 at addr: the aligned word's
+// address replaces addr, then a tail jump to load128 (or to load128_moved when
+// the value must be relocated first).
+TEXT ·load128U(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	NEG       R0, R1
+	AND       $15, R1
+	ADD       $28, R0, R2
+	LDARW     (R2), R3
+	CMP       R1, R3
+	BNE       moved
+	ADD       R1, R0
+	MOVD      R0, addr+0(FP)
+	JMP       ·load128(SB)
+moved:
+	JMP       ·load128_moved(SB)
 
 // store128: the entry of op store128.
 // It runs the variant whose index hal stored in selStore128.
@@ -369,6 +403,23 @@ llsc_loop:
 	RET
 llsc_misaligned:
 	JMP       ·misaligned128(SB)
+
+// store128U: store128 on the hal.Uint128 at addr: the aligned word's
+// address replaces addr, then a tail jump to store128 (or to store128_moved when
+// the value must be relocated first).
+TEXT ·store128U(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	NEG       R0, R1
+	AND       $15, R1
+	ADD       $28, R0, R2
+	LDARW     (R2), R3
+	CMP       R1, R3
+	BNE       moved
+	ADD       R1, R0
+	MOVD      R0, addr+0(FP)
+	JMP       ·store128(SB)
+moved:
+	JMP       ·store128_moved(SB)
 
 // Cycles: the entry of op cycles.
 TEXT ·Cycles(SB), NOSPLIT, $0-8

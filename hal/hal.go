@@ -9,11 +9,12 @@ import (
 
 // opImpl is one op as compiled into this build: its spec name, the flag
 // byte its entry point reads (nil when there is nothing to choose at run
-// time) and its variants in order of preference. The entry is assembly,
-// except for an op bound inline (a Go function over its sync/atomic
-// intrinsic) and an op with a portable variant among assembly ones (or as
-// its only variant), whose generated entry is Go that switches on the
-// flag; in a gohal_static build nothing reads the flag (see Binding).
+// time) and its variants in order of preference. The entry is assembly
+// (a portable variant among assembly ones is a tail jump from it to the Go
+// function), except for an op bound inline (a Go function over its
+// sync/atomic intrinsic) and an op whose only variant is portable, whose
+// generated entry is Go; in a gohal_static build nothing reads the flag
+// (see Binding).
 type opImpl struct {
 	name     string
 	sel      *uint8
@@ -69,7 +70,11 @@ func selectFor(f *dispatch.Features, override string) ([]Choice, error) {
 			ops[i].Variants = append(ops[i].Variants, dispatch.Variant{Name: v.name, Requires: v.requires})
 		}
 	}
-	return dispatch.Select(f, ops, override)
+	choices, err := dispatch.Select(f, ops, override)
+	if err != nil {
+		return nil, err
+	}
+	return unify128(choices, override)
 }
 
 // StaticTag is the build tag that fixes every op's variant at compile

@@ -39,11 +39,27 @@ type noCopy struct{}
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
-// word returns the 16-byte-aligned word holding u's value. It is a few
-// instructions and inlined: the aligned offset of u's bytes, compared with
-// the offset the value was last stored at. They differ only on the first
-// access to a zero value whose aligned offset is not 0 and on the first
-// access after a move, and relocate then moves the value.
+// The layout the generated Uint128 entries (load128U, store128U, cas128U)
+// rely on, spec.Uint128AtOffset in gen/spec: the value at byte offset
+// u.at from the start of the Uint128 (b is its first field), u.at at byte
+// 28. Such an entry takes the Uint128's address as its addr, computes
+// the aligned offset, compares it with u.at, and on a match runs the op
+// on the aligned word, in assembly; on a difference it jumps to the op's
+// Go function <op>_moved, which calls resolve128 and then the op. So the
+// methods below are one call each, which the compiler inlines.
+
+// self is u's address as the addr of a Uint128 entry.
+func (u *Uint128) self() *[2]uint64 { return (*[2]uint64)(unsafe.Pointer(u)) }
+
+// resolve128 returns the aligned word of the Uint128 at p (a Uint128
+// entry's addr), relocating its value first if it must.
+func resolve128(p *[2]uint64) *[2]uint64 { return (*Uint128)(unsafe.Pointer(p)).word() }
+
+// word returns the 16-byte-aligned word holding u's value: the aligned
+// offset of u's bytes, compared with the offset the value was last stored
+// at. They differ only on the first access to a zero value whose aligned
+// offset is not 0 and on the first access after a move, and relocate then
+// moves the value.
 func (u *Uint128) word() *[2]uint64 {
 	p := unsafe.Pointer(&u.b)
 	off := -uintptr(p) & 15
@@ -96,10 +112,10 @@ func (u *Uint128) Addr() *[2]uint64 { return u.word() }
 // needs the line exclusively. On riscv64 (no 128-bit atomic without Zacas)
 // and wherever the portable variant runs, every access takes one of a set
 // of striped locks. [Selected] names the variant (op load128).
-func (u *Uint128) Load() (lo, hi uint64) { return load128(u.word()) }
+func (u *Uint128) Load() (lo, hi uint64) { return load128U(u.self()) }
 
 // Store atomically stores lo, hi into the word (op store128).
-func (u *Uint128) Store(lo, hi uint64) { store128(u.word(), lo, hi) }
+func (u *Uint128) Store(lo, hi uint64) { store128U(u.self(), lo, hi) }
 
 // Swap atomically stores lo, hi into the word and returns the value it
 // replaced: a loop of compare-and-swaps (op cas128) from the value last
@@ -119,6 +135,6 @@ func (u *Uint128) Swap(lo, hi uint64) (oldLo, oldHi uint64) {
 // CompareAndSwap atomically replaces the word with newLo, newHi if it holds
 // oldLo, oldHi, and reports whether it did (op cas128).
 func (u *Uint128) CompareAndSwap(oldLo, oldHi, newLo, newHi uint64) (swapped bool) {
-	_, _, swapped = cas128(u.word(), oldLo, oldHi, newLo, newHi)
+	_, _, swapped = cas128U(u.self(), oldLo, oldHi, newLo, newHi)
 	return swapped
 }

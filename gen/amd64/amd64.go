@@ -103,6 +103,30 @@ func (b *Backend) Select(sel string, labels []string) {
 	}
 }
 
+// TailJump implements backend.Backend.
+func (b *Backend) TailJump(name string) { tailJump(b.ctx, name) }
+
+// ResolveUint128 implements backend.Backend: SI = -addr & 15, the aligned
+// offset; the recorded offset is compared with it (a plain MOVL: under
+// x86-TSO a load is not reordered with the later accesses to the value);
+// on a match addr+SI goes back into the addr argument.
+func (b *Backend) ResolveUint128(entry, moved string) error {
+	c := b.ctx
+	c.Load(c.Param("addr"), reg.RDI)
+	c.MOVQ(reg.RDI, reg.RSI)
+	c.NEGQ(reg.RSI)
+	c.ANDQ(operand.U32(15), reg.RSI)
+	c.MOVL(operand.Mem{Base: reg.RDI, Disp: spec.Uint128AtOffset}, reg.R8L)
+	c.CMPQ(reg.R8, reg.RSI)
+	c.JNE(operand.LabelRef("moved"))
+	c.ADDQ(reg.RSI, reg.RDI)
+	c.Store(reg.RDI, c.Param("addr"))
+	tailJump(c, entry)
+	c.Label("moved")
+	tailJump(c, moved)
+	return nil
+}
+
 // Label implements backend.Backend.
 func (b *Backend) Label(name string) { b.ctx.Label(name) }
 

@@ -106,6 +106,31 @@ func (e *Backend) Select(sel string, labels []string) {
 	}
 }
 
+// TailJump implements backend.Backend: a B to the symbol, with LR still
+// the caller's (the entries have no frame).
+func (e *Backend) TailJump(name string) { e.ins("JMP", "·"+name+"(SB)") }
+
+// ResolveUint128 implements backend.Backend. The recorded offset is read
+// with LDARW, a load-acquire: the accesses to the value (CASPAL, LDAXP) may
+// not be performed before it, so a goroutine that sees the offset a
+// relocation stored (with a release store, after copying the value) sees
+// the copied value.
+func (e *Backend) ResolveUint128(entry, moved string) error {
+	e.load("addr", "R0")
+	e.ins("NEG", "R0", "R1")
+	e.ins("AND", "$15", "R1")
+	e.ins("ADD", fmt.Sprintf("$%d", spec.Uint128AtOffset), "R0", "R2")
+	e.ins("LDARW", "(R2)", "R3")
+	e.ins("CMP", "R1", "R3")
+	e.ins("BNE", "moved")
+	e.ins("ADD", "R1", "R0")
+	e.ins("MOVD", "R0", e.arg("addr"))
+	e.TailJump(entry)
+	e.Label("moved")
+	e.TailJump(moved)
+	return nil
+}
+
 // Label implements backend.Backend.
 func (e *Backend) Label(name string) { fmt.Fprintf(&e.buf, "%s:\n", name) }
 

@@ -115,6 +115,17 @@ func (e *Backend) Select(sel string, labels []string) {
 	}
 }
 
+// TailJump implements backend.Backend.
+func (e *Backend) TailJump(name string) { e.ins("JMP", "·"+name+"(SB)") }
+
+// ResolveUint128 implements backend.Backend. No riscv64 entry needs it:
+// the 128-bit ops have only Go variants here (no Zacas), so their entries,
+// the Uint128 ones included, are Go. A Zacas variant would need it written
+// (a plain MOVWU of the offset, then FENCE R,RW for the acquire).
+func (e *Backend) ResolveUint128(entry, moved string) error {
+	return fmt.Errorf("riscv64 has no 128-bit assembly variant, so no Uint128 entry in assembly (%s)", entry)
+}
+
 // Label implements backend.Backend.
 func (e *Backend) Label(name string) { fmt.Fprintf(&e.buf, "%s:\n", name) }
 

@@ -185,6 +185,13 @@ func (op *Op) AsmVariants(goarch string) []Variant {
 	return out
 }
 
+// GoEntry reports whether hal's entry of the op on goarch is a Go function:
+// when all its variants there are Go. (A Go variant beside assembly ones is
+// reached by a tail jump from the assembly entry.)
+func (op *Op) GoEntry(goarch string) bool {
+	return len(op.AsmVariants(goarch)) == 0
+}
+
 // HasGoVariant reports whether one of the op's variants on goarch is
 // written in Go; the op's entry is then a Go function.
 func (op *Op) HasGoVariant(goarch string) bool {
