@@ -20,7 +20,7 @@ var ops128 = []string{"load128", "store128", "cas128"}
 func TestHammerLoadStore128(t *testing.T) {
 	for _, op := range ops128 {
 		t.Run(op, func(t *testing.T) {
-			eachVariant(t, op, func(t *testing.T, b binding) {
+			eachVariant(t, op, func(t *testing.T, b calls) {
 				G, N := hammerSize()
 				N /= 4
 				var u hal.Uint128
@@ -81,7 +81,7 @@ func seen3(uint64, uint64, bool) {}
 func TestHammerStack128(t *testing.T) {
 	for _, op := range ops128 {
 		t.Run(op, func(t *testing.T) {
-			eachVariant(t, op, func(t *testing.T, _ binding) {
+			eachVariant(t, op, func(t *testing.T, _ calls) {
 				G, N := hammerSize()
 				N /= 8
 				const slots = 3

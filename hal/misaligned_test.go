@@ -47,7 +47,7 @@ func TestMisaligned128(t *testing.T) {
 	}
 	for _, op := range []string{"cas128", "load128", "store128"} {
 		t.Run(op, func(t *testing.T) {
-			eachVariant(t, op, func(t *testing.T, _ binding) {
+			eachVariant(t, op, func(t *testing.T, _ calls) {
 				tb := hal.Table()
 				switch op {
 				case "cas128":
