@@ -5,7 +5,7 @@
 package hal
 
 import (
-	"github.com/gohal/gohal/hal/direct"
+	"github.com/gohal/gohal/hal/binding"
 	"sync/atomic"
 )
 
@@ -18,27 +18,26 @@ const staticLevel = ""
 func staticVariant(op string) string { return "" }
 
 // bindings says how each op's exported function reaches its variant
-// in this build: "inline" (the sync/atomic intrinsic, inlined into
-// the caller), "flag" (an entry that reads the op's flag byte:
-// assembly, or Go for an op with a Go variant) or "single" (an entry
-// that is, or calls, the op's one variant).
-var bindings = map[string]string{
-	"pause":          "single",
-	"cas32":          "inline",
-	"cas64":          "inline",
-	"casuintptr":     "inline",
-	"fetchadd32":     "inline",
-	"fetchadd64":     "inline",
-	"swap32":         "inline",
-	"swap64":         "inline",
-	"loadacquire32":  "inline",
-	"loadacquire64":  "inline",
-	"storerelease32": "single",
-	"storerelease64": "single",
-	"fence":          "flag",
-	"cas128":         "flag",
-	"cycles":         "flag",
-	"spinlock32":     "single",
+// in this build (see Binding).
+var bindings = map[string]binding.Kind{
+	"pause":          binding.Single,
+	"cas32":          binding.Inline,
+	"cas64":          binding.Inline,
+	"casuintptr":     binding.Inline,
+	"fetchadd32":     binding.Inline,
+	"fetchadd64":     binding.Inline,
+	"swap32":         binding.Inline,
+	"swap64":         binding.Inline,
+	"loadacquire32":  binding.Inline,
+	"loadacquire64":  binding.Inline,
+	"storerelease32": binding.Single,
+	"storerelease64": binding.Single,
+	"fence":          binding.Flag,
+	"cas128":         binding.Flag,
+	"load128":        binding.Flag,
+	"store128":       binding.Flag,
+	"cycles":         binding.Flag,
+	"spinlock32":     binding.Single,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -120,12 +119,59 @@ func Fence()
 // oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
 // value found (which equals old when it swapped) and whether it swapped.
 // Sequentially consistent.
-func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
-	switch selCas128 {
-	case 1: // portable
-		return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
-	}
-	return direct.CompareAndSwap128Cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)
+//
+//go:noescape
+func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+
+// cas128U is cas128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to cas128, or to cas128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func cas128U(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+
+// cas128_moved is where cas128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs cas128 on the word.
+func cas128_moved(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	return cas128(resolve128(addr), oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+//
+//go:noescape
+func load128(addr *[2]uint64) (lo, hi uint64)
+
+// load128U is load128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to load128, or to load128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func load128U(addr *[2]uint64) (lo, hi uint64)
+
+// load128_moved is where load128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs load128 on the word.
+func load128_moved(addr *[2]uint64) (lo, hi uint64) {
+	return load128(resolve128(addr))
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+//
+//go:noescape
+func store128(addr *[2]uint64, lo, hi uint64)
+
+// store128U is store128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to store128, or to store128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func store128U(addr *[2]uint64, lo, hi uint64)
+
+// store128_moved is where store128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs store128 on the word.
+func store128_moved(addr *[2]uint64, lo, hi uint64) {
+	store128(resolve128(addr), lo, hi)
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the

@@ -5,6 +5,7 @@
 package hal
 
 import (
+	"github.com/gohal/gohal/hal/binding"
 	"sync/atomic"
 )
 
@@ -17,27 +18,26 @@ const staticLevel = ""
 func staticVariant(op string) string { return "" }
 
 // bindings says how each op's exported function reaches its variant
-// in this build: "inline" (the sync/atomic intrinsic, inlined into
-// the caller), "flag" (an entry that reads the op's flag byte:
-// assembly, or Go for an op with a Go variant) or "single" (an entry
-// that is, or calls, the op's one variant).
-var bindings = map[string]string{
-	"pause":          "flag",
-	"cas32":          "flag",
-	"cas64":          "flag",
-	"casuintptr":     "flag",
-	"fetchadd32":     "flag",
-	"fetchadd64":     "flag",
-	"swap32":         "flag",
-	"swap64":         "flag",
-	"loadacquire32":  "flag",
-	"loadacquire64":  "flag",
-	"storerelease32": "inline",
-	"storerelease64": "inline",
-	"fence":          "single",
-	"cas128":         "flag",
-	"cycles":         "single",
-	"spinlock32":     "flag",
+// in this build (see Binding).
+var bindings = map[string]binding.Kind{
+	"pause":          binding.Flag,
+	"cas32":          binding.Flag,
+	"cas64":          binding.Flag,
+	"casuintptr":     binding.Flag,
+	"fetchadd32":     binding.Flag,
+	"fetchadd64":     binding.Flag,
+	"swap32":         binding.Flag,
+	"swap64":         binding.Flag,
+	"loadacquire32":  binding.Flag,
+	"loadacquire64":  binding.Flag,
+	"storerelease32": binding.Inline,
+	"storerelease64": binding.Inline,
+	"fence":          binding.Single,
+	"cas128":         binding.Flag,
+	"load128":        binding.Flag,
+	"store128":       binding.Flag,
+	"cycles":         binding.Single,
+	"spinlock32":     binding.Flag,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -122,6 +122,57 @@ func Fence()
 //
 //go:noescape
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+
+// cas128U is cas128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to cas128, or to cas128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func cas128U(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+
+// cas128_moved is where cas128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs cas128 on the word.
+func cas128_moved(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	return cas128(resolve128(addr), oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+//
+//go:noescape
+func load128(addr *[2]uint64) (lo, hi uint64)
+
+// load128U is load128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to load128, or to load128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func load128U(addr *[2]uint64) (lo, hi uint64)
+
+// load128_moved is where load128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs load128 on the word.
+func load128_moved(addr *[2]uint64) (lo, hi uint64) {
+	return load128(resolve128(addr))
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+//
+//go:noescape
+func store128(addr *[2]uint64, lo, hi uint64)
+
+// store128U is store128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to store128, or to store128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func store128U(addr *[2]uint64, lo, hi uint64)
+
+// store128_moved is where store128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs store128 on the word.
+func store128_moved(addr *[2]uint64, lo, hi uint64) {
+	store128(resolve128(addr), lo, hi)
+}
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
 // virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is

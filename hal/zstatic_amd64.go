@@ -5,6 +5,7 @@
 package hal
 
 import (
+	"github.com/gohal/gohal/hal/binding"
 	"github.com/gohal/gohal/hal/direct"
 )
 
@@ -20,25 +21,27 @@ func staticVariant(op string) string {
 	return direct.StaticVariant(op)
 }
 
-// bindings says how each op's exported function reaches its variant:
-// in a gohal_static build, always through direct's Static function.
-var bindings = map[string]string{
-	"pause":          "static",
-	"cas32":          "static",
-	"cas64":          "static",
-	"casuintptr":     "static",
-	"fetchadd32":     "static",
-	"fetchadd64":     "static",
-	"swap32":         "static",
-	"swap64":         "static",
-	"loadacquire32":  "static",
-	"loadacquire64":  "static",
-	"storerelease32": "static",
-	"storerelease64": "static",
-	"fence":          "static",
-	"cas128":         "static",
-	"cycles":         "static",
-	"spinlock32":     "static",
+// bindings says how each op's exported function reaches its variant
+// in this build (see Binding).
+var bindings = map[string]binding.Kind{
+	"pause":          binding.Static,
+	"cas32":          binding.Static,
+	"cas64":          binding.Static,
+	"casuintptr":     binding.Static,
+	"fetchadd32":     binding.Static,
+	"fetchadd64":     binding.Static,
+	"swap32":         binding.Static,
+	"swap64":         binding.Static,
+	"loadacquire32":  binding.Static,
+	"loadacquire64":  binding.Static,
+	"storerelease32": binding.Static,
+	"storerelease64": binding.Static,
+	"fence":          binding.Static,
+	"cas128":         binding.Static,
+	"load128":        binding.Static,
+	"store128":       binding.Static,
+	"cycles":         binding.Static,
+	"spinlock32":     binding.Static,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -126,6 +129,33 @@ func Fence() {
 // Sequentially consistent.
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return direct.StaticCompareAndSwap128(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// cas128U is cas128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func cas128U(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	return cas128(resolve128(addr), oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+func load128(addr *[2]uint64) (lo, hi uint64) {
+	return direct.StaticLoad128(addr)
+}
+
+// load128U is load128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func load128U(addr *[2]uint64) (lo, hi uint64) {
+	return load128(resolve128(addr))
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+func store128(addr *[2]uint64, lo, hi uint64) {
+	direct.StaticStore128(addr, lo, hi)
+}
+
+// store128U is store128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func store128U(addr *[2]uint64, lo, hi uint64) {
+	store128(resolve128(addr), lo, hi)
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the

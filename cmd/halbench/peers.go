@@ -351,7 +351,7 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		}
 		pi.Median[n] = peerMedian(s.Values)
 		pi.N[n] = len(s.Values)
-		if ts := g.Lookup(s.Name, peerTruncatedUnit); ts != nil {
+		if ts := g.Lookup(s.Pkg, s.Name, peerTruncatedUnit); ts != nil {
 			pi.Truncated[n] = len(ts.Values)
 			t.Truncated = true
 		}

@@ -13,33 +13,30 @@
 package arm64
 
 import (
-	"bytes"
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/spec"
 )
 
 // Backend writes asm_arm64.s.
 type Backend struct {
-	buf   bytes.Buffer
-	op    *spec.Op
-	frame spec.Frame
-	err   error
+	backend.TextEmitter
 }
 
 // New returns a fresh arm64 backend.
-func New() *Backend { return &Backend{} }
+func New() *Backend {
+	return &Backend{backend.TextEmitter{LoadOp: loadOp, StoreOp: storeOp}}
+}
 
 // Arch implements backend.Backend.
 func (*Backend) Arch() string { return "arm64" }
 
 type body func(e *Backend, prefix string) error
 
-var bodies = map[string]body{
-	"pause/isb":           func(e *Backend, _ string) error { e.ins("ISB", "$15"); e.ret(); return nil },
-	"pause/yield":         func(e *Backend, _ string) error { e.ins("YIELD"); e.ret(); return nil },
+var bodies = backend.Bodies[body]{
+	"pause/isb":           func(e *Backend, _ string) error { e.Ins("ISB", "$15"); e.Ret(); return nil },
+	"pause/yield":         func(e *Backend, _ string) error { e.Ins("YIELD"); e.Ret(); return nil },
 	"cas32/lse":           casLSE(32),
 	"cas32/llsc":          casLLSC(32),
 	"cas64/lse":           casLSE(64),
@@ -63,113 +60,60 @@ var bodies = map[string]body{
 	"fence/dmb":           fenceDMB,
 	"cas128/lse":          cas128LSE,
 	"cas128/llsc":         cas128LLSC,
+	"load128/lse":         load128LSE,
+	"load128/llsc":        load128LLSC,
+	"store128/lse":        store128LSE,
+	"store128/llsc":       store128LLSC,
 	"cycles/cntvct":       cyclesCNTVCT,
 	"spinlock32/lse":      spinLock32(true),
 	"spinlock32/llsc":     spinLock32(false),
 }
 
-// Implements implements backend.Backend.
-func (*Backend) Implements() []string {
-	var ks []string
-	for k := range bodies {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-// Text implements backend.Backend.
-func (e *Backend) Text(name string, op *spec.Op, doc []string) {
-	e.op, e.frame = op, op.Frame()
-	e.buf.WriteString("\n")
-	for _, d := range doc {
-		fmt.Fprintf(&e.buf, "// %s\n", d)
-	}
-	fmt.Fprintf(&e.buf, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, e.frame.Size)
-}
+// Implements implements backend.Backend: the keys of bodies.
+func (*Backend) Implements() []string { return bodies.Implements() }
 
 // Select implements backend.Backend: MOVBU of the flag into R9, then CBNZ
 // for two variants or a CMP/BEQ per label for more.
 func (e *Backend) Select(sel string, labels []string) {
-	e.ins("MOVBU", "·"+sel+"(SB)", "R9")
+	e.Ins("MOVBU", "·"+sel+"(SB)", "R9")
 	if len(labels) == 1 {
-		e.ins("CBNZ", "R9", labels[0])
+		e.Ins("CBNZ", "R9", labels[0])
 		return
 	}
 	for i, l := range labels {
-		e.ins("CMP", fmt.Sprintf("$%d", i+1), "R9")
-		e.ins("BEQ", l)
+		e.Ins("CMP", fmt.Sprintf("$%d", i+1), "R9")
+		e.Ins("BEQ", l)
 	}
 }
 
-// Label implements backend.Backend.
-func (e *Backend) Label(name string) { fmt.Fprintf(&e.buf, "%s:\n", name) }
-
-// Comment implements backend.Backend.
-func (e *Backend) Comment(lines ...string) {
-	for _, l := range lines {
-		fmt.Fprintf(&e.buf, "\t// %s\n", l)
-	}
+// ResolveUint128 implements backend.Backend. The recorded offset is read
+// with LDARW, a load-acquire: the accesses to the value (CASPAL, LDAXP) may
+// not be performed before it, so a goroutine that sees the offset a
+// relocation stored (with a release store, after copying the value) sees
+// the copied value.
+func (e *Backend) ResolveUint128(entry, moved string) error {
+	e.Load("addr", "R0")
+	e.Ins("NEG", "R0", "R1")
+	e.Ins("AND", "$15", "R1")
+	e.Ins("ADD", fmt.Sprintf("$%d", spec.Uint128AtOffset), "R0", "R2")
+	e.Ins("LDARW", "(R2)", "R3")
+	e.Ins("CMP", "R1", "R3")
+	e.Ins("BNE", "moved")
+	e.Ins("ADD", "R1", "R0")
+	e.Ins("MOVD", "R0", e.Arg("addr"))
+	e.TailJump(entry)
+	e.Label("moved")
+	e.TailJump(moved)
+	return nil
 }
 
 // Variant implements backend.Backend.
 func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
-	f, ok := bodies[op.Name+"/"+v.Name]
-	if !ok {
-		return fmt.Errorf("no arm64 body")
+	f, err := bodies.Lookup("arm64", op, v)
+	if err != nil {
+		return err
 	}
 	return f(e, prefix)
-}
-
-// Finish implements backend.Backend; the next Text starts a new file.
-func (e *Backend) Finish(header string, tags []string) ([]byte, error) {
-	var out bytes.Buffer
-	fmt.Fprintf(&out, "// %s\n\n", header)
-	fmt.Fprintf(&out, "//go:build %s\n\n", strings.Join(tags, " && "))
-	out.WriteString("#include \"textflag.h\"\n")
-	out.Write(e.buf.Bytes())
-	e.buf.Reset()
-	return out.Bytes(), nil
-}
-
-// ins writes one instruction: mnemonic, then operands separated by ", ".
-func (e *Backend) ins(mnemonic string, operands ...string) {
-	if len(operands) == 0 {
-		fmt.Fprintf(&e.buf, "\t%s\n", mnemonic)
-		return
-	}
-	fmt.Fprintf(&e.buf, "\t%-9s %s\n", mnemonic, strings.Join(operands, ", "))
-}
-
-func (e *Backend) ret() { e.ins("RET") }
-
-// word writes a WORD-encoded instruction with its disassembly as a comment.
-func (e *Backend) word(w uint32, asm string) {
-	fmt.Fprintf(&e.buf, "\t%-9s $%#08x // %s\n", "WORD", w, asm)
-}
-
-// arg returns the frame operand of the named argument or result,
-// "addr+0(FP)".
-func (e *Backend) arg(name string) string {
-	s := e.frame.Slot(name)
-	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
-}
-
-// result returns the frame operand of the i-th result.
-func (e *Backend) result(i int) string {
-	s := e.frame.Results[i]
-	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
-}
-
-// load moves an argument into a register with the move its size needs
-// (zero-extending 32-bit values).
-func (e *Backend) load(name, r string) {
-	e.ins(loadOp(e.frame.Slot(name).Size), e.arg(name), r)
-}
-
-// store moves a register into the i-th result.
-func (e *Backend) store(r string, i int) {
-	e.ins(storeOp(e.frame.Results[i].Size), r, e.result(i))
 }
 
 func loadOp(size int) string {
@@ -205,15 +149,15 @@ func sfx(bits int, d string) string {
 // equal; R3 receives the value found either way.
 func casLSE(bits int) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "R0")
-		e.load("old", "R1")
-		e.load("new", "R2")
-		e.ins("MOVD", "R1", "R3")
-		e.ins("CASAL"+sfx(bits, "D"), "R3", "(R0)", "R2")
-		e.ins("CMP"+sfx(bits, ""), "R1", "R3")
-		e.ins("CSET", "EQ", "R4")
-		e.store("R4", 0)
-		e.ret()
+		e.Load("addr", "R0")
+		e.Load("old", "R1")
+		e.Load("new", "R2")
+		e.Ins("MOVD", "R1", "R3")
+		e.Ins("CASAL"+sfx(bits, "D"), "R3", "(R0)", "R2")
+		e.Ins("CMP"+sfx(bits, ""), "R1", "R3")
+		e.Ins("CSET", "EQ", "R4")
+		e.Store("R4", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -224,19 +168,19 @@ func casLSE(bits int) body {
 func casLLSC(bits int) body {
 	return func(e *Backend, p string) error {
 		w := sfx(bits, "")
-		e.load("addr", "R0")
-		e.load("old", "R1")
-		e.load("new", "R2")
+		e.Load("addr", "R0")
+		e.Load("old", "R1")
+		e.Load("new", "R2")
 		e.Label(p + "loop")
-		e.ins("LDAXR"+w, "(R0)", "R3")
-		e.ins("CMP"+w, "R1", "R3")
-		e.ins("BNE", p+"done")
-		e.ins("STLXR"+w, "R2", "(R0)", "R4")
-		e.ins("CBNZ", "R4", p+"loop")
+		e.Ins("LDAXR"+w, "(R0)", "R3")
+		e.Ins("CMP"+w, "R1", "R3")
+		e.Ins("BNE", p+"done")
+		e.Ins("STLXR"+w, "R2", "(R0)", "R4")
+		e.Ins("CBNZ", "R4", p+"loop")
 		e.Label(p + "done")
-		e.ins("CSET", "EQ", "R4")
-		e.store("R4", 0)
-		e.ret()
+		e.Ins("CSET", "EQ", "R4")
+		e.Store("R4", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -245,11 +189,11 @@ func casLLSC(bits int) body {
 // value in R2.
 func rmwLSE(mnemonic string, bits int, arg string) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "R0")
-		e.load(arg, "R1")
-		e.ins(mnemonic+sfx(bits, "D"), "R1", "(R0)", "R2")
-		e.store("R2", 0)
-		e.ret()
+		e.Load("addr", "R0")
+		e.Load(arg, "R1")
+		e.Ins(mnemonic+sfx(bits, "D"), "R1", "(R0)", "R2")
+		e.Store("R2", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -257,15 +201,15 @@ func rmwLSE(mnemonic string, bits int, arg string) body {
 func fetchaddLLSC(bits int) body {
 	return func(e *Backend, p string) error {
 		w := sfx(bits, "")
-		e.load("addr", "R0")
-		e.load("delta", "R1")
+		e.Load("addr", "R0")
+		e.Load("delta", "R1")
 		e.Label(p + "loop")
-		e.ins("LDAXR"+w, "(R0)", "R2")
-		e.ins("ADD"+w, "R1", "R2", "R3")
-		e.ins("STLXR"+w, "R3", "(R0)", "R4")
-		e.ins("CBNZ", "R4", p+"loop")
-		e.store("R2", 0)
-		e.ret()
+		e.Ins("LDAXR"+w, "(R0)", "R2")
+		e.Ins("ADD"+w, "R1", "R2", "R3")
+		e.Ins("STLXR"+w, "R3", "(R0)", "R4")
+		e.Ins("CBNZ", "R4", p+"loop")
+		e.Store("R2", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -273,14 +217,14 @@ func fetchaddLLSC(bits int) body {
 func swapLLSC(bits int) body {
 	return func(e *Backend, p string) error {
 		w := sfx(bits, "")
-		e.load("addr", "R0")
-		e.load("new", "R1")
+		e.Load("addr", "R0")
+		e.Load("new", "R1")
 		e.Label(p + "loop")
-		e.ins("LDAXR"+w, "(R0)", "R2")
-		e.ins("STLXR"+w, "R1", "(R0)", "R3")
-		e.ins("CBNZ", "R3", p+"loop")
-		e.store("R2", 0)
-		e.ret()
+		e.Ins("LDAXR"+w, "(R0)", "R2")
+		e.Ins("STLXR"+w, "R1", "(R0)", "R3")
+		e.Ins("CBNZ", "R3", p+"loop")
+		e.Store("R2", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -297,30 +241,30 @@ func loadLDAPR(bits int) body {
 		if bits == 32 {
 			reg = "W1"
 		}
-		e.load("addr", "R0")
-		e.word(w, "LDAPR "+reg+", [X0]")
-		e.store("R1", 0)
-		e.ret()
+		e.Load("addr", "R0")
+		e.Word(w, "LDAPR "+reg+", [X0]")
+		e.Store("R1", 0)
+		e.Ret()
 		return nil
 	}
 }
 
 func loadLDAR(bits int) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "R0")
-		e.ins("LDAR"+sfx(bits, ""), "(R0)", "R1")
-		e.store("R1", 0)
-		e.ret()
+		e.Load("addr", "R0")
+		e.Ins("LDAR"+sfx(bits, ""), "(R0)", "R1")
+		e.Store("R1", 0)
+		e.Ret()
 		return nil
 	}
 }
 
 func storeSTLR(bits int) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "R0")
-		e.load("val", "R1")
-		e.ins("STLR"+sfx(bits, ""), "R1", "(R0)")
-		e.ret()
+		e.Load("addr", "R0")
+		e.Load("val", "R1")
+		e.Ins("STLR"+sfx(bits, ""), "R1", "(R0)")
+		e.Ret()
 		return nil
 	}
 }
@@ -328,8 +272,8 @@ func storeSTLR(bits int) body {
 // fenceDMB: DMB ISH (option 0b1011) orders all earlier loads and stores
 // before all later ones for every observer in the inner shareable domain.
 func fenceDMB(e *Backend, _ string) error {
-	e.ins("DMB", "$0xb")
-	e.ret()
+	e.Ins("DMB", "$0xb")
+	e.Ret()
 	return nil
 }
 
@@ -337,28 +281,30 @@ func fenceDMB(e *Backend, _ string) error {
 // value found; X2:X3 holds new. The relaxed CASP the Go assembler offers
 // (CASPD) would not order surrounding accesses, so the acquire+release form
 // is WORD-encoded.
-func cas128LSE(e *Backend, _ string) error {
+func cas128LSE(e *Backend, p string) error {
 	w, err := caspal(0, 2, 5)
 	if err != nil {
 		return err
 	}
-	e.load("addr", "R5")
-	e.load("oldLo", "R0")
-	e.load("oldHi", "R1")
-	e.load("newLo", "R2")
-	e.load("newHi", "R3")
-	e.ins("MOVD", "R0", "R6")
-	e.ins("MOVD", "R1", "R7")
-	e.word(w, "CASPAL X0, X1, X2, X3, [X5]")
-	e.store("R0", 0)
-	e.store("R1", 1)
-	e.ins("EOR", "R6", "R0", "R8")
-	e.ins("EOR", "R7", "R1", "R9")
-	e.ins("ORR", "R9", "R8", "R8")
-	e.ins("CMP", "$0", "R8")
-	e.ins("CSET", "EQ", "R4")
-	e.store("R4", 2)
-	e.ret()
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Load("oldLo", "R0")
+	e.Load("oldHi", "R1")
+	e.Load("newLo", "R2")
+	e.Load("newHi", "R3")
+	e.Ins("MOVD", "R0", "R6")
+	e.Ins("MOVD", "R1", "R7")
+	e.Word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.Store("R0", 0)
+	e.Store("R1", 1)
+	e.Ins("EOR", "R6", "R0", "R8")
+	e.Ins("EOR", "R7", "R1", "R9")
+	e.Ins("ORR", "R9", "R8", "R8")
+	e.Ins("CMP", "$0", "R8")
+	e.Ins("CSET", "EQ", "R4")
+	e.Store("R4", 2)
+	e.Ret()
+	e.misaligned(p)
 	return nil
 }
 
@@ -367,31 +313,129 @@ func cas128LSE(e *Backend, _ string) error {
 // mismatch the loop stores back what it read (STLXP, a no-op write) and
 // retries until that succeeds; the value then returned is atomic.
 func cas128LLSC(e *Backend, p string) error {
-	e.load("addr", "R5")
-	e.load("oldLo", "R6")
-	e.load("oldHi", "R7")
-	e.load("newLo", "R2")
-	e.load("newHi", "R3")
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Load("oldLo", "R6")
+	e.Load("oldHi", "R7")
+	e.Load("newLo", "R2")
+	e.Load("newHi", "R3")
 	e.Label(p + "loop")
-	e.ins("LDAXP", "(R5)", "(R0, R1)")
-	e.ins("CMP", "R6", "R0")
-	e.ins("BNE", p+"differ")
-	e.ins("CMP", "R7", "R1")
-	e.ins("BNE", p+"differ")
-	e.ins("STLXP", "(R2, R3)", "(R5)", "R8")
-	e.ins("CBNZ", "R8", p+"loop")
-	e.ins("MOVD", "$1", "R4")
-	e.ins("B", p+"done")
+	e.Ins("LDAXP", "(R5)", "(R0, R1)")
+	e.Ins("CMP", "R6", "R0")
+	e.Ins("BNE", p+"differ")
+	e.Ins("CMP", "R7", "R1")
+	e.Ins("BNE", p+"differ")
+	e.Ins("STLXP", "(R2, R3)", "(R5)", "R8")
+	e.Ins("CBNZ", "R8", p+"loop")
+	e.Ins("MOVD", "$1", "R4")
+	e.Ins("B", p+"done")
 	e.Label(p + "differ")
 	e.Comment("Write back the value read: the pair was read atomically only if this succeeds.")
-	e.ins("STLXP", "(R0, R1)", "(R5)", "R8")
-	e.ins("CBNZ", "R8", p+"loop")
-	e.ins("MOVD", "ZR", "R4")
+	e.Ins("STLXP", "(R0, R1)", "(R5)", "R8")
+	e.Ins("CBNZ", "R8", p+"loop")
+	e.Ins("MOVD", "ZR", "R4")
 	e.Label(p + "done")
-	e.store("R0", 0)
-	e.store("R1", 1)
-	e.store("R4", 2)
-	e.ret()
+	e.Store("R0", 0)
+	e.Store("R1", 1)
+	e.Store("R4", 2)
+	e.Ret()
+	e.misaligned(p)
+	return nil
+}
+
+// alignCheck branches to the body's misaligned label when the word in r is
+// not 16-byte aligned: CASP and LDXP/STXP take an alignment fault there.
+func (e *Backend) alignCheck(r, p string) {
+	e.Ins("TST", "$15", r)
+	e.Ins("BNE", p+"misaligned")
+}
+
+// misaligned is the body's misaligned label: a tail jump, with the
+// function's own argument frame and the caller's LR, to the Go function
+// that panics with an error naming the address (spec.Misaligned128, in
+// hal and hal/direct).
+func (e *Backend) misaligned(p string) {
+	e.Label(p + "misaligned")
+	e.TailJump(spec.Misaligned128)
+}
+
+// load128LSE: CASPAL of 0 with 0 (X0:X1 = X2:X3 = 0): the word is
+// unchanged (0 is stored only where 0 was), and X0:X1 receives its value,
+// read single-copy atomically, with acquire and release ordering.
+func load128LSE(e *Backend, p string) error {
+	w, err := caspal(0, 2, 5)
+	if err != nil {
+		return err
+	}
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	for _, r := range []string{"R0", "R1", "R2", "R3"} {
+		e.Ins("MOVD", "ZR", r)
+	}
+	e.Word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.Store("R0", 0)
+	e.Store("R1", 1)
+	e.Ret()
+	e.misaligned(p)
+	return nil
+}
+
+// load128LLSC: LDAXP reads the pair; the STLXP of the same pair succeeds
+// only if no other write reached the word in between, which is what makes
+// the two halves one single-copy-atomic value. Retry until it does.
+func load128LLSC(e *Backend, p string) error {
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Label(p + "loop")
+	e.Ins("LDAXP", "(R5)", "(R0, R1)")
+	e.Ins("STLXP", "(R0, R1)", "(R5)", "R8")
+	e.Ins("CBNZ", "R8", p+"loop")
+	e.Store("R0", 0)
+	e.Store("R1", 1)
+	e.Ret()
+	e.misaligned(p)
+	return nil
+}
+
+// store128LSE: a CASPAL loop. The first guess is read with a plain LDP (it
+// may be torn: it is only a guess); a CASPAL that fails leaves the value
+// found in X0:X1, the next guess.
+func store128LSE(e *Backend, p string) error {
+	w, err := caspal(0, 2, 5)
+	if err != nil {
+		return err
+	}
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Load("lo", "R2")
+	e.Load("hi", "R3")
+	e.Ins("LDP", "(R5)", "(R0, R1)")
+	e.Label(p + "loop")
+	e.Ins("MOVD", "R0", "R6")
+	e.Ins("MOVD", "R1", "R7")
+	e.Word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.Ins("CMP", "R6", "R0")
+	e.Ins("BNE", p+"loop")
+	e.Ins("CMP", "R7", "R1")
+	e.Ins("BNE", p+"loop")
+	e.Ret()
+	e.misaligned(p)
+	return nil
+}
+
+// store128LLSC: LDAXP/STLXP loop storing the new pair; the value read is
+// not used, the exclusive pair only makes the store atomic.
+func store128LLSC(e *Backend, p string) error {
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Load("lo", "R2")
+	e.Load("hi", "R3")
+	e.Label(p + "loop")
+	e.Ins("LDAXP", "(R5)", "(R0, R1)")
+	e.Ins("STLXP", "(R2, R3)", "(R5)", "R8")
+	e.Ins("CBNZ", "R8", p+"loop")
+	e.Ret()
+	e.misaligned(p)
 	return nil
 }
 
@@ -400,10 +444,10 @@ func cas128LLSC(e *Backend, p string) error {
 // before it makes the read happen after everything earlier has completed,
 // as Linux's vDSO does.
 func cyclesCNTVCT(e *Backend, _ string) error {
-	e.ins("ISB", "$15")
-	e.ins("MRS", "CNTVCT_EL0", "R0")
-	e.store("R0", 0)
-	e.ret()
+	e.Ins("ISB", "$15")
+	e.Ins("MRS", "CNTVCT_EL0", "R0")
+	e.Store("R0", 0)
+	e.Ret()
 	return nil
 }
 
@@ -419,34 +463,34 @@ func cyclesCNTVCT(e *Backend, _ string) error {
 func spinLock32(lse bool) body {
 	return func(e *Backend, p string) error {
 		loop, held, try, fail := p+"loop", p+"held", p+"try", p+"fail"
-		e.load("addr", "R0")
-		e.load("spins", "R1")
-		e.ins("MOVW", "$1", "R2")
+		e.Load("addr", "R0")
+		e.Load("spins", "R1")
+		e.Ins("MOVW", "$1", "R2")
 		e.Label(loop)
-		e.ins("MOVWU", "(R0)", "R3")
-		e.ins("CBZW", "R3", try)
+		e.Ins("MOVWU", "(R0)", "R3")
+		e.Ins("CBZW", "R3", try)
 		e.Label(held)
-		e.ins("CBZW", "R1", fail)
-		e.ins("SUBW", "$1", "R1")
-		e.ins("ISB", "$15")
-		e.ins("B", loop)
+		e.Ins("CBZW", "R1", fail)
+		e.Ins("SUBW", "$1", "R1")
+		e.Ins("ISB", "$15")
+		e.Ins("B", loop)
 		e.Label(try)
 		if lse {
 			e.Comment("R3 = 0, the comparand; it receives the value found.")
-			e.ins("CASALW", "R3", "(R0)", "R2")
-			e.ins("CBNZW", "R3", held)
+			e.Ins("CASALW", "R3", "(R0)", "R2")
+			e.Ins("CBNZW", "R3", held)
 		} else {
-			e.ins("LDAXRW", "(R0)", "R3")
-			e.ins("CBNZW", "R3", held)
-			e.ins("STLXRW", "R2", "(R0)", "R4")
-			e.ins("CBNZW", "R4", try)
+			e.Ins("LDAXRW", "(R0)", "R3")
+			e.Ins("CBNZW", "R3", held)
+			e.Ins("STLXRW", "R2", "(R0)", "R4")
+			e.Ins("CBNZW", "R4", try)
 		}
 		e.Comment("R2 = 1: acquired.")
-		e.store("R2", 0)
-		e.ret()
+		e.Store("R2", 0)
+		e.Ret()
 		e.Label(fail)
-		e.store("ZR", 0)
-		e.ret()
+		e.Store("ZR", 0)
+		e.Ret()
 		return nil
 	}
 }

@@ -59,6 +59,25 @@ const PortableName = "portable"
 // Zacas).
 func Portable(why string) Variant { return Variant{Name: PortableName, Go: true, Why: why} }
 
+// Uint128AtOffset is the byte offset, inside a hal.Uint128, of the uint32
+// that records at which offset (0, 4, 8 or 12 bytes from the start) the
+// value lies: the one that was 16-byte aligned when it was last placed. The
+// Uint128 entries (Op.Uint128) compare it with the aligned offset of the
+// Uint128's current address. hal's tests check the layout.
+const Uint128AtOffset = 28
+
+// Misaligned128 is the Go function, in hal and in hal/direct alike, that
+// the 128-bit variants jump to when addr is not 16-byte aligned.
+const Misaligned128 = "misaligned128"
+
+// UEntry is the name of hal's entry of a Uint128 op that takes the
+// address of the hal.Uint128 itself: "load128U".
+func (op *Op) UEntry() string { return op.GoName + "U" }
+
+// Moved is the name of hal's Go function that a Uint128 entry jumps to
+// when the value must be relocated first: "load128_moved".
+func (op *Op) Moved() string { return op.GoName + "_moved" }
+
 // Op is one hardware op.
 type Op struct {
 	Name    string  // spec name: what GOHAL and dispatch call the op
@@ -77,6 +96,26 @@ type Op struct {
 	// ("atomic.AddUint64(addr, delta) - delta"); empty when it has none
 	// (pause, fences, the 128-bit CAS, the cycle counter).
 	Inline string
+
+	// Uint128 marks a 128-bit op on the word of a hal.Uint128. Its
+	// variants check that addr is 16-byte aligned and jump to hal's (or
+	// hal/direct's) misaligned128, which panics, when it is not. And hal
+	// gets, besides the entry GoName, an entry GoName+"U" whose addr is
+	// the address of a hal.Uint128 itself: it finds the aligned word
+	// inside (see Uint128Layout) and jumps to GoName with addr replaced,
+	// or to hal's GoName+"_moved" when the value must be relocated first.
+	// Uint128's methods are then one call, which the compiler inlines.
+	Uint128 bool
+
+	// PortableDoc, if set, is a sentence appended to Doc in the portable
+	// build (purego, race, a GOARCH without a backend), where the op is
+	// hal's <op>_portable and behaves unlike Doc says of the hardware
+	// (Pause yields the goroutine there).
+	PortableDoc string
+
+	// TableDoc, if set, is the doc comment of the op's DispatchTable field
+	// (without "// "); the default names the op and links GoName.
+	TableDoc string
 
 	// Arch maps a GOARCH to the op's variants there, in order of
 	// preference. An op must have at least one variant on every
@@ -156,6 +195,13 @@ func (op *Op) AsmVariants(goarch string) []Variant {
 	return out
 }
 
+// GoEntry reports whether hal's entry of the op on goarch is a Go function:
+// when all its variants there are Go. (A Go variant beside assembly ones is
+// reached by a tail jump from the assembly entry.)
+func (op *Op) GoEntry(goarch string) bool {
+	return len(op.AsmVariants(goarch)) == 0
+}
+
 // HasGoVariant reports whether one of the op's variants on goarch is
 // written in Go; the op's entry is then a Go function.
 func (op *Op) HasGoVariant(goarch string) bool {
@@ -185,15 +231,15 @@ func (op *Op) DirectName(variant string) string {
 	return b.String()
 }
 
-// FlaggedName is the name in hal/direct of the op's flag-probe entry (see
-// Flagged): "FetchAddUint64Flagged".
+// FlaggedName is the name in internal/probe of the op's flag-probe entry
+// (see Flagged): "FetchAddUint64Flagged".
 func (op *Op) FlaggedName() string { return op.ExportName() + "Flagged" }
 
 // StaticName is the name in hal/direct of the op's compile-time binding:
 // "StaticFetchAddUint64".
 func (op *Op) StaticName() string { return "Static" + op.ExportName() }
 
-// Flagged reports whether hal/direct carries a flag-probe entry for the op
+// Flagged reports whether internal/probe carries a flag-probe entry for the op
 // on goarch: the op's one variant behind the same one-byte flag test that
 // hal's entries for ops with several variants use, so that the cost of the
 // test can be measured on ops that do not otherwise pay it.
@@ -344,6 +390,7 @@ var Ops = []Op{
 		Doc: `Pause tells the CPU that the caller is spinning on a shared word: PAUSE
 on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
 does not yield the goroutine.`,
+		PortableDoc: "In the portable build it yields the processor with runtime.Gosched.",
 		Arch: map[string][]Variant{
 			// TPAUSE (waitpkg) is left out: no CPU or emulator here has
 			// WAITPKG (qemu's TCG lacks it), so it could not be run by
@@ -478,11 +525,15 @@ either direction.`,
 		Name: "cas128", GoName: "cas128", Export: "CompareAndSwap128",
 		Params: []Param{{"addr", "*[2]uint64"}, {"oldLo", "uint64"}, {"oldHi", "uint64"},
 			{"newLo", "uint64"}, {"newHi", "uint64"}},
+		Uint128: true,
 		Results: []Param{{"lo", "uint64"}, {"hi", "uint64"}, {"swapped", "bool"}},
 		Doc: `cas128 atomically compares the 16-byte-aligned word at addr with
 oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
 value found (which equals old when it swapped) and whether it swapped.
 Sequentially consistent.`,
+		TableDoc: `CompareAndSwap128 is the raw 128-bit CAS on a 16-byte-aligned word:
+it returns the value found and whether it swapped. Use it with
+[Uint128.Addr].`,
 		Arch: map[string][]Variant{
 			"amd64": {
 				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B; faults on a word not 16-byte aligned"},
@@ -501,11 +552,55 @@ Sequentially consistent.`,
 		},
 	},
 	{
+		Name: "load128", GoName: "load128", Export: "Load128",
+		Params:  []Param{{"addr", "*[2]uint64"}},
+		Results: []Param{{"lo", "uint64"}, {"hi", "uint64"}},
+		Uint128: true,
+		Doc: `load128 atomically loads the 16-byte-aligned word at addr,
+sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.`,
+		Arch: map[string][]Variant{
+			"amd64": {
+				{Name: "vmovdqa", Requires: []string{dispatch.FeatureAVXAtomic}, Why: "VMOVDQA: one 16-byte load, atomic when aligned on AVX CPUs of Intel and AMD; it writes nothing, so readers share the line (x86-TSO: a load is not reordered with later loads or stores, and it is ordered after every locked instruction and fenced store)"},
+				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B of 0 with 0: returns the value; it writes (0 over 0 when the word is 0), so it needs the line exclusively"},
+				Portable("hal's striped-lock Go fallback, for CPUs without CMPXCHG16B"),
+			},
+			// FEAT_LSE2 makes an aligned LDP single-copy atomic (a load
+			// that writes nothing), but Debian's qemu 7.2 has no
+			// HWCAP_USCAT even with -cpu max, so no test could run such
+			// a variant: see ARCHITECTURES.md.
+			"arm64": {
+				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL of 0 with 0 (WORD-encoded): returns the value, acquire and release; it writes"},
+				{Name: "llsc", Why: "LDAXP, then STLXP of the pair read, retried until the store-exclusive succeeds: only then was the pair read single-copy atomic"},
+			},
+			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit atomic without Zacas")},
+		},
+	},
+	{
+		Name: "store128", GoName: "store128", Export: "Store128",
+		Params:  []Param{{"addr", "*[2]uint64"}, {"lo", "uint64"}, {"hi", "uint64"}},
+		Uint128: true,
+		Doc: `store128 atomically stores lo, hi into the 16-byte-aligned word at
+addr, sequentially consistent.`,
+		Arch: map[string][]Variant{
+			"amd64": {
+				{Name: "vmovdqa", Requires: []string{dispatch.FeatureAVXAtomic}, Why: "VMOVDQA store, then LOCK ORQ $0 on the top of the stack: the locked no-op is the full fence that makes the store sequentially consistent (no later load moves before it), cheaper than MFENCE"},
+				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B loop from a first guess of 0: locked, so sequentially consistent"},
+				Portable("hal's striped-lock Go fallback, for CPUs without CMPXCHG16B"),
+			},
+			"arm64": {
+				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL loop (WORD-encoded) from a first guess read with LDP: acquire and release"},
+				{Name: "llsc", Why: "LDAXP/STLXP loop storing the new pair: acquire and release"},
+			},
+			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit atomic without Zacas")},
+		},
+	},
+	{
 		Name: "cycles", GoName: "Cycles",
 		Results: []Param{{"", "uint64"}},
 		Doc: `Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
 virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
 monotonic per core, not a wall clock; see CycleFrequency for its rate.`,
+		PortableDoc: "In the portable build it counts nanoseconds on the monotonic clock.",
 		Arch: map[string][]Variant{
 			"amd64": {
 				{Name: "rdtscp", Requires: []string{dispatch.FeatureRDTSCP}, Why: "RDTSCP: waits for earlier instructions to execute before reading the TSC"},
@@ -539,6 +634,8 @@ The loop is assembly, which the Go scheduler cannot preempt: while it spins,
 a garbage collection waiting to stop the world waits for it, and so does
 every goroutine the collection stops (possibly the holder). Keep spins small
 (spin.Asm uses 128, a few microseconds) and yield between calls.`,
+		TableDoc: `SpinLockUint32 is the whole test-and-test-and-set acquire loop in
+one call (see [SpinLockUint32]).`,
 		Arch: map[string][]Variant{
 			"amd64": {{Name: "pause", Why: "MOVL test, PAUSE while held, LOCK CMPXCHGL 0→1 when free"}},
 			// One spin hint: ISB, the hint of Go 1.26's runtime.
@@ -572,6 +669,7 @@ var (
 // package's constants.
 var Features = []string{
 	dispatch.FeatureCX16, dispatch.FeatureRDTSCP, dispatch.FeatureAtomics, dispatch.FeatureLRCPC,
+	dispatch.FeatureAVXAtomic,
 }
 
 // Find returns the op called name, or nil.

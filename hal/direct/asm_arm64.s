@@ -211,38 +211,8 @@ TEXT ·StoreReleaseUint32Stlr(SB), NOSPLIT, $0-12
 	STLRW     R1, (R0)
 	RET
 
-// StoreReleaseUint32Flagged: variant "stlr" behind a test of selStorerelease32, which is always 0;
-// both branches run the same body.
-TEXT ·StoreReleaseUint32Flagged(SB), NOSPLIT, $0-12
-	MOVBU     ·selStorerelease32(SB), R9
-	CBNZ      R9, flagged
-	MOVD      addr+0(FP), R0
-	MOVWU     val+8(FP), R1
-	STLRW     R1, (R0)
-	RET
-flagged:
-	MOVD      addr+0(FP), R0
-	MOVWU     val+8(FP), R1
-	STLRW     R1, (R0)
-	RET
-
 // storerelease64, variant "stlr": STLR (release)
 TEXT ·StoreReleaseUint64Stlr(SB), NOSPLIT, $0-16
-	MOVD      addr+0(FP), R0
-	MOVD      val+8(FP), R1
-	STLR      R1, (R0)
-	RET
-
-// StoreReleaseUint64Flagged: variant "stlr" behind a test of selStorerelease64, which is always 0;
-// both branches run the same body.
-TEXT ·StoreReleaseUint64Flagged(SB), NOSPLIT, $0-16
-	MOVBU     ·selStorerelease64(SB), R9
-	CBNZ      R9, flagged
-	MOVD      addr+0(FP), R0
-	MOVD      val+8(FP), R1
-	STLR      R1, (R0)
-	RET
-flagged:
 	MOVD      addr+0(FP), R0
 	MOVD      val+8(FP), R1
 	STLR      R1, (R0)
@@ -253,20 +223,11 @@ TEXT ·FenceDmb(SB), NOSPLIT, $0-0
 	DMB       $0xb
 	RET
 
-// FenceFlagged: variant "dmb" behind a test of selFence, which is always 0;
-// both branches run the same body.
-TEXT ·FenceFlagged(SB), NOSPLIT, $0-0
-	MOVBU     ·selFence(SB), R9
-	CBNZ      R9, flagged
-	DMB       $0xb
-	RET
-flagged:
-	DMB       $0xb
-	RET
-
 // cas128, variant "lse" (requires atomics): CASPAL (WORD-encoded; the relaxed CASP would not order)
 TEXT ·CompareAndSwap128Lse(SB), NOSPLIT, $0-57
 	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
 	MOVD      oldLo+8(FP), R0
 	MOVD      oldHi+16(FP), R1
 	MOVD      newLo+24(FP), R2
@@ -283,10 +244,14 @@ TEXT ·CompareAndSwap128Lse(SB), NOSPLIT, $0-57
 	CSET      EQ, R4
 	MOVB      R4, swapped+56(FP)
 	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
 
 // cas128, variant "llsc": LDAXP/STLXP loop; a failed compare still completes a STLXP of the value read, since only a successful store-exclusive makes the pair load single-copy atomic
 TEXT ·CompareAndSwap128Llsc(SB), NOSPLIT, $0-57
 	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
 	MOVD      oldLo+8(FP), R6
 	MOVD      oldHi+16(FP), R7
 	MOVD      newLo+24(FP), R2
@@ -311,24 +276,77 @@ llsc_done:
 	MOVD      R1, hi+48(FP)
 	MOVB      R4, swapped+56(FP)
 	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
+
+// load128, variant "lse" (requires atomics): CASPAL of 0 with 0 (WORD-encoded): returns the value, acquire and release; it writes
+TEXT ·Load128Lse(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
+	MOVD      ZR, R0
+	MOVD      ZR, R1
+	MOVD      ZR, R2
+	MOVD      ZR, R3
+	WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]
+	MOVD      R0, lo+8(FP)
+	MOVD      R1, hi+16(FP)
+	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
+
+// load128, variant "llsc": LDAXP, then STLXP of the pair read, retried until the store-exclusive succeeds: only then was the pair read single-copy atomic
+TEXT ·Load128Llsc(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
+llsc_loop:
+	LDAXP     (R5), (R0, R1)
+	STLXP     (R0, R1), (R5), R8
+	CBNZ      R8, llsc_loop
+	MOVD      R0, lo+8(FP)
+	MOVD      R1, hi+16(FP)
+	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
+
+// store128, variant "lse" (requires atomics): CASPAL loop (WORD-encoded) from a first guess read with LDP: acquire and release
+TEXT ·Store128Lse(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
+	MOVD      lo+8(FP), R2
+	MOVD      hi+16(FP), R3
+	LDP       (R5), (R0, R1)
+lse_loop:
+	MOVD      R0, R6
+	MOVD      R1, R7
+	WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]
+	CMP       R6, R0
+	BNE       lse_loop
+	CMP       R7, R1
+	BNE       lse_loop
+	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
+
+// store128, variant "llsc": LDAXP/STLXP loop storing the new pair: acquire and release
+TEXT ·Store128Llsc(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
+	MOVD      lo+8(FP), R2
+	MOVD      hi+16(FP), R3
+llsc_loop:
+	LDAXP     (R5), (R0, R1)
+	STLXP     (R2, R3), (R5), R8
+	CBNZ      R8, llsc_loop
+	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
 
 // cycles, variant "cntvct": ISB; MRS CNTVCT_EL0: the ISB keeps the counter read from being done early, out of order
 TEXT ·CyclesCntvct(SB), NOSPLIT, $0-8
-	ISB       $15
-	MRS       CNTVCT_EL0, R0
-	MOVD      R0, ret+0(FP)
-	RET
-
-// CyclesFlagged: variant "cntvct" behind a test of selCycles, which is always 0;
-// both branches run the same body.
-TEXT ·CyclesFlagged(SB), NOSPLIT, $0-8
-	MOVBU     ·selCycles(SB), R9
-	CBNZ      R9, flagged
-	ISB       $15
-	MRS       CNTVCT_EL0, R0
-	MOVD      R0, ret+0(FP)
-	RET
-flagged:
 	ISB       $15
 	MRS       CNTVCT_EL0, R0
 	MOVD      R0, ret+0(FP)

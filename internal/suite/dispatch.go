@@ -27,7 +27,7 @@ const (
 	ModeDirect = "direct"
 	// ModeFlag calls assembly that reads a one-byte flag and branches to
 	// the variant: hal's exported function where the op has several
-	// variants, else hal/direct's flag probe (<Op>Flagged), the one
+	// variants, else internal/probe's flag probe (<Op>Flagged), the one
 	// variant behind the same test.
 	ModeFlag = "flag"
 	// ModeTable calls the func value in hal.Table(): an indirect call,
@@ -51,14 +51,17 @@ const (
 // DispatchOps are the ops the Dispatch and Contended sections measure,
 // and DispatchModes their modes, in the order of the README's table.
 var (
-	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "cycles"}
+	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "load128", "store128", "cycles"}
 	DispatchModes = []string{ModeAPI, ModeInline, ModeDirect, ModeFlag, ModeTable, ModeClosure, ModeStatic, ModeGeneric}
 )
 
 // ContendedOps are the ops measured under contention: those that work on
 // a shared word. Pause and the cycle counter touch no shared memory, so
 // running them on more goroutines than CPUs measures the scheduler.
-var ContendedOps = []string{"fetchadd64", "cas64", "swap64", "loadacquire64", "cas128"}
+//
+// load128mixed is a Contended case only: goroutine 0 stores the 128-bit
+// word, the others load it.
+var ContendedOps = []string{"fetchadd64", "cas64", "swap64", "loadacquire64", "cas128", "load128", "load128mixed"}
 
 // Absent returns why op has no benchmark in mode in this build, or "" if
 // it has one.
@@ -66,6 +69,10 @@ func Absent(op, mode string) string {
 	switch {
 	case mode == ModeInline && (op == "pause" || op == "cas128" || op == "cycles"):
 		return "no sync/atomic intrinsic"
+	case mode == ModeInline && (op == "load128" || op == "store128" || op == "load128mixed"):
+		return "no sync/atomic intrinsic"
+	case op == "load128mixed" && mode != ModeAPI && mode != ModeDirect && mode != ModeGeneric:
+		return "the mixed case is measured in the api, direct and generic modes only"
 	case mode == ModeGeneric && (op == "cas64" || op == "loadacquire64"):
 		return "the portable fallback is the inline sync/atomic call itself"
 	case (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic) && !haveAsm:
@@ -80,7 +87,7 @@ func init() {
 			{ModeAPI, "hal's exported function as a user calls it, whatever its binding (hal.Binding)"},
 			{ModeInline, "the sync/atomic intrinsic, inlined by the compiler"},
 			{ModeDirect, "the chosen variant's assembly in hal/direct, called directly (ABI0, no dispatch)"},
-			{ModeFlag, "assembly that tests a one-byte flag first: hal's entry for a multi-variant op, else direct.<Op>Flagged"},
+			{ModeFlag, "assembly that tests a one-byte flag first: hal's entry for a multi-variant op, else probe.<Op>Flagged"},
 			{ModeTable, "hal.Table()'s func value: indirect call + ABI0 wrapper"},
 			{ModeClosure, "a table entry that is a Go closure over the intrinsic (or over hal's function): indirect call, no wrapper"},
 			{ModeStatic, "direct.Static<Op>: the variant a gohal_static build compiles in, no flag"},
@@ -96,6 +103,8 @@ func init() {
 	addDispatch()
 	addContended()
 	addArchModes()
+	add128()
+	add128Arch()
 	flushDispatch()
 	if haveAsm {
 		AddPair(Pair{Title: "flag vs direct: fetchadd64, one goroutine",
@@ -149,6 +158,9 @@ var dispatchBaseline = map[string]string{
 	"loadacquire64": ModeInline,
 	"pause":         ModeAPI,
 	"cas128":        ModeAPI,
+	"load128":       ModeAPI,
+	"store128":      ModeAPI,
+	"load128mixed":  ModeAPI,
 	"cycles":        ModeAPI,
 }
 
@@ -189,11 +201,15 @@ func stage(b Bench) {
 // flushDispatch registers the staged benchmarks in table order. A staged
 // name outside DispatchOps × DispatchModes is a bug.
 func flushDispatch() {
-	for _, name := range []func(op, mode string) string{
-		DispatchName,
-		func(op, mode string) string { return ContendedName(op, mode, 0) },
+	for _, section := range []struct {
+		name func(op, mode string) string
+		ops  []string
+	}{
+		{DispatchName, DispatchOps},
+		{func(op, mode string) string { return ContendedName(op, mode, 0) }, ContendedOps},
 	} {
-		for _, op := range DispatchOps {
+		name := section.name
+		for _, op := range section.ops {
 			for _, mode := range DispatchModes {
 				if b, ok := staged[name(op, mode)]; ok {
 					Add(b)
@@ -203,7 +219,7 @@ func flushDispatch() {
 		}
 	}
 	for n := range staged {
-		panic("suite: " + n + ": op or mode not in DispatchOps/DispatchModes")
+		panic("suite: " + n + ": op or mode not in DispatchOps (ContendedOps)/DispatchModes")
 	}
 }
 
