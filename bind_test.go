@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/binding"
 )
 
 // goNames maps the ops of the Dispatch table to hal's exported functions.
@@ -23,7 +24,7 @@ func TestInlineBindingIsInlined(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the compiler; skipped in -short")
 	}
-	if b := hal.Binding("fetchadd64"); b == "static" || b == "portable" {
+	if b := hal.Binding("fetchadd64"); b == binding.Static || b == binding.Portable {
 		t.Skipf("the child build would need this test's build tags (binding %q)", b)
 	}
 	gobin, err := exec.LookPath("go")
@@ -42,12 +43,12 @@ func TestInlineBindingIsInlined(t *testing.T) {
 	checked := 0
 	for op, fn := range goNames {
 		switch hal.Binding(op) {
-		case "inline":
+		case binding.Inline:
 			if !inlined[fn] {
 				t.Errorf("%s is bound %q but hal.%s was not inlined into internal/suite", op, hal.Binding(op), fn)
 			}
 			checked++
-		case "flag", "single":
+		case binding.Flag, binding.Single:
 			if inlined[fn] {
 				t.Errorf("%s is bound %q (assembly), yet the compiler reports inlining hal.%s", op, hal.Binding(op), fn)
 			}

@@ -35,14 +35,24 @@ var backends = []func() backend.Backend{
 // generateAll runs every backend and returns all files by name.
 func generateAll() (map[string][]byte, error) {
 	all := map[string][]byte{}
+	var arches []string
 	for _, nb := range backends {
-		files, err := backend.Generate(nb())
+		b := nb()
+		arches = append(arches, b.Arch())
+		files, err := backend.Generate(b)
 		if err != nil {
 			return nil, err
 		}
 		for name, data := range files {
 			all[name] = data
 		}
+	}
+	common, err := backend.CommonFiles(arches)
+	if err != nil {
+		return nil, err
+	}
+	for name, data := range common {
+		all[name] = data
 	}
 	return all, nil
 }

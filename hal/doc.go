@@ -14,22 +14,15 @@
 //
 // At init the package asks [github.com/gohal/gohal/dispatch] for the best
 // variant of every op (see [Selected] for what was chosen and why). How an
-// exported function reaches the chosen variant, its binding ([Binding]),
-// follows what BenchmarkDispatch at the module root measured (the module
-// README, "What dispatch costs"):
-//
-//   - an op with several variants (every read-modify-write on arm64, the
-//     fence and the cycle counter on amd64) is assembly that reads a
-//     one-byte flag and branches to the chosen variant, the binding the Go
-//     runtime itself uses for its arm64 atomics; where one of the variants
-//     is the portable Go one (the 128-bit CAS on amd64, for CPUs without
-//     CMPXCHG16B, and on riscv64), the entry is generated Go that reads
-//     the same flag and calls the chosen variant directly;
-//   - an op whose only variant is exactly what the compiler's sync/atomic
-//     intrinsic emits (amd64's LOCK XADD, LOCK CMPXCHG, XCHG and MOV loads;
-//     arm64's STLR) is a Go function over that intrinsic, which the
-//     compiler inlines: there is nothing to choose and no call to pay;
-//   - any other op is assembly that is its one variant.
+// exported function reaches the chosen variant, its binding ([Binding], one
+// of the constants of package [github.com/gohal/gohal/hal/binding]), is
+// decided by the generator from the op spec, by rules written once in the
+// repository's gen/README.md ("Bindings"), which follow what
+// BenchmarkDispatch at the module root measured. In short: an op whose
+// only variant is exactly the compiler's sync/atomic intrinsic is that
+// intrinsic, inlined into the caller; an op with several variants reads a
+// one-byte flag set at init and goes to the chosen one; any other op is
+// its one variant.
 //
 // [Table] offers the same choices as func values, for callers that store
 // operations in data; calling through it is an indirect call and, into

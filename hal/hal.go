@@ -5,30 +5,8 @@ import (
 	"os"
 
 	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/hal/binding"
 )
-
-// opImpl is one op as compiled into this build: its spec name, the flag
-// byte its entry point reads (nil when there is nothing to choose at run
-// time) and its variants in order of preference. The entry is assembly,
-// except for an op bound inline (a Go function over its sync/atomic
-// intrinsic) and an op with a portable variant among assembly ones (or as
-// its only variant), whose generated entry is Go that switches on the
-// flag; in a gohal_static build nothing reads the flag (see Binding).
-type opImpl struct {
-	name     string
-	sel      *uint8
-	variants []variantImpl
-}
-
-// variantImpl is one implementation of an op. fn is a func value with the
-// op's Go signature: an assembly function of package hal/direct (calling
-// it pays the ABI wrapper, see Table) or, for the variant named
-// "portable", the Go function <op>_portable of portable.go.
-type variantImpl struct {
-	name     string
-	requires []string
-	fn       any
-}
 
 // Choice is the variant chosen for one op and the reason.
 type Choice = dispatch.Choice
@@ -122,18 +100,10 @@ func selectStatic(f *dispatch.Features, override, level string, variant func(op 
 }
 
 // Binding reports how the exported function of op reaches its variant in
-// this build, and "" for an unknown op:
-//
-//   - "inline": a Go function over the sync/atomic intrinsic that is the
-//     op's only variant, inlined into the caller (amd64's read-modify-writes
-//     and loads);
-//   - "flag": assembly that reads the op's one-byte flag and branches to
-//     the variant chosen at init;
-//   - "single": assembly that is the op's only variant;
-//   - "static": a gohal_static build's compile-time choice
-//     ([github.com/gohal/gohal/hal/direct]'s Static functions);
-//   - "portable": the portable Go fallback.
-func Binding(op string) string { return bindings[op] }
+// this build (one of the [binding] constants: inline, flag, single, static,
+// portable), and "" for an unknown op. The rules that decide it are in
+// gen/README.md, "Bindings".
+func Binding(op string) binding.Kind { return bindings[op] }
 
 // apply makes c the live choice: it sets the op's flag byte and its Table
 // entry.
@@ -149,7 +119,7 @@ func apply(c Choice) error {
 		if op.sel != nil {
 			*op.sel = uint8(i)
 		}
-		table.set(c.Op, c.Variant, c.Reason, v.fn)
+		v.set(&table, c.Reason)
 		return nil
 	}
 	return fmt.Errorf("hal: op %q has no variant %q", c.Op, c.Variant)

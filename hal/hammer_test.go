@@ -63,7 +63,7 @@ func checkPermutation(t *testing.T, olds [][]uint64, n int) {
 }
 
 func TestHammerFetchAdd64(t *testing.T) {
-	eachVariant(t, "fetchadd64", func(t *testing.T, b binding) {
+	eachVariant(t, "fetchadd64", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		var x uint64
 		olds := make([][]uint64, G)
@@ -82,7 +82,7 @@ func TestHammerFetchAdd64(t *testing.T) {
 }
 
 func TestHammerFetchAdd32(t *testing.T) {
-	eachVariant(t, "fetchadd32", func(t *testing.T, b binding) {
+	eachVariant(t, "fetchadd32", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		var x uint32
 		olds := make([][]uint64, G)
@@ -103,7 +103,7 @@ func TestHammerFetchAdd32(t *testing.T) {
 // CAS-based increments: each goroutine retries until it has made N
 // successful increments, so the total must be exactly G*N.
 func TestHammerCAS64(t *testing.T) {
-	eachVariant(t, "cas64", func(t *testing.T, b binding) {
+	eachVariant(t, "cas64", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		var x uint64
 		var failures atomic.Int64
@@ -125,7 +125,7 @@ func TestHammerCAS64(t *testing.T) {
 }
 
 func TestHammerCAS32(t *testing.T) {
-	eachVariant(t, "cas32", func(t *testing.T, b binding) {
+	eachVariant(t, "cas32", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		// Start just below the top bit so the count crosses it.
 		const base = 1<<31 - 1000
@@ -145,7 +145,7 @@ func TestHammerCAS32(t *testing.T) {
 }
 
 func TestHammerCASUintptr(t *testing.T) {
-	eachVariant(t, "casuintptr", func(t *testing.T, b binding) {
+	eachVariant(t, "casuintptr", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		var x uintptr
 		hammer(G, func(int) {
@@ -165,7 +165,7 @@ func TestHammerCASUintptr(t *testing.T) {
 // Swap: every value put in is taken out exactly once, by some swap or as
 // the final value.
 func TestHammerSwap64(t *testing.T) {
-	eachVariant(t, "swap64", func(t *testing.T, b binding) {
+	eachVariant(t, "swap64", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		var x uint64 // initial value 0
 		taken := make([]uint64, G)
@@ -192,7 +192,7 @@ func TestHammerSwap64(t *testing.T) {
 }
 
 func TestHammerSwap32(t *testing.T) {
-	eachVariant(t, "swap32", func(t *testing.T, b binding) {
+	eachVariant(t, "swap32", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		var x uint32
 		taken := make([]uint64, G)
@@ -225,7 +225,7 @@ func TestHammerLoadStore64(t *testing.T) {
 }
 
 func hammerLoadStore64(t *testing.T, op string) {
-	eachVariant(t, op, func(t *testing.T, b binding) {
+	eachVariant(t, op, func(t *testing.T, b calls) {
 		_, N := hammerSize()
 		G := 4
 		var x uint64
@@ -233,13 +233,13 @@ func hammerLoadStore64(t *testing.T, op string) {
 		hammer(G, func(g int) {
 			if g == 0 {
 				for i := uint64(1); i <= uint64(N); i++ {
-					b.store64(&x, i<<32|i)
+					b.storerelease64(&x, i<<32|i)
 				}
 				return
 			}
 			var prev uint64
 			for {
-				v := b.load64(&x)
+				v := b.loadacquire64(&x)
 				if v>>32 != v&0xffffffff {
 					bad.Store("torn value")
 					return
@@ -264,7 +264,7 @@ func hammerLoadStore64(t *testing.T, op string) {
 func TestHammerLoadStore32(t *testing.T) {
 	for _, op := range []string{"loadacquire32", "storerelease32"} {
 		t.Run(op, func(t *testing.T) {
-			eachVariant(t, op, func(t *testing.T, b binding) {
+			eachVariant(t, op, func(t *testing.T, b calls) {
 				_, N := hammerSize()
 				last := uint32(min(N, 0xffff))
 				var x uint32
@@ -272,13 +272,13 @@ func TestHammerLoadStore32(t *testing.T) {
 				hammer(3, func(g int) {
 					if g == 0 {
 						for i := uint32(1); i <= last; i++ {
-							b.store32(&x, i<<16|i)
+							b.storerelease32(&x, i<<16|i)
 						}
 						return
 					}
 					var prev uint32
 					for {
-						v := b.load32(&x)
+						v := b.loadacquire32(&x)
 						if v>>16 != v&0xffff || v < prev {
 							bad.Store("torn or non-monotonic value")
 							return
@@ -307,7 +307,7 @@ func TestHammerMessagePassing(t *testing.T) {
 	}
 	for _, op := range []string{"loadacquire64", "storerelease64"} {
 		t.Run(op, func(t *testing.T) {
-			eachVariant(t, op, func(t *testing.T, b binding) {
+			eachVariant(t, op, func(t *testing.T, b calls) {
 				_, N := hammerSize()
 				N /= 10
 				type msg struct {
@@ -323,10 +323,10 @@ func TestHammerMessagePassing(t *testing.T) {
 							for j := range m.payload {
 								m.payload[j] = uint64(i + j + 1)
 							}
-							b.store64(&m.flag, 1)
+							b.storerelease64(&m.flag, 1)
 							continue
 						}
-						for b.load64(&m.flag) == 0 {
+						for b.loadacquire64(&m.flag) == 0 {
 						}
 						for j := range m.payload {
 							if m.payload[j] != uint64(i+j+1) {
@@ -346,7 +346,7 @@ func TestHammerMessagePassing(t *testing.T) {
 // cas128: every Load must see hi == ^lo, and the count of successful
 // increments must be exact.
 func TestHammerCAS128(t *testing.T) {
-	eachVariant(t, "cas128", func(t *testing.T, b binding) {
+	eachVariant(t, "cas128", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		N /= 4
 		var u hal.Uint128
@@ -382,7 +382,7 @@ func TestHammerCAS128(t *testing.T) {
 func TestHammerFencePauseCycles(t *testing.T) {
 	for _, op := range []string{"fence", "pause", "cycles"} {
 		t.Run(op, func(t *testing.T) {
-			eachVariant(t, op, func(t *testing.T, b binding) {
+			eachVariant(t, op, func(t *testing.T, b calls) {
 				G, N := hammerSize()
 				N /= 50 // the portable Pause is a runtime.Gosched
 				var back atomic.Int64
@@ -415,7 +415,7 @@ func TestHammerFencePauseCycles(t *testing.T) {
 // spinLock takes the lock word with b's spinlock32 as spin.Asm does: a
 // budget of pauses per call, and runtime.Gosched between calls, so that
 // more goroutines than processors still make progress.
-func spinLock(b binding, w *uint32) {
+func spinLock(b calls, w *uint32) {
 	for !b.spinlock32(w, 128) {
 		runtime.Gosched()
 	}
@@ -427,7 +427,7 @@ func spinLock(b binding, w *uint32) {
 // needs the acquire of the CAS and the release of the store: a critical
 // section that leaked past either would lose increments.
 func TestHammerSpinLock32(t *testing.T) {
-	eachVariant(t, "spinlock32", func(t *testing.T, b binding) {
+	eachVariant(t, "spinlock32", func(t *testing.T, b calls) {
 		G, N := hammerSize()
 		G, N = max(G, 4), N/4
 		var (
@@ -444,7 +444,7 @@ func TestHammerSpinLock32(t *testing.T) {
 				}
 				counter++
 				inside.Store(false)
-				b.store32(&word, 0)
+				b.storerelease32(&word, 0)
 			}
 		})
 		if n := overlap.Load(); n != 0 {
@@ -466,7 +466,7 @@ func TestSpinLock32WaitsForRelease(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs GOMAXPROCS >= 2")
 	}
-	eachVariant(t, "spinlock32", func(t *testing.T, b binding) {
+	eachVariant(t, "spinlock32", func(t *testing.T, b calls) {
 		for range 20 {
 			word := uint32(1)
 			var started atomic.Bool
@@ -489,7 +489,7 @@ func TestSpinLock32WaitsForRelease(t *testing.T) {
 			for !started.Load() {
 				runtime.Gosched()
 			}
-			b.store32(&word, 0)
+			b.storerelease32(&word, 0)
 			if !<-done {
 				t.Fatal("the lock was released, yet no call took it in 20 s")
 			}

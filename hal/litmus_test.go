@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/binding"
 )
 
 // Litmus tests run the classic two-thread shapes many times on the real CPU
@@ -218,7 +219,7 @@ func forEachVariant(t *testing.T, op string, f func(t *testing.T)) {
 			if ok, missing := hal.Runnable(op, v.Name); !ok {
 				t.Skipf("CPU lacks %s", missing)
 			}
-			if hal.Binding(op) == "static" && v.Name != selectedVariant(op) {
+			if hal.Binding(op) == binding.Static && v.Name != selectedVariant(op) {
 				t.Skipf("static build: %s/%s is compiled in, not %s", op, selectedVariant(op), v.Name)
 			}
 			restore, err := hal.Force(op, v.Name)

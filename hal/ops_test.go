@@ -4,27 +4,15 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/binding"
 )
 
-// binding is one way to call the ops: through the exported API (the flag
-// binding: each exported function reads its op's flag byte and branches to
-// the chosen variant) or through the func values of hal.Table().
-type binding struct {
-	cas32      func(*uint32, uint32, uint32) bool
-	cas64      func(*uint64, uint64, uint64) bool
-	casuintptr func(*uintptr, uintptr, uintptr) bool
-	fetchadd32 func(*uint32, uint32) uint32
-	fetchadd64 func(*uint64, uint64) uint64
-	swap32     func(*uint32, uint32) uint32
-	swap64     func(*uint64, uint64) uint64
-	load32     func(*uint32) uint32
-	load64     func(*uint64) uint64
-	store32    func(*uint32, uint32)
-	store64    func(*uint64, uint64)
-	fence      func()
-	pause      func()
-	cycles     func() uint64
-	spinlock32 func(*uint32, uint32) bool
+// binding is one way to call the ops: through the exported API (apiFuncs:
+// each exported function as user code calls it) or through the func
+// values of hal.Table() (tableFuncs). opFuncs, apiFuncs and tableFuncs are
+// generated from the spec (zops_test.go), one field per op.
+type calls struct {
+	opFuncs
 	// cas128 takes a Uint128: the API binding goes through its methods
 	// (built on the unexported cas128 entry), the table binding through
 	// Table().CompareAndSwap128 on u.Addr().
@@ -32,25 +20,9 @@ type binding struct {
 	load128 func(u *hal.Uint128) (lo, hi uint64)
 }
 
-// The API binding calls the exported functions directly (inside closures,
-// so the calls themselves are direct calls to the assembly entries).
-func apiBinding() binding {
-	return binding{
-		cas32:      func(a *uint32, o, n uint32) bool { return hal.CompareAndSwapUint32(a, o, n) },
-		cas64:      func(a *uint64, o, n uint64) bool { return hal.CompareAndSwapUint64(a, o, n) },
-		casuintptr: func(a *uintptr, o, n uintptr) bool { return hal.CompareAndSwapUintptr(a, o, n) },
-		fetchadd32: func(a *uint32, d uint32) uint32 { return hal.FetchAddUint32(a, d) },
-		fetchadd64: func(a *uint64, d uint64) uint64 { return hal.FetchAddUint64(a, d) },
-		swap32:     func(a *uint32, n uint32) uint32 { return hal.SwapUint32(a, n) },
-		swap64:     func(a *uint64, n uint64) uint64 { return hal.SwapUint64(a, n) },
-		load32:     func(a *uint32) uint32 { return hal.LoadAcquireUint32(a) },
-		load64:     func(a *uint64) uint64 { return hal.LoadAcquireUint64(a) },
-		store32:    func(a *uint32, v uint32) { hal.StoreReleaseUint32(a, v) },
-		store64:    func(a *uint64, v uint64) { hal.StoreReleaseUint64(a, v) },
-		fence:      func() { hal.Fence() },
-		pause:      func() { hal.Pause() },
-		cycles:     func() uint64 { return hal.Cycles() },
-		spinlock32: func(a *uint32, s uint32) bool { return hal.SpinLockUint32(a, s) },
+func apiBinding() calls {
+	return calls{
+		opFuncs: apiFuncs(),
 		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
 			// The API has no "value found" result: read it with Load
 			// when the CAS fails, as callers do.
@@ -66,25 +38,10 @@ func apiBinding() binding {
 
 // tableBinding reads the table after any Force, so it calls the variant
 // forced.
-func tableBinding() binding {
-	t := hal.Table()
-	c128 := t.CompareAndSwap128.Func
-	return binding{
-		cas32:      t.CompareAndSwapUint32.Func,
-		cas64:      t.CompareAndSwapUint64.Func,
-		casuintptr: t.CompareAndSwapUintptr.Func,
-		fetchadd32: t.FetchAddUint32.Func,
-		fetchadd64: t.FetchAddUint64.Func,
-		swap32:     t.SwapUint32.Func,
-		swap64:     t.SwapUint64.Func,
-		load32:     t.LoadAcquireUint32.Func,
-		load64:     t.LoadAcquireUint64.Func,
-		store32:    t.StoreReleaseUint32.Func,
-		store64:    t.StoreReleaseUint64.Func,
-		fence:      t.Fence.Func,
-		pause:      t.Pause.Func,
-		cycles:     t.Cycles.Func,
-		spinlock32: t.SpinLockUint32.Func,
+func tableBinding() calls {
+	c128 := hal.Table().CompareAndSwap128.Func
+	return calls{
+		opFuncs: tableFuncs(),
 		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
 			return c128(u.Addr(), oldLo, oldHi, newLo, newHi)
 		},
@@ -98,7 +55,7 @@ func tableBinding() binding {
 // eachVariant runs f for every variant of op compiled into this build and
 // every binding, with the variant forced. Variants this CPU cannot run are
 // skipped, naming the missing feature.
-func eachVariant(t *testing.T, op string, f func(t *testing.T, b binding)) {
+func eachVariant(t *testing.T, op string, f func(t *testing.T, b calls)) {
 	t.Helper()
 	vs, ok := hal.Variants(op)
 	if !ok {
@@ -112,7 +69,7 @@ func eachVariant(t *testing.T, op string, f func(t *testing.T, b binding)) {
 			if ok, missing := hal.Runnable(op, v.Name); !ok {
 				t.Skipf("this CPU lacks feature %q needed by %s/%s", missing, op, v.Name)
 			}
-			if hal.Binding(op) == "static" && v.Name != selectedVariant(op) {
+			if hal.Binding(op) == binding.Static && v.Name != selectedVariant(op) {
 				t.Skipf("static build: %s/%s is compiled in, not %s", op, selectedVariant(op), v.Name)
 			}
 			restore, err := hal.Force(op, v.Name)
@@ -147,50 +104,6 @@ func selectedVariant(op string) string {
 	return ""
 }
 
-func tableVariant(op string) string {
-	t := hal.Table()
-	switch op {
-	case "pause":
-		return t.Pause.Variant
-	case "cas32":
-		return t.CompareAndSwapUint32.Variant
-	case "cas64":
-		return t.CompareAndSwapUint64.Variant
-	case "casuintptr":
-		return t.CompareAndSwapUintptr.Variant
-	case "fetchadd32":
-		return t.FetchAddUint32.Variant
-	case "fetchadd64":
-		return t.FetchAddUint64.Variant
-	case "swap32":
-		return t.SwapUint32.Variant
-	case "swap64":
-		return t.SwapUint64.Variant
-	case "loadacquire32":
-		return t.LoadAcquireUint32.Variant
-	case "loadacquire64":
-		return t.LoadAcquireUint64.Variant
-	case "storerelease32":
-		return t.StoreReleaseUint32.Variant
-	case "storerelease64":
-		return t.StoreReleaseUint64.Variant
-	case "fence":
-		return t.Fence.Variant
-	case "cas128":
-		return t.CompareAndSwap128.Variant
-	case "cycles":
-		return t.Cycles.Variant
-	case "spinlock32":
-		return t.SpinLockUint32.Variant
-	}
-	return ""
-}
-
-// allOps is the op list every build must have, in spec order.
-var allOps = []string{"pause", "cas32", "cas64", "casuintptr", "fetchadd32", "fetchadd64",
-	"swap32", "swap64", "loadacquire32", "loadacquire64", "storerelease32", "storerelease64",
-	"fence", "cas128", "cycles", "spinlock32"}
-
 func TestOpsList(t *testing.T) {
 	got := hal.Ops()
 	if len(got) != len(allOps) {
@@ -224,7 +137,7 @@ func checkGuards64(t *testing.T, w *[3]uint64) {
 }
 
 func TestCAS32(t *testing.T) {
-	eachVariant(t, "cas32", func(t *testing.T, b binding) {
+	eachVariant(t, "cas32", func(t *testing.T, b calls) {
 		// Values with the top bit set catch a sign-extended comparand.
 		for _, c := range []struct{ init, other, new uint32 }{
 			{5, 4, 9}, {0, 1, 0xffffffff}, {0x80000001, 0x00000001, 0xfffffffe}, {0xffffffff, 0x7fffffff, 0},
@@ -248,7 +161,7 @@ func TestCAS32(t *testing.T) {
 }
 
 func TestCAS64(t *testing.T) {
-	eachVariant(t, "cas64", func(t *testing.T, b binding) {
+	eachVariant(t, "cas64", func(t *testing.T, b calls) {
 		for _, c := range []struct{ init, other, new uint64 }{
 			{5, 4, 9}, {1 << 32, 0, 7}, {0x8000000000000001, 0x0000000000000001, 1<<63 | 1<<31},
 			{^uint64(0), 0xffffffff, 0},
@@ -272,7 +185,7 @@ func TestCAS64(t *testing.T) {
 }
 
 func TestCASUintptr(t *testing.T) {
-	eachVariant(t, "casuintptr", func(t *testing.T, b binding) {
+	eachVariant(t, "casuintptr", func(t *testing.T, b calls) {
 		w := [3]uintptr{1, 10, 1}
 		if b.casuintptr(&w[1], 11, 12) || w[1] != 10 {
 			t.Fatalf("failing cas swapped or changed the word: %d", w[1])
@@ -287,7 +200,7 @@ func TestCASUintptr(t *testing.T) {
 }
 
 func TestFetchAdd32(t *testing.T) {
-	eachVariant(t, "fetchadd32", func(t *testing.T, b binding) {
+	eachVariant(t, "fetchadd32", func(t *testing.T, b calls) {
 		w := [3]uint32{guard32, 40, guard32}
 		if old := b.fetchadd32(&w[1], 2); old != 40 || w[1] != 42 {
 			t.Fatalf("fetchadd(40, 2) = %d, word %d; want 40, 42", old, w[1])
@@ -304,7 +217,7 @@ func TestFetchAdd32(t *testing.T) {
 }
 
 func TestFetchAdd64(t *testing.T) {
-	eachVariant(t, "fetchadd64", func(t *testing.T, b binding) {
+	eachVariant(t, "fetchadd64", func(t *testing.T, b calls) {
 		w := [3]uint64{guard64, 40, guard64}
 		if old := b.fetchadd64(&w[1], 2); old != 40 || w[1] != 42 {
 			t.Fatalf("fetchadd(40, 2) = %d, word %d; want 40, 42", old, w[1])
@@ -321,7 +234,7 @@ func TestFetchAdd64(t *testing.T) {
 }
 
 func TestSwap32(t *testing.T) {
-	eachVariant(t, "swap32", func(t *testing.T, b binding) {
+	eachVariant(t, "swap32", func(t *testing.T, b calls) {
 		w := [3]uint32{guard32, 7, guard32}
 		if old := b.swap32(&w[1], 0x80000000); old != 7 || w[1] != 0x80000000 {
 			t.Fatalf("swap = %d, word %#x", old, w[1])
@@ -334,7 +247,7 @@ func TestSwap32(t *testing.T) {
 }
 
 func TestSwap64(t *testing.T) {
-	eachVariant(t, "swap64", func(t *testing.T, b binding) {
+	eachVariant(t, "swap64", func(t *testing.T, b calls) {
 		w := [3]uint64{guard64, 7, guard64}
 		if old := b.swap64(&w[1], 1<<63|5); old != 7 || w[1] != 1<<63|5 {
 			t.Fatalf("swap = %d, word %#x", old, w[1])
@@ -347,32 +260,32 @@ func TestSwap64(t *testing.T) {
 }
 
 func TestLoadAcquire32(t *testing.T) {
-	eachVariant(t, "loadacquire32", func(t *testing.T, b binding) {
+	eachVariant(t, "loadacquire32", func(t *testing.T, b calls) {
 		w := [3]uint32{guard32, 0x87654321, guard32}
-		if got := b.load32(&w[1]); got != 0x87654321 {
+		if got := b.loadacquire32(&w[1]); got != 0x87654321 {
 			t.Fatalf("load = %#x", got)
 		}
 		w[1] = 0
-		if got := b.load32(&w[1]); got != 0 {
+		if got := b.loadacquire32(&w[1]); got != 0 {
 			t.Fatalf("load = %#x", got)
 		}
 	})
 }
 
 func TestLoadAcquire64(t *testing.T) {
-	eachVariant(t, "loadacquire64", func(t *testing.T, b binding) {
+	eachVariant(t, "loadacquire64", func(t *testing.T, b calls) {
 		w := [3]uint64{guard64, 0x8765432112345678, guard64}
-		if got := b.load64(&w[1]); got != 0x8765432112345678 {
+		if got := b.loadacquire64(&w[1]); got != 0x8765432112345678 {
 			t.Fatalf("load = %#x", got)
 		}
 	})
 }
 
 func TestStoreRelease32(t *testing.T) {
-	eachVariant(t, "storerelease32", func(t *testing.T, b binding) {
+	eachVariant(t, "storerelease32", func(t *testing.T, b calls) {
 		w := [3]uint32{guard32, 0, guard32}
-		b.store32(&w[1], 0xfedcba98)
-		if w[1] != 0xfedcba98 || b.load32(&w[1]) != 0xfedcba98 {
+		b.storerelease32(&w[1], 0xfedcba98)
+		if w[1] != 0xfedcba98 || b.loadacquire32(&w[1]) != 0xfedcba98 {
 			t.Fatalf("word = %#x after store", w[1])
 		}
 		checkGuards32(t, &w)
@@ -380,10 +293,10 @@ func TestStoreRelease32(t *testing.T) {
 }
 
 func TestStoreRelease64(t *testing.T) {
-	eachVariant(t, "storerelease64", func(t *testing.T, b binding) {
+	eachVariant(t, "storerelease64", func(t *testing.T, b calls) {
 		w := [3]uint64{guard64, 0, guard64}
-		b.store64(&w[1], 0xfedcba9876543210)
-		if w[1] != 0xfedcba9876543210 || b.load64(&w[1]) != 0xfedcba9876543210 {
+		b.storerelease64(&w[1], 0xfedcba9876543210)
+		if w[1] != 0xfedcba9876543210 || b.loadacquire64(&w[1]) != 0xfedcba9876543210 {
 			t.Fatalf("word = %#x after store", w[1])
 		}
 		checkGuards64(t, &w)
@@ -391,12 +304,12 @@ func TestStoreRelease64(t *testing.T) {
 }
 
 func TestFenceAndPause(t *testing.T) {
-	eachVariant(t, "fence", func(t *testing.T, b binding) {
+	eachVariant(t, "fence", func(t *testing.T, b calls) {
 		for range 1000 {
 			b.fence()
 		}
 	})
-	eachVariant(t, "pause", func(t *testing.T, b binding) {
+	eachVariant(t, "pause", func(t *testing.T, b calls) {
 		for range 1000 {
 			b.pause()
 		}
@@ -404,7 +317,7 @@ func TestFenceAndPause(t *testing.T) {
 }
 
 func TestCycles(t *testing.T) {
-	eachVariant(t, "cycles", func(t *testing.T, b binding) {
+	eachVariant(t, "cycles", func(t *testing.T, b calls) {
 		prev := b.cycles()
 		first := prev
 		for i := range 100000 {
@@ -421,7 +334,7 @@ func TestCycles(t *testing.T) {
 }
 
 func TestCAS128(t *testing.T) {
-	eachVariant(t, "cas128", func(t *testing.T, b binding) {
+	eachVariant(t, "cas128", func(t *testing.T, b calls) {
 		var u hal.Uint128
 		if lo, hi := b.load128(&u); lo != 0 || hi != 0 {
 			t.Fatalf("zero Uint128 loads %#x, %#x", lo, hi)
@@ -480,7 +393,7 @@ func TestUint128Aligned(t *testing.T) {
 // not acquired once the budget is spent, and the neighbouring words are
 // never written.
 func TestSpinLock32(t *testing.T) {
-	eachVariant(t, "spinlock32", func(t *testing.T, b binding) {
+	eachVariant(t, "spinlock32", func(t *testing.T, b calls) {
 		for _, spins := range []uint32{0, 1, 100, 1 << 31} {
 			w := [3]uint32{guard32, 0, guard32}
 			if !b.spinlock32(&w[1], spins) {
@@ -509,7 +422,7 @@ func TestSpinLock32(t *testing.T) {
 		}
 		// A release makes it free again.
 		var w uint32 = 1
-		b.store32(&w, 0)
+		b.storerelease32(&w, 0)
 		if !b.spinlock32(&w, 0) || w != 1 {
 			t.Fatalf("after release: not acquired, word %d", w)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/binding"
 )
 
 func TestSelectedNamesAVariantForEveryOp(t *testing.T) {
@@ -183,7 +184,7 @@ func TestGOHALOverrideAccepted(t *testing.T) {
 		t.Skip("no op has a second runnable variant in this build")
 	}
 	stdout, stderr, code := runWithGOHAL(t, strings.Join(items, ","))
-	if hal.Binding(hal.Ops()[0]) == "static" {
+	if hal.Binding(hal.Ops()[0]) == binding.Static {
 		// A static build accepts no variant but the compiled-in one.
 		if code != 2 || !strings.Contains(stderr, "static build") {
 			t.Fatalf("static build: exit status %d, stderr %q; want 2 and a line naming the static build", code, stderr)
@@ -206,7 +207,7 @@ func TestGOHALOverrideAccepted(t *testing.T) {
 // honours for cx16 and atomics): init must exit with status 2 and one line
 // naming the static build and the feature, never reach the instruction.
 func TestStaticBuildRefusesMissingFeature(t *testing.T) {
-	if hal.Binding(hal.Ops()[0]) != "static" {
+	if hal.Binding(hal.Ops()[0]) != binding.Static {
 		t.Skip("not a gohal_static build")
 	}
 	off := ""

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/hal/binding"
 )
 
 // fakeStatic is a compile-time choice for selectStatic: each op's last
@@ -121,8 +122,8 @@ func TestSelectStaticMissingFeature(t *testing.T) {
 func TestBindingNamesEveryOp(t *testing.T) {
 	for _, op := range Ops() {
 		switch b := Binding(op); b {
-		case "inline", "flag", "single", "static", "portable":
-			if staticBuild != (b == "static") {
+		case binding.Inline, binding.Flag, binding.Single, binding.Static, binding.Portable:
+			if staticBuild != (b == binding.Static) {
 				t.Errorf("%s: binding %q in a build with staticBuild=%v", op, b, staticBuild)
 			}
 		default:

@@ -1,5 +1,9 @@
 package hal
 
+// The DispatchTable type, one typed row constructor per op (row<Op>) and
+// portableOps are generated from gen/spec into ztable.go. This file holds
+// the generic pieces they are built from.
+
 // Entry is one op's row in the [DispatchTable]: the chosen variant, why it
 // was chosen, and a func value that calls it.
 type Entry[F any] struct {
@@ -8,75 +12,53 @@ type Entry[F any] struct {
 	Func    F
 }
 
-// DispatchTable holds, per op, the variant chosen at init and a func value bound to
-// it. Calling through Table is an indirect call; when the variant is
-// assembly it also passes through the ABI wrapper the Go toolchain puts in
-// front of every assembly function used as a func value. It exists to
-// measure that cost and for callers that store operations in data; the
-// exported functions of this package are the cheaper binding.
-type DispatchTable struct {
-	Pause                 Entry[func()]
-	CompareAndSwapUint32  Entry[func(addr *uint32, old, new uint32) (swapped bool)]
-	CompareAndSwapUint64  Entry[func(addr *uint64, old, new uint64) (swapped bool)]
-	CompareAndSwapUintptr Entry[func(addr *uintptr, old, new uintptr) (swapped bool)]
-	FetchAddUint32        Entry[func(addr *uint32, delta uint32) (old uint32)]
-	FetchAddUint64        Entry[func(addr *uint64, delta uint64) (old uint64)]
-	SwapUint32            Entry[func(addr *uint32, new uint32) (old uint32)]
-	SwapUint64            Entry[func(addr *uint64, new uint64) (old uint64)]
-	LoadAcquireUint32     Entry[func(addr *uint32) uint32]
-	LoadAcquireUint64     Entry[func(addr *uint64) uint64]
-	StoreReleaseUint32    Entry[func(addr *uint32, val uint32)]
-	StoreReleaseUint64    Entry[func(addr *uint64, val uint64)]
-	Fence                 Entry[func()]
-	// CompareAndSwap128 is the raw 128-bit CAS on a 16-byte-aligned word:
-	// it returns the value found and whether it swapped. Use it with
-	// [Uint128.Addr].
-	CompareAndSwap128 Entry[func(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)]
-	Cycles            Entry[func() uint64]
-	// SpinLockUint32 is the whole test-and-test-and-set acquire loop in
-	// one call (see [SpinLockUint32]).
-	SpinLockUint32 Entry[func(addr *uint32, spins uint32) (acquired bool)]
-}
-
 // Table returns the dispatch table. The pointer is to the package's
 // own table: read it, do not write it. It changes only under [Force].
 func Table() *DispatchTable { return &table }
 
-func (t *DispatchTable) set(op, variant, reason string, fn any) {
-	switch op {
-	case "pause":
-		t.Pause = Entry[func()]{variant, reason, fn.(func())}
-	case "cas32":
-		t.CompareAndSwapUint32 = Entry[func(*uint32, uint32, uint32) bool]{variant, reason, fn.(func(*uint32, uint32, uint32) bool)}
-	case "cas64":
-		t.CompareAndSwapUint64 = Entry[func(*uint64, uint64, uint64) bool]{variant, reason, fn.(func(*uint64, uint64, uint64) bool)}
-	case "casuintptr":
-		t.CompareAndSwapUintptr = Entry[func(*uintptr, uintptr, uintptr) bool]{variant, reason, fn.(func(*uintptr, uintptr, uintptr) bool)}
-	case "fetchadd32":
-		t.FetchAddUint32 = Entry[func(*uint32, uint32) uint32]{variant, reason, fn.(func(*uint32, uint32) uint32)}
-	case "fetchadd64":
-		t.FetchAddUint64 = Entry[func(*uint64, uint64) uint64]{variant, reason, fn.(func(*uint64, uint64) uint64)}
-	case "swap32":
-		t.SwapUint32 = Entry[func(*uint32, uint32) uint32]{variant, reason, fn.(func(*uint32, uint32) uint32)}
-	case "swap64":
-		t.SwapUint64 = Entry[func(*uint64, uint64) uint64]{variant, reason, fn.(func(*uint64, uint64) uint64)}
-	case "loadacquire32":
-		t.LoadAcquireUint32 = Entry[func(*uint32) uint32]{variant, reason, fn.(func(*uint32) uint32)}
-	case "loadacquire64":
-		t.LoadAcquireUint64 = Entry[func(*uint64) uint64]{variant, reason, fn.(func(*uint64) uint64)}
-	case "storerelease32":
-		t.StoreReleaseUint32 = Entry[func(*uint32, uint32)]{variant, reason, fn.(func(*uint32, uint32))}
-	case "storerelease64":
-		t.StoreReleaseUint64 = Entry[func(*uint64, uint64)]{variant, reason, fn.(func(*uint64, uint64))}
-	case "fence":
-		t.Fence = Entry[func()]{variant, reason, fn.(func())}
-	case "cas128":
-		t.CompareAndSwap128 = Entry[func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool)]{variant, reason, fn.(func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool))}
-	case "cycles":
-		t.Cycles = Entry[func() uint64]{variant, reason, fn.(func() uint64)}
-	case "spinlock32":
-		t.SpinLockUint32 = Entry[func(*uint32, uint32) bool]{variant, reason, fn.(func(*uint32, uint32) bool)}
-	default:
-		panic("hal: table has no row for op " + op)
+// variant is one implementation of an op as the generated archOps list
+// spells it: its name, the CPU features it needs, and a func value of the
+// op's Go signature F: an assembly function of package hal/direct
+// (calling it as a func value pays the ABI wrapper, see DispatchTable) or
+// hal's own <op>_portable. F being the op's signature, a row whose
+// function does not match fails to compile.
+type variant[F any] struct {
+	name     string
+	requires []string
+	fn       F
+}
+
+// opImpl is one op as compiled into this build: its spec name, the flag
+// byte its entry reads (nil when there is nothing to choose at run time)
+// and its variants in order of preference. How the exported function
+// reaches the chosen variant is the op's binding (see Binding).
+type opImpl struct {
+	name     string
+	sel      *uint8
+	variants []variantImpl
+}
+
+// variantImpl is a variant with its type erased, and set, which stores
+// the variant's func value in the op's row of a DispatchTable.
+type variantImpl struct {
+	name     string
+	requires []string
+	set      func(t *DispatchTable, reason string)
+}
+
+// row builds op name's opImpl from its typed variants; store writes an
+// Entry into the op's field of a DispatchTable. The generated row<Op>
+// functions call it with their op's signature as F.
+func row[F any](name string, sel *uint8, store func(*DispatchTable, Entry[F]), vs []variant[F]) opImpl {
+	op := opImpl{name: name, sel: sel}
+	for _, v := range vs {
+		op.variants = append(op.variants, variantImpl{
+			name:     v.name,
+			requires: v.requires,
+			set: func(t *DispatchTable, reason string) {
+				store(t, Entry[F]{Variant: v.name, Reason: reason, Func: v.fn})
+			},
+		})
 	}
+	return op
 }

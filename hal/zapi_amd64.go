@@ -5,6 +5,7 @@
 package hal
 
 import (
+	"github.com/gohal/gohal/hal/binding"
 	"github.com/gohal/gohal/hal/direct"
 	"sync/atomic"
 )
@@ -18,27 +19,24 @@ const staticLevel = ""
 func staticVariant(op string) string { return "" }
 
 // bindings says how each op's exported function reaches its variant
-// in this build: "inline" (the sync/atomic intrinsic, inlined into
-// the caller), "flag" (an entry that reads the op's flag byte:
-// assembly, or Go for an op with a Go variant) or "single" (an entry
-// that is, or calls, the op's one variant).
-var bindings = map[string]string{
-	"pause":          "single",
-	"cas32":          "inline",
-	"cas64":          "inline",
-	"casuintptr":     "inline",
-	"fetchadd32":     "inline",
-	"fetchadd64":     "inline",
-	"swap32":         "inline",
-	"swap64":         "inline",
-	"loadacquire32":  "inline",
-	"loadacquire64":  "inline",
-	"storerelease32": "single",
-	"storerelease64": "single",
-	"fence":          "flag",
-	"cas128":         "flag",
-	"cycles":         "flag",
-	"spinlock32":     "single",
+// in this build (see Binding).
+var bindings = map[string]binding.Kind{
+	"pause":          binding.Single,
+	"cas32":          binding.Inline,
+	"cas64":          binding.Inline,
+	"casuintptr":     binding.Inline,
+	"fetchadd32":     binding.Inline,
+	"fetchadd64":     binding.Inline,
+	"swap32":         binding.Inline,
+	"swap64":         binding.Inline,
+	"loadacquire32":  binding.Inline,
+	"loadacquire64":  binding.Inline,
+	"storerelease32": binding.Single,
+	"storerelease64": binding.Single,
+	"fence":          binding.Flag,
+	"cas128":         binding.Flag,
+	"cycles":         binding.Flag,
+	"spinlock32":     binding.Single,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE

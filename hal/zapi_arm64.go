@@ -5,6 +5,7 @@
 package hal
 
 import (
+	"github.com/gohal/gohal/hal/binding"
 	"sync/atomic"
 )
 
@@ -17,27 +18,24 @@ const staticLevel = ""
 func staticVariant(op string) string { return "" }
 
 // bindings says how each op's exported function reaches its variant
-// in this build: "inline" (the sync/atomic intrinsic, inlined into
-// the caller), "flag" (an entry that reads the op's flag byte:
-// assembly, or Go for an op with a Go variant) or "single" (an entry
-// that is, or calls, the op's one variant).
-var bindings = map[string]string{
-	"pause":          "flag",
-	"cas32":          "flag",
-	"cas64":          "flag",
-	"casuintptr":     "flag",
-	"fetchadd32":     "flag",
-	"fetchadd64":     "flag",
-	"swap32":         "flag",
-	"swap64":         "flag",
-	"loadacquire32":  "flag",
-	"loadacquire64":  "flag",
-	"storerelease32": "inline",
-	"storerelease64": "inline",
-	"fence":          "single",
-	"cas128":         "flag",
-	"cycles":         "single",
-	"spinlock32":     "flag",
+// in this build (see Binding).
+var bindings = map[string]binding.Kind{
+	"pause":          binding.Flag,
+	"cas32":          binding.Flag,
+	"cas64":          binding.Flag,
+	"casuintptr":     binding.Flag,
+	"fetchadd32":     binding.Flag,
+	"fetchadd64":     binding.Flag,
+	"swap32":         binding.Flag,
+	"swap64":         binding.Flag,
+	"loadacquire32":  binding.Flag,
+	"loadacquire64":  binding.Flag,
+	"storerelease32": binding.Inline,
+	"storerelease64": binding.Inline,
+	"fence":          binding.Single,
+	"cas128":         binding.Flag,
+	"cycles":         binding.Single,
+	"spinlock32":     binding.Flag,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE

@@ -4,6 +4,10 @@
 
 package hal
 
+import (
+	"github.com/gohal/gohal/hal/binding"
+)
+
 // staticBuild is false: the variants are chosen at init.
 const staticBuild = false
 
@@ -13,27 +17,24 @@ const staticLevel = ""
 func staticVariant(op string) string { return "" }
 
 // bindings says how each op's exported function reaches its variant
-// in this build: "inline" (the sync/atomic intrinsic, inlined into
-// the caller), "flag" (an entry that reads the op's flag byte:
-// assembly, or Go for an op with a Go variant) or "single" (an entry
-// that is, or calls, the op's one variant).
-var bindings = map[string]string{
-	"pause":          "single",
-	"cas32":          "single",
-	"cas64":          "single",
-	"casuintptr":     "single",
-	"fetchadd32":     "flag",
-	"fetchadd64":     "flag",
-	"swap32":         "flag",
-	"swap64":         "flag",
-	"loadacquire32":  "single",
-	"loadacquire64":  "single",
-	"storerelease32": "single",
-	"storerelease64": "single",
-	"fence":          "single",
-	"cas128":         "single",
-	"cycles":         "single",
-	"spinlock32":     "single",
+// in this build (see Binding).
+var bindings = map[string]binding.Kind{
+	"pause":          binding.Single,
+	"cas32":          binding.Single,
+	"cas64":          binding.Single,
+	"casuintptr":     binding.Single,
+	"fetchadd32":     binding.Flag,
+	"fetchadd64":     binding.Flag,
+	"swap32":         binding.Flag,
+	"swap64":         binding.Flag,
+	"loadacquire32":  binding.Single,
+	"loadacquire64":  binding.Single,
+	"storerelease32": binding.Single,
+	"storerelease64": binding.Single,
+	"fence":          binding.Single,
+	"cas128":         binding.Single,
+	"cycles":         binding.Single,
+	"spinlock32":     binding.Single,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE

@@ -19,58 +19,58 @@ var (
 )
 
 // archOps lists the amd64 ops in spec order, each with its variants in
-// order of preference, as func values: the assembly in hal/direct, or
-// hal's <op>_portable for a Go variant.
+// order of preference, as typed func values: the assembly in hal/direct,
+// or hal's <op>_portable for a Go variant.
 var archOps = []opImpl{
-	{name: "pause", sel: nil, variants: []variantImpl{
+	rowPause(nil, []variant[fnPause]{
 		{name: "pause", fn: direct.PausePause},
-	}},
-	{name: "cas32", sel: nil, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUint32(nil, []variant[fnCompareAndSwapUint32]{
 		{name: "lock", fn: direct.CompareAndSwapUint32Lock},
-	}},
-	{name: "cas64", sel: nil, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUint64(nil, []variant[fnCompareAndSwapUint64]{
 		{name: "lock", fn: direct.CompareAndSwapUint64Lock},
-	}},
-	{name: "casuintptr", sel: nil, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUintptr(nil, []variant[fnCompareAndSwapUintptr]{
 		{name: "lock", fn: direct.CompareAndSwapUintptrLock},
-	}},
-	{name: "fetchadd32", sel: nil, variants: []variantImpl{
+	}),
+	rowFetchAddUint32(nil, []variant[fnFetchAddUint32]{
 		{name: "lock", fn: direct.FetchAddUint32Lock},
-	}},
-	{name: "fetchadd64", sel: nil, variants: []variantImpl{
+	}),
+	rowFetchAddUint64(nil, []variant[fnFetchAddUint64]{
 		{name: "lock", fn: direct.FetchAddUint64Lock},
-	}},
-	{name: "swap32", sel: nil, variants: []variantImpl{
+	}),
+	rowSwapUint32(nil, []variant[fnSwapUint32]{
 		{name: "lock", fn: direct.SwapUint32Lock},
-	}},
-	{name: "swap64", sel: nil, variants: []variantImpl{
+	}),
+	rowSwapUint64(nil, []variant[fnSwapUint64]{
 		{name: "lock", fn: direct.SwapUint64Lock},
-	}},
-	{name: "loadacquire32", sel: nil, variants: []variantImpl{
+	}),
+	rowLoadAcquireUint32(nil, []variant[fnLoadAcquireUint32]{
 		{name: "mov", fn: direct.LoadAcquireUint32Mov},
-	}},
-	{name: "loadacquire64", sel: nil, variants: []variantImpl{
+	}),
+	rowLoadAcquireUint64(nil, []variant[fnLoadAcquireUint64]{
 		{name: "mov", fn: direct.LoadAcquireUint64Mov},
-	}},
-	{name: "storerelease32", sel: nil, variants: []variantImpl{
+	}),
+	rowStoreReleaseUint32(nil, []variant[fnStoreReleaseUint32]{
 		{name: "mov", fn: direct.StoreReleaseUint32Mov},
-	}},
-	{name: "storerelease64", sel: nil, variants: []variantImpl{
+	}),
+	rowStoreReleaseUint64(nil, []variant[fnStoreReleaseUint64]{
 		{name: "mov", fn: direct.StoreReleaseUint64Mov},
-	}},
-	{name: "fence", sel: &selFence, variants: []variantImpl{
+	}),
+	rowFence(&selFence, []variant[fnFence]{
 		{name: "lockor", fn: direct.FenceLockor},
 		{name: "mfence", fn: direct.FenceMfence},
-	}},
-	{name: "cas128", sel: &selCas128, variants: []variantImpl{
+	}),
+	rowCompareAndSwap128(&selCas128, []variant[fnCompareAndSwap128]{
 		{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.CompareAndSwap128Cmpxchg16b},
 		{name: "portable", fn: cas128_portable},
-	}},
-	{name: "cycles", sel: &selCycles, variants: []variantImpl{
+	}),
+	rowCycles(&selCycles, []variant[fnCycles]{
 		{name: "rdtscp", requires: []string{"rdtscp"}, fn: direct.CyclesRdtscp},
 		{name: "lfence_rdtsc", fn: direct.CyclesLfenceRdtsc},
-	}},
-	{name: "spinlock32", sel: nil, variants: []variantImpl{
+	}),
+	rowSpinLockUint32(nil, []variant[fnSpinLockUint32]{
 		{name: "pause", fn: direct.SpinLockUint32Pause},
-	}},
+	}),
 }

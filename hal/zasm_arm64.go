@@ -28,67 +28,67 @@ var (
 )
 
 // archOps lists the arm64 ops in spec order, each with its variants in
-// order of preference, as func values: the assembly in hal/direct, or
-// hal's <op>_portable for a Go variant.
+// order of preference, as typed func values: the assembly in hal/direct,
+// or hal's <op>_portable for a Go variant.
 var archOps = []opImpl{
-	{name: "pause", sel: &selPause, variants: []variantImpl{
+	rowPause(&selPause, []variant[fnPause]{
 		{name: "isb", fn: direct.PauseIsb},
 		{name: "yield", fn: direct.PauseYield},
-	}},
-	{name: "cas32", sel: &selCas32, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUint32(&selCas32, []variant[fnCompareAndSwapUint32]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwapUint32Lse},
 		{name: "llsc", fn: direct.CompareAndSwapUint32Llsc},
-	}},
-	{name: "cas64", sel: &selCas64, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUint64(&selCas64, []variant[fnCompareAndSwapUint64]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwapUint64Lse},
 		{name: "llsc", fn: direct.CompareAndSwapUint64Llsc},
-	}},
-	{name: "casuintptr", sel: &selCasuintptr, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUintptr(&selCasuintptr, []variant[fnCompareAndSwapUintptr]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwapUintptrLse},
 		{name: "llsc", fn: direct.CompareAndSwapUintptrLlsc},
-	}},
-	{name: "fetchadd32", sel: &selFetchadd32, variants: []variantImpl{
+	}),
+	rowFetchAddUint32(&selFetchadd32, []variant[fnFetchAddUint32]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchAddUint32Lse},
 		{name: "llsc", fn: direct.FetchAddUint32Llsc},
-	}},
-	{name: "fetchadd64", sel: &selFetchadd64, variants: []variantImpl{
+	}),
+	rowFetchAddUint64(&selFetchadd64, []variant[fnFetchAddUint64]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchAddUint64Lse},
 		{name: "llsc", fn: direct.FetchAddUint64Llsc},
-	}},
-	{name: "swap32", sel: &selSwap32, variants: []variantImpl{
+	}),
+	rowSwapUint32(&selSwap32, []variant[fnSwapUint32]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.SwapUint32Lse},
 		{name: "llsc", fn: direct.SwapUint32Llsc},
-	}},
-	{name: "swap64", sel: &selSwap64, variants: []variantImpl{
+	}),
+	rowSwapUint64(&selSwap64, []variant[fnSwapUint64]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.SwapUint64Lse},
 		{name: "llsc", fn: direct.SwapUint64Llsc},
-	}},
-	{name: "loadacquire32", sel: &selLoadacquire32, variants: []variantImpl{
+	}),
+	rowLoadAcquireUint32(&selLoadacquire32, []variant[fnLoadAcquireUint32]{
 		{name: "ldapr", requires: []string{"lrcpc"}, fn: direct.LoadAcquireUint32Ldapr},
 		{name: "ldar", fn: direct.LoadAcquireUint32Ldar},
-	}},
-	{name: "loadacquire64", sel: &selLoadacquire64, variants: []variantImpl{
+	}),
+	rowLoadAcquireUint64(&selLoadacquire64, []variant[fnLoadAcquireUint64]{
 		{name: "ldapr", requires: []string{"lrcpc"}, fn: direct.LoadAcquireUint64Ldapr},
 		{name: "ldar", fn: direct.LoadAcquireUint64Ldar},
-	}},
-	{name: "storerelease32", sel: nil, variants: []variantImpl{
+	}),
+	rowStoreReleaseUint32(nil, []variant[fnStoreReleaseUint32]{
 		{name: "stlr", fn: direct.StoreReleaseUint32Stlr},
-	}},
-	{name: "storerelease64", sel: nil, variants: []variantImpl{
+	}),
+	rowStoreReleaseUint64(nil, []variant[fnStoreReleaseUint64]{
 		{name: "stlr", fn: direct.StoreReleaseUint64Stlr},
-	}},
-	{name: "fence", sel: nil, variants: []variantImpl{
+	}),
+	rowFence(nil, []variant[fnFence]{
 		{name: "dmb", fn: direct.FenceDmb},
-	}},
-	{name: "cas128", sel: &selCas128, variants: []variantImpl{
+	}),
+	rowCompareAndSwap128(&selCas128, []variant[fnCompareAndSwap128]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwap128Lse},
 		{name: "llsc", fn: direct.CompareAndSwap128Llsc},
-	}},
-	{name: "cycles", sel: nil, variants: []variantImpl{
+	}),
+	rowCycles(nil, []variant[fnCycles]{
 		{name: "cntvct", fn: direct.CyclesCntvct},
-	}},
-	{name: "spinlock32", sel: &selSpinlock32, variants: []variantImpl{
+	}),
+	rowSpinLockUint32(&selSpinlock32, []variant[fnSpinLockUint32]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.SpinLockUint32Lse},
 		{name: "llsc", fn: direct.SpinLockUint32Llsc},
-	}},
+	}),
 }

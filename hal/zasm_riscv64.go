@@ -20,59 +20,59 @@ var (
 )
 
 // archOps lists the riscv64 ops in spec order, each with its variants in
-// order of preference, as func values: the assembly in hal/direct, or
-// hal's <op>_portable for a Go variant.
+// order of preference, as typed func values: the assembly in hal/direct,
+// or hal's <op>_portable for a Go variant.
 var archOps = []opImpl{
-	{name: "pause", sel: nil, variants: []variantImpl{
+	rowPause(nil, []variant[fnPause]{
 		{name: "pause", fn: direct.PausePause},
-	}},
-	{name: "cas32", sel: nil, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUint32(nil, []variant[fnCompareAndSwapUint32]{
 		{name: "llsc", fn: direct.CompareAndSwapUint32Llsc},
-	}},
-	{name: "cas64", sel: nil, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUint64(nil, []variant[fnCompareAndSwapUint64]{
 		{name: "llsc", fn: direct.CompareAndSwapUint64Llsc},
-	}},
-	{name: "casuintptr", sel: nil, variants: []variantImpl{
+	}),
+	rowCompareAndSwapUintptr(nil, []variant[fnCompareAndSwapUintptr]{
 		{name: "llsc", fn: direct.CompareAndSwapUintptrLlsc},
-	}},
-	{name: "fetchadd32", sel: &selFetchadd32, variants: []variantImpl{
+	}),
+	rowFetchAddUint32(&selFetchadd32, []variant[fnFetchAddUint32]{
 		{name: "amo", fn: direct.FetchAddUint32Amo},
 		{name: "llsc", fn: direct.FetchAddUint32Llsc},
-	}},
-	{name: "fetchadd64", sel: &selFetchadd64, variants: []variantImpl{
+	}),
+	rowFetchAddUint64(&selFetchadd64, []variant[fnFetchAddUint64]{
 		{name: "amo", fn: direct.FetchAddUint64Amo},
 		{name: "llsc", fn: direct.FetchAddUint64Llsc},
-	}},
-	{name: "swap32", sel: &selSwap32, variants: []variantImpl{
+	}),
+	rowSwapUint32(&selSwap32, []variant[fnSwapUint32]{
 		{name: "amo", fn: direct.SwapUint32Amo},
 		{name: "llsc", fn: direct.SwapUint32Llsc},
-	}},
-	{name: "swap64", sel: &selSwap64, variants: []variantImpl{
+	}),
+	rowSwapUint64(&selSwap64, []variant[fnSwapUint64]{
 		{name: "amo", fn: direct.SwapUint64Amo},
 		{name: "llsc", fn: direct.SwapUint64Llsc},
-	}},
-	{name: "loadacquire32", sel: nil, variants: []variantImpl{
+	}),
+	rowLoadAcquireUint32(nil, []variant[fnLoadAcquireUint32]{
 		{name: "fence", fn: direct.LoadAcquireUint32Fence},
-	}},
-	{name: "loadacquire64", sel: nil, variants: []variantImpl{
+	}),
+	rowLoadAcquireUint64(nil, []variant[fnLoadAcquireUint64]{
 		{name: "fence", fn: direct.LoadAcquireUint64Fence},
-	}},
-	{name: "storerelease32", sel: nil, variants: []variantImpl{
+	}),
+	rowStoreReleaseUint32(nil, []variant[fnStoreReleaseUint32]{
 		{name: "fence", fn: direct.StoreReleaseUint32Fence},
-	}},
-	{name: "storerelease64", sel: nil, variants: []variantImpl{
+	}),
+	rowStoreReleaseUint64(nil, []variant[fnStoreReleaseUint64]{
 		{name: "fence", fn: direct.StoreReleaseUint64Fence},
-	}},
-	{name: "fence", sel: nil, variants: []variantImpl{
+	}),
+	rowFence(nil, []variant[fnFence]{
 		{name: "fence", fn: direct.FenceFence},
-	}},
-	{name: "cas128", sel: nil, variants: []variantImpl{
+	}),
+	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{
 		{name: "portable", fn: cas128_portable},
-	}},
-	{name: "cycles", sel: nil, variants: []variantImpl{
+	}),
+	rowCycles(nil, []variant[fnCycles]{
 		{name: "rdtime", fn: direct.CyclesRdtime},
-	}},
-	{name: "spinlock32", sel: nil, variants: []variantImpl{
+	}),
+	rowSpinLockUint32(nil, []variant[fnSpinLockUint32]{
 		{name: "llsc", fn: direct.SpinLockUint32Llsc},
-	}},
+	}),
 }

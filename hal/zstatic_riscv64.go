@@ -5,6 +5,7 @@
 package hal
 
 import (
+	"github.com/gohal/gohal/hal/binding"
 	"github.com/gohal/gohal/hal/direct"
 )
 
@@ -24,25 +25,25 @@ func staticVariant(op string) string {
 	return direct.StaticVariant(op)
 }
 
-// bindings says how each op's exported function reaches its variant:
-// in a gohal_static build, always through direct's Static function.
-var bindings = map[string]string{
-	"pause":          "static",
-	"cas32":          "static",
-	"cas64":          "static",
-	"casuintptr":     "static",
-	"fetchadd32":     "static",
-	"fetchadd64":     "static",
-	"swap32":         "static",
-	"swap64":         "static",
-	"loadacquire32":  "static",
-	"loadacquire64":  "static",
-	"storerelease32": "static",
-	"storerelease64": "static",
-	"fence":          "static",
-	"cas128":         "static",
-	"cycles":         "static",
-	"spinlock32":     "static",
+// bindings says how each op's exported function reaches its variant
+// in this build (see Binding).
+var bindings = map[string]binding.Kind{
+	"pause":          binding.Static,
+	"cas32":          binding.Static,
+	"cas64":          binding.Static,
+	"casuintptr":     binding.Static,
+	"fetchadd32":     binding.Static,
+	"fetchadd64":     binding.Static,
+	"swap32":         binding.Static,
+	"swap64":         binding.Static,
+	"loadacquire32":  binding.Static,
+	"loadacquire64":  binding.Static,
+	"storerelease32": binding.Static,
+	"storerelease64": binding.Static,
+	"fence":          binding.Static,
+	"cas128":         binding.Static,
+	"cycles":         binding.Static,
+	"spinlock32":     binding.Static,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE

@@ -9,7 +9,6 @@ package amd64
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -20,6 +19,7 @@ import (
 	"github.com/mmcloughlin/avo/printer"
 	"github.com/mmcloughlin/avo/reg"
 
+	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/spec"
 )
 
@@ -34,10 +34,10 @@ func New() *Backend { return &Backend{ctx: build.NewContext()} }
 // Arch implements backend.Backend.
 func (*Backend) Arch() string { return "amd64" }
 
-type body func(c *build.Context, op *spec.Op, prefix string)
+type body func(c *build.Context, prefix string)
 
-var bodies = map[string]body{
-	"pause/pause":         func(c *build.Context, _ *spec.Op, _ string) { c.PAUSE(); c.RET() },
+var bodies = backend.Bodies[body]{
+	"pause/pause":         func(c *build.Context, _ string) { c.PAUSE(); c.RET() },
 	"cas32/lock":          casBody(32),
 	"cas64/lock":          casBody(64),
 	"casuintptr/lock":     casBody(64),
@@ -50,22 +50,15 @@ var bodies = map[string]body{
 	"storerelease32/mov":  storeBody(32),
 	"storerelease64/mov":  storeBody(64),
 	"fence/lockor":        fenceLockOr,
-	"fence/mfence":        func(c *build.Context, _ *spec.Op, _ string) { c.MFENCE(); c.RET() },
+	"fence/mfence":        func(c *build.Context, _ string) { c.MFENCE(); c.RET() },
 	"cas128/cmpxchg16b":   cas128,
 	"cycles/rdtscp":       cyclesRDTSCP,
 	"cycles/lfence_rdtsc": cyclesLFENCE,
 	"spinlock32/pause":    spinLock32,
 }
 
-// Implements implements backend.Backend.
-func (*Backend) Implements() []string {
-	var ks []string
-	for k := range bodies {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
+// Implements implements backend.Backend: the keys of bodies.
+func (*Backend) Implements() []string { return bodies.Implements() }
 
 // Text implements backend.Backend.
 func (b *Backend) Text(name string, op *spec.Op, doc []string) {
@@ -107,11 +100,11 @@ func (b *Backend) Comment(lines ...string) { b.ctx.Comment(lines...) }
 
 // Variant implements backend.Backend.
 func (b *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
-	f, ok := bodies[op.Name+"/"+v.Name]
-	if !ok {
-		return fmt.Errorf("no amd64 body")
+	f, err := bodies.Lookup("amd64", op, v)
+	if err != nil {
+		return err
 	}
-	f(b.ctx, op, prefix)
+	f(b.ctx, prefix)
 	return nil
 }
 
@@ -149,7 +142,7 @@ func mem(r reg.Register) operand.Mem { return operand.Mem{Base: r} }
 // it swapped. A locked instruction is a full barrier on x86, so the CAS is
 // sequentially consistent.
 func casBody(bits int) body {
-	return func(c *build.Context, op *spec.Op, _ string) {
+	return func(c *build.Context, _ string) {
 		c.Load(c.Param("addr"), reg.RCX)
 		if bits == 32 {
 			c.Load(c.Param("old"), reg.EAX)
@@ -170,7 +163,7 @@ func casBody(bits int) body {
 
 // xaddBody: LOCK XADD leaves the old value in the source register.
 func xaddBody(bits int) body {
-	return func(c *build.Context, op *spec.Op, _ string) {
+	return func(c *build.Context, _ string) {
 		c.Load(c.Param("addr"), reg.RCX)
 		if bits == 32 {
 			c.Load(c.Param("delta"), reg.EAX)
@@ -189,7 +182,7 @@ func xaddBody(bits int) body {
 
 // xchgBody: XCHG with a memory operand is locked without a prefix.
 func xchgBody(bits int) body {
-	return func(c *build.Context, op *spec.Op, _ string) {
+	return func(c *build.Context, _ string) {
 		c.Load(c.Param("addr"), reg.RCX)
 		if bits == 32 {
 			c.Load(c.Param("new"), reg.EAX)
@@ -209,7 +202,7 @@ func xchgBody(bits int) body {
 // loadBody: under x86-TSO loads are not reordered with later loads or
 // stores, so a plain aligned MOV is an atomic acquire load.
 func loadBody(bits int) body {
-	return func(c *build.Context, op *spec.Op, _ string) {
+	return func(c *build.Context, _ string) {
 		c.Load(c.Param("addr"), reg.RCX)
 		c.Comment("x86-TSO: a load is not reordered with later loads or stores,",
 			"so a plain (aligned, hence atomic) MOV is an acquire load.")
@@ -229,7 +222,7 @@ func loadBody(bits int) body {
 // sequentially consistent store: a later load may pass it, which release
 // allows.)
 func storeBody(bits int) body {
-	return func(c *build.Context, op *spec.Op, _ string) {
+	return func(c *build.Context, _ string) {
 		c.Load(c.Param("addr"), reg.RCX)
 		c.Comment("x86-TSO: a store is not reordered with earlier loads or stores,",
 			"so a plain (aligned, hence atomic) MOV is a release store.")
@@ -247,7 +240,7 @@ func storeBody(bits int) body {
 // fenceLockOr: a locked read-modify-write is a full barrier. ORing 0 into
 // the word at the top of the stack (the return address: private to this
 // goroutine, in cache, and left unchanged) is the cheapest such RMW.
-func fenceLockOr(c *build.Context, _ *spec.Op, _ string) {
+func fenceLockOr(c *build.Context, _ string) {
 	c.Comment("A locked RMW is a full barrier; OR $0 into the return address",
 		"at the top of the stack changes nothing and touches a line in cache.")
 	lock(c)
@@ -258,7 +251,7 @@ func fenceLockOr(c *build.Context, _ *spec.Op, _ string) {
 // cas128: LOCK CMPXCHG16B compares DX:AX with the 16 bytes at (DI) and
 // stores CX:BX if equal; otherwise it loads the value found into DX:AX. In
 // both cases DX:AX ends up holding the value found.
-func cas128(c *build.Context, op *spec.Op, _ string) {
+func cas128(c *build.Context, _ string) {
 	c.Load(c.Param("addr"), reg.RDI)
 	c.Load(c.Param("oldLo"), reg.RAX)
 	c.Load(c.Param("oldHi"), reg.RDX)
@@ -276,7 +269,7 @@ func cas128(c *build.Context, op *spec.Op, _ string) {
 
 // cyclesRDTSCP: RDTSCP waits until all earlier instructions have executed
 // before it reads the TSC into DX:AX (and IA32_TSC_AUX into CX).
-func cyclesRDTSCP(c *build.Context, op *spec.Op, _ string) {
+func cyclesRDTSCP(c *build.Context, _ string) {
 	c.RDTSCP()
 	c.SHLQ(operand.U8(32), reg.RDX)
 	c.ORQ(reg.RDX, reg.RAX)
@@ -286,7 +279,7 @@ func cyclesRDTSCP(c *build.Context, op *spec.Op, _ string) {
 
 // cyclesLFENCE: LFENCE does not let RDTSC execute until earlier
 // instructions have completed locally.
-func cyclesLFENCE(c *build.Context, op *spec.Op, _ string) {
+func cyclesLFENCE(c *build.Context, _ string) {
 	c.LFENCE()
 	c.RDTSC()
 	c.SHLQ(operand.U8(32), reg.RDX)
@@ -302,7 +295,7 @@ func cyclesLFENCE(c *build.Context, op *spec.Op, _ string) {
 // comparand 0) LOCK CMPXCHGL tries 0→1, a full barrier like every locked
 // instruction. A CMPXCHG that loses (ZF clear) found the word held, so it
 // goes where a load that found it held goes.
-func spinLock32(c *build.Context, op *spec.Op, p string) {
+func spinLock32(c *build.Context, p string) {
 	loop, held, try, fail := p+"loop", p+"held", p+"try", p+"fail"
 	c.Load(c.Param("addr"), reg.RCX)
 	c.Load(c.Param("spins"), reg.EDX)

@@ -13,33 +13,30 @@
 package arm64
 
 import (
-	"bytes"
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/spec"
 )
 
 // Backend writes asm_arm64.s.
 type Backend struct {
-	buf   bytes.Buffer
-	op    *spec.Op
-	frame spec.Frame
-	err   error
+	backend.TextEmitter
 }
 
 // New returns a fresh arm64 backend.
-func New() *Backend { return &Backend{} }
+func New() *Backend {
+	return &Backend{backend.TextEmitter{LoadOp: loadOp, StoreOp: storeOp}}
+}
 
 // Arch implements backend.Backend.
 func (*Backend) Arch() string { return "arm64" }
 
 type body func(e *Backend, prefix string) error
 
-var bodies = map[string]body{
-	"pause/isb":           func(e *Backend, _ string) error { e.ins("ISB", "$15"); e.ret(); return nil },
-	"pause/yield":         func(e *Backend, _ string) error { e.ins("YIELD"); e.ret(); return nil },
+var bodies = backend.Bodies[body]{
+	"pause/isb":           func(e *Backend, _ string) error { e.Ins("ISB", "$15"); e.Ret(); return nil },
+	"pause/yield":         func(e *Backend, _ string) error { e.Ins("YIELD"); e.Ret(); return nil },
 	"cas32/lse":           casLSE(32),
 	"cas32/llsc":          casLLSC(32),
 	"cas64/lse":           casLSE(64),
@@ -68,108 +65,30 @@ var bodies = map[string]body{
 	"spinlock32/llsc":     spinLock32(false),
 }
 
-// Implements implements backend.Backend.
-func (*Backend) Implements() []string {
-	var ks []string
-	for k := range bodies {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-// Text implements backend.Backend.
-func (e *Backend) Text(name string, op *spec.Op, doc []string) {
-	e.op, e.frame = op, op.Frame()
-	e.buf.WriteString("\n")
-	for _, d := range doc {
-		fmt.Fprintf(&e.buf, "// %s\n", d)
-	}
-	fmt.Fprintf(&e.buf, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, e.frame.Size)
-}
+// Implements implements backend.Backend: the keys of bodies.
+func (*Backend) Implements() []string { return bodies.Implements() }
 
 // Select implements backend.Backend: MOVBU of the flag into R9, then CBNZ
 // for two variants or a CMP/BEQ per label for more.
 func (e *Backend) Select(sel string, labels []string) {
-	e.ins("MOVBU", "·"+sel+"(SB)", "R9")
+	e.Ins("MOVBU", "·"+sel+"(SB)", "R9")
 	if len(labels) == 1 {
-		e.ins("CBNZ", "R9", labels[0])
+		e.Ins("CBNZ", "R9", labels[0])
 		return
 	}
 	for i, l := range labels {
-		e.ins("CMP", fmt.Sprintf("$%d", i+1), "R9")
-		e.ins("BEQ", l)
-	}
-}
-
-// Label implements backend.Backend.
-func (e *Backend) Label(name string) { fmt.Fprintf(&e.buf, "%s:\n", name) }
-
-// Comment implements backend.Backend.
-func (e *Backend) Comment(lines ...string) {
-	for _, l := range lines {
-		fmt.Fprintf(&e.buf, "\t// %s\n", l)
+		e.Ins("CMP", fmt.Sprintf("$%d", i+1), "R9")
+		e.Ins("BEQ", l)
 	}
 }
 
 // Variant implements backend.Backend.
 func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
-	f, ok := bodies[op.Name+"/"+v.Name]
-	if !ok {
-		return fmt.Errorf("no arm64 body")
+	f, err := bodies.Lookup("arm64", op, v)
+	if err != nil {
+		return err
 	}
 	return f(e, prefix)
-}
-
-// Finish implements backend.Backend; the next Text starts a new file.
-func (e *Backend) Finish(header string, tags []string) ([]byte, error) {
-	var out bytes.Buffer
-	fmt.Fprintf(&out, "// %s\n\n", header)
-	fmt.Fprintf(&out, "//go:build %s\n\n", strings.Join(tags, " && "))
-	out.WriteString("#include \"textflag.h\"\n")
-	out.Write(e.buf.Bytes())
-	e.buf.Reset()
-	return out.Bytes(), nil
-}
-
-// ins writes one instruction: mnemonic, then operands separated by ", ".
-func (e *Backend) ins(mnemonic string, operands ...string) {
-	if len(operands) == 0 {
-		fmt.Fprintf(&e.buf, "\t%s\n", mnemonic)
-		return
-	}
-	fmt.Fprintf(&e.buf, "\t%-9s %s\n", mnemonic, strings.Join(operands, ", "))
-}
-
-func (e *Backend) ret() { e.ins("RET") }
-
-// word writes a WORD-encoded instruction with its disassembly as a comment.
-func (e *Backend) word(w uint32, asm string) {
-	fmt.Fprintf(&e.buf, "\t%-9s $%#08x // %s\n", "WORD", w, asm)
-}
-
-// arg returns the frame operand of the named argument or result,
-// "addr+0(FP)".
-func (e *Backend) arg(name string) string {
-	s := e.frame.Slot(name)
-	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
-}
-
-// result returns the frame operand of the i-th result.
-func (e *Backend) result(i int) string {
-	s := e.frame.Results[i]
-	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
-}
-
-// load moves an argument into a register with the move its size needs
-// (zero-extending 32-bit values).
-func (e *Backend) load(name, r string) {
-	e.ins(loadOp(e.frame.Slot(name).Size), e.arg(name), r)
-}
-
-// store moves a register into the i-th result.
-func (e *Backend) store(r string, i int) {
-	e.ins(storeOp(e.frame.Results[i].Size), r, e.result(i))
 }
 
 func loadOp(size int) string {
@@ -205,15 +124,15 @@ func sfx(bits int, d string) string {
 // equal; R3 receives the value found either way.
 func casLSE(bits int) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "R0")
-		e.load("old", "R1")
-		e.load("new", "R2")
-		e.ins("MOVD", "R1", "R3")
-		e.ins("CASAL"+sfx(bits, "D"), "R3", "(R0)", "R2")
-		e.ins("CMP"+sfx(bits, ""), "R1", "R3")
-		e.ins("CSET", "EQ", "R4")
-		e.store("R4", 0)
-		e.ret()
+		e.Load("addr", "R0")
+		e.Load("old", "R1")
+		e.Load("new", "R2")
+		e.Ins("MOVD", "R1", "R3")
+		e.Ins("CASAL"+sfx(bits, "D"), "R3", "(R0)", "R2")
+		e.Ins("CMP"+sfx(bits, ""), "R1", "R3")
+		e.Ins("CSET", "EQ", "R4")
+		e.Store("R4", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -224,19 +143,19 @@ func casLSE(bits int) body {
 func casLLSC(bits int) body {
 	return func(e *Backend, p string) error {
 		w := sfx(bits, "")
-		e.load("addr", "R0")
-		e.load("old", "R1")
-		e.load("new", "R2")
+		e.Load("addr", "R0")
+		e.Load("old", "R1")
+		e.Load("new", "R2")
 		e.Label(p + "loop")
-		e.ins("LDAXR"+w, "(R0)", "R3")
-		e.ins("CMP"+w, "R1", "R3")
-		e.ins("BNE", p+"done")
-		e.ins("STLXR"+w, "R2", "(R0)", "R4")
-		e.ins("CBNZ", "R4", p+"loop")
+		e.Ins("LDAXR"+w, "(R0)", "R3")
+		e.Ins("CMP"+w, "R1", "R3")
+		e.Ins("BNE", p+"done")
+		e.Ins("STLXR"+w, "R2", "(R0)", "R4")
+		e.Ins("CBNZ", "R4", p+"loop")
 		e.Label(p + "done")
-		e.ins("CSET", "EQ", "R4")
-		e.store("R4", 0)
-		e.ret()
+		e.Ins("CSET", "EQ", "R4")
+		e.Store("R4", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -245,11 +164,11 @@ func casLLSC(bits int) body {
 // value in R2.
 func rmwLSE(mnemonic string, bits int, arg string) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "R0")
-		e.load(arg, "R1")
-		e.ins(mnemonic+sfx(bits, "D"), "R1", "(R0)", "R2")
-		e.store("R2", 0)
-		e.ret()
+		e.Load("addr", "R0")
+		e.Load(arg, "R1")
+		e.Ins(mnemonic+sfx(bits, "D"), "R1", "(R0)", "R2")
+		e.Store("R2", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -257,15 +176,15 @@ func rmwLSE(mnemonic string, bits int, arg string) body {
 func fetchaddLLSC(bits int) body {
 	return func(e *Backend, p string) error {
 		w := sfx(bits, "")
-		e.load("addr", "R0")
-		e.load("delta", "R1")
+		e.Load("addr", "R0")
+		e.Load("delta", "R1")
 		e.Label(p + "loop")
-		e.ins("LDAXR"+w, "(R0)", "R2")
-		e.ins("ADD"+w, "R1", "R2", "R3")
-		e.ins("STLXR"+w, "R3", "(R0)", "R4")
-		e.ins("CBNZ", "R4", p+"loop")
-		e.store("R2", 0)
-		e.ret()
+		e.Ins("LDAXR"+w, "(R0)", "R2")
+		e.Ins("ADD"+w, "R1", "R2", "R3")
+		e.Ins("STLXR"+w, "R3", "(R0)", "R4")
+		e.Ins("CBNZ", "R4", p+"loop")
+		e.Store("R2", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -273,14 +192,14 @@ func fetchaddLLSC(bits int) body {
 func swapLLSC(bits int) body {
 	return func(e *Backend, p string) error {
 		w := sfx(bits, "")
-		e.load("addr", "R0")
-		e.load("new", "R1")
+		e.Load("addr", "R0")
+		e.Load("new", "R1")
 		e.Label(p + "loop")
-		e.ins("LDAXR"+w, "(R0)", "R2")
-		e.ins("STLXR"+w, "R1", "(R0)", "R3")
-		e.ins("CBNZ", "R3", p+"loop")
-		e.store("R2", 0)
-		e.ret()
+		e.Ins("LDAXR"+w, "(R0)", "R2")
+		e.Ins("STLXR"+w, "R1", "(R0)", "R3")
+		e.Ins("CBNZ", "R3", p+"loop")
+		e.Store("R2", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -297,30 +216,30 @@ func loadLDAPR(bits int) body {
 		if bits == 32 {
 			reg = "W1"
 		}
-		e.load("addr", "R0")
-		e.word(w, "LDAPR "+reg+", [X0]")
-		e.store("R1", 0)
-		e.ret()
+		e.Load("addr", "R0")
+		e.Word(w, "LDAPR "+reg+", [X0]")
+		e.Store("R1", 0)
+		e.Ret()
 		return nil
 	}
 }
 
 func loadLDAR(bits int) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "R0")
-		e.ins("LDAR"+sfx(bits, ""), "(R0)", "R1")
-		e.store("R1", 0)
-		e.ret()
+		e.Load("addr", "R0")
+		e.Ins("LDAR"+sfx(bits, ""), "(R0)", "R1")
+		e.Store("R1", 0)
+		e.Ret()
 		return nil
 	}
 }
 
 func storeSTLR(bits int) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "R0")
-		e.load("val", "R1")
-		e.ins("STLR"+sfx(bits, ""), "R1", "(R0)")
-		e.ret()
+		e.Load("addr", "R0")
+		e.Load("val", "R1")
+		e.Ins("STLR"+sfx(bits, ""), "R1", "(R0)")
+		e.Ret()
 		return nil
 	}
 }
@@ -328,8 +247,8 @@ func storeSTLR(bits int) body {
 // fenceDMB: DMB ISH (option 0b1011) orders all earlier loads and stores
 // before all later ones for every observer in the inner shareable domain.
 func fenceDMB(e *Backend, _ string) error {
-	e.ins("DMB", "$0xb")
-	e.ret()
+	e.Ins("DMB", "$0xb")
+	e.Ret()
 	return nil
 }
 
@@ -342,23 +261,23 @@ func cas128LSE(e *Backend, _ string) error {
 	if err != nil {
 		return err
 	}
-	e.load("addr", "R5")
-	e.load("oldLo", "R0")
-	e.load("oldHi", "R1")
-	e.load("newLo", "R2")
-	e.load("newHi", "R3")
-	e.ins("MOVD", "R0", "R6")
-	e.ins("MOVD", "R1", "R7")
-	e.word(w, "CASPAL X0, X1, X2, X3, [X5]")
-	e.store("R0", 0)
-	e.store("R1", 1)
-	e.ins("EOR", "R6", "R0", "R8")
-	e.ins("EOR", "R7", "R1", "R9")
-	e.ins("ORR", "R9", "R8", "R8")
-	e.ins("CMP", "$0", "R8")
-	e.ins("CSET", "EQ", "R4")
-	e.store("R4", 2)
-	e.ret()
+	e.Load("addr", "R5")
+	e.Load("oldLo", "R0")
+	e.Load("oldHi", "R1")
+	e.Load("newLo", "R2")
+	e.Load("newHi", "R3")
+	e.Ins("MOVD", "R0", "R6")
+	e.Ins("MOVD", "R1", "R7")
+	e.Word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.Store("R0", 0)
+	e.Store("R1", 1)
+	e.Ins("EOR", "R6", "R0", "R8")
+	e.Ins("EOR", "R7", "R1", "R9")
+	e.Ins("ORR", "R9", "R8", "R8")
+	e.Ins("CMP", "$0", "R8")
+	e.Ins("CSET", "EQ", "R4")
+	e.Store("R4", 2)
+	e.Ret()
 	return nil
 }
 
@@ -367,31 +286,31 @@ func cas128LSE(e *Backend, _ string) error {
 // mismatch the loop stores back what it read (STLXP, a no-op write) and
 // retries until that succeeds; the value then returned is atomic.
 func cas128LLSC(e *Backend, p string) error {
-	e.load("addr", "R5")
-	e.load("oldLo", "R6")
-	e.load("oldHi", "R7")
-	e.load("newLo", "R2")
-	e.load("newHi", "R3")
+	e.Load("addr", "R5")
+	e.Load("oldLo", "R6")
+	e.Load("oldHi", "R7")
+	e.Load("newLo", "R2")
+	e.Load("newHi", "R3")
 	e.Label(p + "loop")
-	e.ins("LDAXP", "(R5)", "(R0, R1)")
-	e.ins("CMP", "R6", "R0")
-	e.ins("BNE", p+"differ")
-	e.ins("CMP", "R7", "R1")
-	e.ins("BNE", p+"differ")
-	e.ins("STLXP", "(R2, R3)", "(R5)", "R8")
-	e.ins("CBNZ", "R8", p+"loop")
-	e.ins("MOVD", "$1", "R4")
-	e.ins("B", p+"done")
+	e.Ins("LDAXP", "(R5)", "(R0, R1)")
+	e.Ins("CMP", "R6", "R0")
+	e.Ins("BNE", p+"differ")
+	e.Ins("CMP", "R7", "R1")
+	e.Ins("BNE", p+"differ")
+	e.Ins("STLXP", "(R2, R3)", "(R5)", "R8")
+	e.Ins("CBNZ", "R8", p+"loop")
+	e.Ins("MOVD", "$1", "R4")
+	e.Ins("B", p+"done")
 	e.Label(p + "differ")
 	e.Comment("Write back the value read: the pair was read atomically only if this succeeds.")
-	e.ins("STLXP", "(R0, R1)", "(R5)", "R8")
-	e.ins("CBNZ", "R8", p+"loop")
-	e.ins("MOVD", "ZR", "R4")
+	e.Ins("STLXP", "(R0, R1)", "(R5)", "R8")
+	e.Ins("CBNZ", "R8", p+"loop")
+	e.Ins("MOVD", "ZR", "R4")
 	e.Label(p + "done")
-	e.store("R0", 0)
-	e.store("R1", 1)
-	e.store("R4", 2)
-	e.ret()
+	e.Store("R0", 0)
+	e.Store("R1", 1)
+	e.Store("R4", 2)
+	e.Ret()
 	return nil
 }
 
@@ -400,10 +319,10 @@ func cas128LLSC(e *Backend, p string) error {
 // before it makes the read happen after everything earlier has completed,
 // as Linux's vDSO does.
 func cyclesCNTVCT(e *Backend, _ string) error {
-	e.ins("ISB", "$15")
-	e.ins("MRS", "CNTVCT_EL0", "R0")
-	e.store("R0", 0)
-	e.ret()
+	e.Ins("ISB", "$15")
+	e.Ins("MRS", "CNTVCT_EL0", "R0")
+	e.Store("R0", 0)
+	e.Ret()
 	return nil
 }
 
@@ -419,34 +338,34 @@ func cyclesCNTVCT(e *Backend, _ string) error {
 func spinLock32(lse bool) body {
 	return func(e *Backend, p string) error {
 		loop, held, try, fail := p+"loop", p+"held", p+"try", p+"fail"
-		e.load("addr", "R0")
-		e.load("spins", "R1")
-		e.ins("MOVW", "$1", "R2")
+		e.Load("addr", "R0")
+		e.Load("spins", "R1")
+		e.Ins("MOVW", "$1", "R2")
 		e.Label(loop)
-		e.ins("MOVWU", "(R0)", "R3")
-		e.ins("CBZW", "R3", try)
+		e.Ins("MOVWU", "(R0)", "R3")
+		e.Ins("CBZW", "R3", try)
 		e.Label(held)
-		e.ins("CBZW", "R1", fail)
-		e.ins("SUBW", "$1", "R1")
-		e.ins("ISB", "$15")
-		e.ins("B", loop)
+		e.Ins("CBZW", "R1", fail)
+		e.Ins("SUBW", "$1", "R1")
+		e.Ins("ISB", "$15")
+		e.Ins("B", loop)
 		e.Label(try)
 		if lse {
 			e.Comment("R3 = 0, the comparand; it receives the value found.")
-			e.ins("CASALW", "R3", "(R0)", "R2")
-			e.ins("CBNZW", "R3", held)
+			e.Ins("CASALW", "R3", "(R0)", "R2")
+			e.Ins("CBNZW", "R3", held)
 		} else {
-			e.ins("LDAXRW", "(R0)", "R3")
-			e.ins("CBNZW", "R3", held)
-			e.ins("STLXRW", "R2", "(R0)", "R4")
-			e.ins("CBNZW", "R4", try)
+			e.Ins("LDAXRW", "(R0)", "R3")
+			e.Ins("CBNZW", "R3", held)
+			e.Ins("STLXRW", "R2", "(R0)", "R4")
+			e.Ins("CBNZW", "R4", try)
 		}
 		e.Comment("R2 = 1: acquired.")
-		e.store("R2", 0)
-		e.ret()
+		e.Store("R2", 0)
+		e.Ret()
 		e.Label(fail)
-		e.store("ZR", 0)
-		e.ret()
+		e.Store("ZR", 0)
+		e.Ret()
 		return nil
 	}
 }

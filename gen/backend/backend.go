@@ -7,37 +7,36 @@
 //
 // Package hal/direct (direct/asm_<arch>.s, direct/zdirect_<arch>.go): one
 // exported TEXT per variant, direct.<Export><Variant> (the direct binding,
-// and the func values hal's dispatch table holds); for ops with a single
-// variant, a flag-probe entry <Export>Flagged that puts that variant behind
-// the same one-byte flag test hal's multi-variant entries use, so that the
-// test's cost can be measured; and, per compile-time feature level
+// and the func values hal's dispatch table holds); and, per compile-time
+// feature level
 // (spec.Levels), direct/zstatic_<level>_<arch>.go with Static<Export>: the
 // variant a gohal_static build at that level compiles in, bound by an
 // inlined intrinsic when the variant is one, else by a direct call.
 //
-// Package hal (asm_<arch>.s, zasm_<arch>.go, zapi_<arch>.go,
-// zstatic_<arch>.go): the exported API. Each op is bound one of three
-// ways:
+// Package internal/probe (../internal/probe/asm_<arch>.s,
+// zprobe_<arch>.go): for ops with a single variant, a flag-probe entry
+// <Export>Flagged that puts that variant behind the same one-byte flag test
+// hal's multi-variant entries use, so that the test's cost can be
+// measured. It is not API.
 //
-//   - inline: an op with one variant that needs no run-time feature and is
-//     exactly the compiler's sync/atomic intrinsic (spec.Op.InlineBinding)
-//     is a Go function over that intrinsic, which the compiler inlines:
-//     there is nothing to choose at run time and no call to pay;
-//   - flag: an op with several variants has an assembly entry that loads
-//     the op's flag byte (sel<Op>, set by hal at init to the index of the
-//     chosen variant), branches to the chosen body for any but the first,
-//     and has every variant's body inlined after it, each ending in its
-//     own RET (no call, no jump to another function);
-//   - single: any other op's entry is its one variant's body;
-//   - an op with a Go variant (spec.Variant.Go, hal's <op>_portable) has a
-//     Go entry instead (goentry.go): it reads the flag and calls the chosen
-//     variant, an assembly one in hal/direct or the Go function (a
-//     "flag" binding with several variants, "single" with one).
+// Package hal (asm_<arch>.s, zasm_<arch>.go, zapi_<arch>.go,
+// zstatic_<arch>.go): the exported API. Each op is bound one of the ways
+// gen/README.md ("Bindings") sets out, named by the constants of package
+// hal/binding; bindingOf applies those rules. An op with a Go variant
+// (spec.Variant.Go, hal's <op>_portable) has a Go entry (goentry.go)
+// instead of an assembly one.
 //
 // In a gohal_static build (zstatic_<arch>.go) every exported function is
 // instead a Go function calling direct.Static<Export> (or, for an op with
 // no hardware variant, hal's <op>_portable), so the variant is fixed at
 // compile time and no flag is read.
+//
+// CommonFiles writes what does not depend on the GOARCH: ztable.go (the
+// DispatchTable, a typed row constructor per op, and portableOps, which
+// names every op's <op>_portable in every build), zportable.go (the
+// portable build) and zops_test.go (the op lists hal's tests loop over).
+// So an op added to the spec without its Go fallback fails to compile on
+// every build, and there is no hand-written row to forget.
 package backend
 
 import (
@@ -109,6 +108,13 @@ const DirectDir = "direct"
 // DirectImport is package hal/direct's import path.
 const DirectImport = "github.com/gohal/gohal/hal/direct"
 
+// ProbeDir is where package internal/probe (the flag probes, for
+// measurement only) lives, relative to hal.
+const ProbeDir = "../internal/probe"
+
+// BindingImport is the import path of the package of binding constants.
+const BindingImport = "github.com/gohal/gohal/hal/binding"
+
 func apiTags() []string    { return append(append([]string(nil), Tags...), "!"+StaticTag) }
 func staticTags() []string { return append(append([]string(nil), Tags...), StaticTag) }
 
@@ -126,29 +132,13 @@ func Generate(b Backend) (map[string][]byte, error) {
 	}
 	files := map[string][]byte{}
 
-	// Package direct: the variants' own symbols and the flag probes.
+	// Package direct: the variants' own symbols.
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
-		vs := op.Variants(arch)
 		for _, v := range op.AsmVariants(arch) {
 			doc := []string{fmt.Sprintf("%s, variant %q%s: %s", op.Name, v.Name, requires(v), v.Why)}
 			b.Text(op.DirectName(v.Name), op, doc)
 			if err := b.Variant(op, v, v.Name+"_"); err != nil {
-				return nil, fmt.Errorf("%s: %s/%s: %w", arch, op.Name, v.Name, err)
-			}
-		}
-		if op.Flagged(arch) {
-			v := vs[0]
-			b.Text(op.FlaggedName(), op, []string{
-				fmt.Sprintf("%s: variant %q behind a test of %s, which is always 0;", op.FlaggedName(), v.Name, op.SelVar()),
-				"both branches run the same body.",
-			})
-			b.Select(op.SelVar(), []string{"flagged"})
-			if err := b.Variant(op, v, v.Name+"_"); err != nil {
-				return nil, fmt.Errorf("%s: %s/%s: %w", arch, op.Name, v.Name, err)
-			}
-			b.Label("flagged")
-			if err := b.Variant(op, v, "flagged_"+v.Name+"_"); err != nil {
 				return nil, fmt.Errorf("%s: %s/%s: %w", arch, op.Name, v.Name, err)
 			}
 		}
@@ -158,6 +148,32 @@ func Generate(b Backend) (map[string][]byte, error) {
 		return nil, fmt.Errorf("%s: %w", arch, err)
 	}
 	files[DirectDir+"/asm_"+arch+".s"] = asm
+
+	// Package internal/probe: the flag probes, for measurement only.
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		if !op.Flagged(arch) {
+			continue
+		}
+		v := op.Variants(arch)[0]
+		b.Text(op.FlaggedName(), op, []string{
+			fmt.Sprintf("%s: variant %q behind a test of %s, which is always 0;", op.FlaggedName(), v.Name, op.SelVar()),
+			"both branches run the same body.",
+		})
+		b.Select(op.SelVar(), []string{"flagged"})
+		if err := b.Variant(op, v, v.Name+"_"); err != nil {
+			return nil, fmt.Errorf("%s: %s/%s: %w", arch, op.Name, v.Name, err)
+		}
+		b.Label("flagged")
+		if err := b.Variant(op, v, "flagged_"+v.Name+"_"); err != nil {
+			return nil, fmt.Errorf("%s: %s/%s: %w", arch, op.Name, v.Name, err)
+		}
+	}
+	asm, err = b.Finish(Header, DirectTags)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", arch, err)
+	}
+	files[ProbeDir+"/asm_"+arch+".s"] = asm
 
 	// Package hal: the entries of the ops not bound inline. An op with a
 	// Go variant has its entry in Go (zapi_<arch>.go).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gohal/gohal/gen/spec"
+	"github.com/gohal/gohal/hal/binding"
 )
 
 // goWriter builds one Go source file.
@@ -123,6 +124,7 @@ func GoFiles(arch string) (map[string][]byte, error) {
 		zapiFile(arch),
 		zstaticFile(arch),
 		zdirectFile(arch),
+		zprobeFile(arch),
 	}
 	ls := spec.LevelsOf(arch)
 	for i := range ls {
@@ -158,8 +160,8 @@ func zasmFile(arch string) *goWriter {
 	}
 	w.p(")\n\n")
 	w.p("// archOps lists the %s ops in spec order, each with its variants in\n", arch)
-	w.p("// order of preference, as func values: the assembly in hal/direct, or\n")
-	w.p("// hal's <op>_portable for a Go variant.\n")
+	w.p("// order of preference, as typed func values: the assembly in hal/direct,\n")
+	w.p("// or hal's <op>_portable for a Go variant.\n")
 	w.p("var archOps = []opImpl{\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
@@ -168,7 +170,7 @@ func zasmFile(arch string) *goWriter {
 		if len(vs) > 1 {
 			sel = "&" + op.SelVar()
 		}
-		w.p("\t{name: %q, sel: %s, variants: []variantImpl{\n", op.Name, sel)
+		w.p("\t%s(%s, []variant[%s]{\n", rowFunc(op), sel, fnType(op))
 		for _, v := range vs {
 			req := ""
 			if len(v.Requires) > 0 {
@@ -180,21 +182,48 @@ func zasmFile(arch string) *goWriter {
 			}
 			w.p("\t\t{name: %q,%s fn: %s},\n", v.Name, req, variantFunc(op, v))
 		}
-		w.p("\t}},\n")
+		w.p("\t}),\n")
 	}
 	w.p("}\n")
 	return w
 }
 
-// binding names how hal binds op outside gohal_static builds.
-func binding(op *spec.Op, arch string) string {
+// bindingOf names how hal binds op outside gohal_static builds (the
+// rules are in gen/README.md, "Bindings").
+func bindingOf(op *spec.Op, arch string) binding.Kind {
 	switch {
 	case op.InlineBinding(arch):
-		return "inline"
+		return binding.Inline
 	case len(op.Variants(arch)) > 1:
-		return "flag"
+		return binding.Flag
 	}
-	return "single"
+	return binding.Single
+}
+
+// bindingExpr is the Go expression of k in generated code: binding.Inline.
+func bindingExpr(k binding.Kind) string {
+	for _, c := range []struct {
+		k    binding.Kind
+		name string
+	}{{binding.Inline, "Inline"}, {binding.Flag, "Flag"}, {binding.Single, "Single"}, {binding.Static, "Static"}, {binding.Portable, "Portable"}} {
+		if c.k == k {
+			return "binding." + c.name
+		}
+	}
+	panic("backend: unknown binding " + string(k))
+}
+
+// bindingsMap writes the bindings variable: each op's binding in this
+// build.
+func (w *goWriter) bindingsMap(kind func(op *spec.Op) binding.Kind) {
+	w.p("// bindings says how each op's exported function reaches its variant\n")
+	w.p("// in this build (see Binding).\n")
+	w.p("var bindings = map[string]binding.Kind{\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		w.p("\t%q: %s,\n", op.Name, bindingExpr(kind(op)))
+	}
+	w.p("}\n")
 }
 
 // needsDirect reports whether hal's zapi file refers to package direct:
@@ -213,7 +242,7 @@ func needsDirect(arch string) bool {
 // intrinsics and the declarations of the assembly entries.
 func zapiFile(arch string) *goWriter {
 	w := &goWriter{name: "zapi_" + arch + ".go"}
-	var imports []string
+	imports := []string{BindingImport}
 	if anyInline(spec.Ops, func(op *spec.Op) bool { return op.InlineBinding(arch) }) {
 		imports = append(imports, "sync/atomic")
 	}
@@ -226,17 +255,7 @@ func zapiFile(arch string) *goWriter {
 	w.p("// staticLevel and staticVariant have meaning only in a gohal_static build.\n")
 	w.p("const staticLevel = \"\"\n\n")
 	w.p("func staticVariant(op string) string { return \"\" }\n\n")
-	w.p("// bindings says how each op's exported function reaches its variant\n")
-	w.p("// in this build: \"inline\" (the sync/atomic intrinsic, inlined into\n")
-	w.p("// the caller), \"flag\" (an entry that reads the op's flag byte:\n")
-	w.p("// assembly, or Go for an op with a Go variant) or \"single\" (an entry\n")
-	w.p("// that is, or calls, the op's one variant).\n")
-	w.p("var bindings = map[string]string{\n")
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		w.p("\t%q: %q,\n", op.Name, binding(op, arch))
-	}
-	w.p("}\n")
+	w.bindingsMap(func(op *spec.Op) binding.Kind { return bindingOf(op, arch) })
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\n")
@@ -260,7 +279,7 @@ func zapiFile(arch string) *goWriter {
 // zstaticFile: the exported API of gohal_static builds.
 func zstaticFile(arch string) *goWriter {
 	w := &goWriter{name: "zstatic_" + arch + ".go"}
-	w.header(staticTags(), "hal", DirectImport)
+	w.header(staticTags(), "hal", BindingImport, DirectImport)
 	w.p("// staticBuild is true: every op's variant was fixed when the program\n")
 	w.p("// was compiled (package direct's Static functions), and no flag is read.\n")
 	w.p("const staticBuild = true\n\n")
@@ -279,13 +298,7 @@ func zstaticFile(arch string) *goWriter {
 		w.p("\tswitch op {\n%s\t}\n", strings.Join(goOnly, ""))
 	}
 	w.p("\treturn direct.StaticVariant(op)\n}\n\n")
-	w.p("// bindings says how each op's exported function reaches its variant:\n")
-	w.p("// in a gohal_static build, always through direct's Static function.\n")
-	w.p("var bindings = map[string]string{\n")
-	for i := range spec.Ops {
-		w.p("\t%q: \"static\",\n", spec.Ops[i].Name)
-	}
-	w.p("}\n")
+	w.bindingsMap(func(*spec.Op) binding.Kind { return binding.Static })
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\n")
@@ -304,16 +317,6 @@ func zstaticFile(arch string) *goWriter {
 func zdirectFile(arch string) *goWriter {
 	w := &goWriter{name: DirectDir + "/zdirect_" + arch + ".go"}
 	w.header(DirectTags, "direct")
-	w.p("// The flag-probe bytes: never written, so each Flagged entry's test\n")
-	w.p("// always falls through.\n")
-	w.p("var (\n")
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		if op.Flagged(arch) {
-			w.p("\t%s uint8 // %s\n", op.SelVar(), op.Name)
-		}
-	}
-	w.p(")\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		vs := op.AsmVariants(arch)
@@ -325,20 +328,6 @@ func zdirectFile(arch string) *goWriter {
 				w.p("//\n//go:noescape\n")
 			}
 			w.p("%s\n", op.Decl(op.DirectName(v.Name)))
-		}
-		if op.Flagged(arch) {
-			w.p("\n")
-			w.wrapped(fmt.Sprintf("%s is %s's only variant on %s, %q, behind the one-byte flag\n"+
-				"test that hal's entries for ops with several variants start with (a\n"+
-				"load of %s, which is never written, a compare and a branch that is\n"+
-				"never taken). It exists to measure what that test costs: compare it\n"+
-				"with %s.%s",
-				op.FlaggedName(), op.Name, arch, vs[0].Name, op.SelVar(), op.DirectName(vs[0].Name),
-				directCaveatSuffix(vs[0])))
-			if op.HasPointer() {
-				w.p("//\n//go:noescape\n")
-			}
-			w.p("%s\n", op.Decl(op.FlaggedName()))
 		}
 	}
 	return w
@@ -420,5 +409,218 @@ func zlevelFile(arch string, ls []spec.Level, i int) *goWriter {
 		}
 		w.p("func %s {\n\t%s\n}\n", op.Decl(op.StaticName())[len("func "):], body)
 	}
+	return w
+}
+
+// zprobeFile: package internal/probe's declarations of the flag probes.
+func zprobeFile(arch string) *goWriter {
+	w := &goWriter{name: ProbeDir + "/zprobe_" + arch + ".go"}
+	w.header(DirectTags, "probe")
+	w.p("// The flag-probe bytes: never written, so each Flagged entry's test\n")
+	w.p("// always falls through.\n")
+	w.p("var (\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		if op.Flagged(arch) {
+			w.p("\t%s uint8 // %s\n", op.SelVar(), op.Name)
+		}
+	}
+	w.p(")\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		if !op.Flagged(arch) {
+			continue
+		}
+		v := op.Variants(arch)[0]
+		w.p("\n")
+		w.wrapped(fmt.Sprintf("%s is %s's only variant on %s, %q, behind the one-byte flag\n"+
+			"test that hal's entries for ops with several variants start with (a\n"+
+			"load of %s, which is never written, a compare and a branch that is\n"+
+			"never taken). It exists to measure what that test costs: compare it\n"+
+			"with direct.%s.%s",
+			op.FlaggedName(), op.Name, arch, v.Name, op.SelVar(), op.DirectName(v.Name),
+			directCaveatSuffix(v)))
+		if op.HasPointer() {
+			w.p("//\n//go:noescape\n")
+		}
+		w.p("%s\n", op.Decl(op.FlaggedName()))
+	}
+	return w
+}
+
+// rowFunc is the name of hal's generated row constructor of op (ztable.go).
+func rowFunc(op *spec.Op) string { return "row" + op.ExportName() }
+
+// fnType is the Go type of op's functions, as hal's generated code spells
+// it: an alias declared in ztable.go.
+func fnType(op *spec.Op) string { return "fn" + op.ExportName() }
+
+// CommonFiles returns the Go files of package hal that do not depend on
+// the GOARCH, by path relative to package hal: ztable.go (the
+// DispatchTable, its typed row constructors and portableOps, in every
+// build), zportable.go (the portable build: every GOARCH not in arches,
+// and purego or race everywhere) and zops_test.go (the op lists and
+// bindings hal's tests loop over).
+func CommonFiles(arches []string) (map[string][]byte, error) {
+	ws := []*goWriter{ztableFile(), zportableFile(arches), zopsTestFile()}
+	out := map[string][]byte{}
+	for _, w := range ws {
+		src, err := w.format()
+		if err != nil {
+			return nil, err
+		}
+		out[w.name] = src
+	}
+	return out, nil
+}
+
+// ztableFile: the DispatchTable and what builds its rows, in every build.
+func ztableFile() *goWriter {
+	w := &goWriter{name: "ztable.go"}
+	w.p("// %s\n\n", Header)
+	w.p("package hal\n\n")
+	w.p("// The Go type of each op's functions.\n")
+	w.p("type (\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		w.p("\t%s = %s\n", fnType(op), op.Signature())
+	}
+	w.p(")\n\n")
+	w.p(`// DispatchTable holds, per op, the variant chosen at init and a func value
+// bound to it. Calling through Table is an indirect call; when the variant
+// is assembly it also passes through the ABI wrapper the Go toolchain puts
+// in front of every assembly function used as a func value. It exists to
+// measure that cost and for callers that store operations in data; the
+// exported functions of this package are the cheaper binding.
+`)
+	w.p("type DispatchTable struct {\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		doc := op.TableDoc
+		if doc == "" {
+			doc = fmt.Sprintf("%s is the row of op %q (see [%s]).", op.ExportName(), op.Name, op.GoName)
+		}
+		w.doc(doc)
+		w.p("%s Entry[%s]\n", op.ExportName(), fnType(op))
+	}
+	w.p("}\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		w.p("\n// %s builds op %s's archOps row from its variants, in order of\n", rowFunc(op), op.Name)
+		w.p("// preference; sel is the op's flag byte, nil when there is one variant.\n")
+		w.p("func %s(sel *uint8, vs []variant[%s]) opImpl {\n", rowFunc(op), fnType(op))
+		w.p("\treturn row(%q, sel, func(t *DispatchTable, e Entry[%s]) { t.%s = e }, vs)\n}\n", op.Name, fnType(op), op.ExportName())
+	}
+	w.p("\n// portableOps is every op with its one Go variant, hal's <op>_portable\n")
+	w.p("// (portable.go): the archOps of the portable build, and, being compiled\n")
+	w.p("// into every build, the proof that no op lacks its fallback.\n")
+	w.p("var portableOps = []opImpl{\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		w.p("\t%s(nil, []variant[%s]{{name: %q, fn: %s}}),\n", rowFunc(op), fnType(op), spec.PortableName, op.Symbol(spec.PortableName))
+	}
+	w.p("}\n")
+	return w
+}
+
+// zportableFile: the portable build's constants, bindings, archOps and
+// exported functions.
+func zportableFile(arches []string) *goWriter {
+	w := &goWriter{name: "zportable.go"}
+	tags := "purego || race"
+	if len(arches) > 0 {
+		tags += " || !(" + strings.Join(arches, " || ") + ")"
+	}
+	var imports []string
+	imports = append(imports, BindingImport)
+	if anyInline(spec.Ops, func(op *spec.Op) bool { return op.Inline != "" }) {
+		imports = append(imports, "sync/atomic")
+	}
+	w.p("// %s\n\n", Header)
+	w.p("//go:build %s\n\n", tags)
+	w.p("package hal\n\n")
+	w.p("import (\n")
+	for _, im := range imports {
+		w.p("\t%q\n", im)
+	}
+	w.p(")\n\n")
+	w.p("// In the portable build every op has one variant, %q: hal's Go\n", spec.PortableName)
+	w.p("// fallback <op>_portable. The exported functions are the op's sync/atomic\n")
+	w.p("// expression where it has one, else a call of the fallback, so the\n")
+	w.p("// compiler can inline them.\n\n")
+	w.p("// The portable build chooses nothing at compile time, even with the\n")
+	w.p("// gohal_static tag: it has nothing to choose.\n")
+	w.p("const (\n\tstaticBuild = false\n\tstaticLevel = \"\"\n)\n\n")
+	w.p("func staticVariant(op string) string { return \"\" }\n\n")
+	w.p("var archOps = portableOps\n\n")
+	w.bindingsMap(func(*spec.Op) binding.Kind { return binding.Portable })
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		w.p("\n")
+		doc := op.Doc
+		if op.PortableDoc != "" {
+			doc += " " + op.PortableDoc
+		}
+		w.doc(doc)
+		body := call(op, op.Symbol(spec.PortableName))
+		if op.Inline != "" {
+			body = inlineBody(op)
+		}
+		w.p("func %s {\n\t%s\n}\n", op.Decl(op.GoName)[len("func "):], body)
+	}
+	return w
+}
+
+// zopsTestFile: the op lists and bindings hal's external tests loop over.
+func zopsTestFile() *goWriter {
+	w := &goWriter{name: "zops_test.go"}
+	w.p("// %s\n\n", Header)
+	w.p("package hal_test\n\n")
+	w.p("import \"github.com/gohal/gohal/hal\"\n\n")
+	w.p("// allOps is the spec's op list, in spec order: every build has exactly\n")
+	w.p("// these ops.\n")
+	w.p("var allOps = []string{\n")
+	for i := range spec.Ops {
+		w.p("\t%q,\n", spec.Ops[i].Name)
+	}
+	w.p("}\n\n")
+	w.p("// tableVariant returns the variant that op's row of hal.Table() names.\n")
+	w.p("func tableVariant(op string) string {\n\tt := hal.Table()\n\tswitch op {\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		w.p("\tcase %q:\n\t\treturn t.%s.Variant\n", op.Name, op.ExportName())
+	}
+	w.p("\t}\n\treturn \"\"\n}\n\n")
+	exported := func(op *spec.Op) bool { return op.GoName[0] >= 'A' && op.GoName[0] <= 'Z' }
+	w.p("// opFuncs holds one function per op with an exported function, under\n")
+	w.p("// the op's name: the two ways tests call a variant (apiFuncs, tableFuncs).\n")
+	w.p("type opFuncs struct {\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		if exported(op) {
+			w.p("\t%s %s\n", op.Name, op.Signature())
+		}
+	}
+	w.p("}\n\n")
+	w.p("// apiFuncs calls the exported functions (inside closures, so each call\n")
+	w.p("// is the direct call a user's code makes).\n")
+	w.p("func apiFuncs() opFuncs {\n\treturn opFuncs{\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		if exported(op) {
+			w.p("\t\t%s: %s { %s },\n", op.Name, op.Signature(), call(op, "hal."+op.GoName))
+		}
+	}
+	w.p("\t}\n}\n\n")
+	w.p("// tableFuncs calls the func values of hal.Table() as they are now (after\n")
+	w.p("// any Force).\n")
+	w.p("func tableFuncs() opFuncs {\n\tt := hal.Table()\n\treturn opFuncs{\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		if exported(op) {
+			w.p("\t\t%s: t.%s.Func,\n", op.Name, op.ExportName())
+		}
+	}
+	w.p("\t}\n}\n")
 	return w
 }

@@ -34,30 +34,28 @@
 package riscv64
 
 import (
-	"bytes"
 	"fmt"
-	"sort"
-	"strings"
 
+	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/spec"
 )
 
 // Backend writes asm_riscv64.s.
 type Backend struct {
-	buf   bytes.Buffer
-	op    *spec.Op
-	frame spec.Frame
+	backend.TextEmitter
 }
 
 // New returns a fresh riscv64 backend.
-func New() *Backend { return &Backend{} }
+func New() *Backend {
+	return &Backend{backend.TextEmitter{LoadOp: moveOp, StoreOp: moveOp}}
+}
 
 // Arch implements backend.Backend.
 func (*Backend) Arch() string { return "riscv64" }
 
 type body func(e *Backend, prefix string) error
 
-var bodies = map[string]body{
+var bodies = backend.Bodies[body]{
 	"pause/pause":          pauseBody,
 	"cas32/llsc":           casLLSC(32),
 	"cas64/llsc":           casLLSC(64),
@@ -81,109 +79,30 @@ var bodies = map[string]body{
 	// driver never asks a backend for it.
 }
 
-// Implements implements backend.Backend.
-func (*Backend) Implements() []string {
-	var ks []string
-	for k := range bodies {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
-// Text implements backend.Backend.
-func (e *Backend) Text(name string, op *spec.Op, doc []string) {
-	e.op, e.frame = op, op.Frame()
-	e.buf.WriteString("\n")
-	for _, d := range doc {
-		fmt.Fprintf(&e.buf, "// %s\n", d)
-	}
-	fmt.Fprintf(&e.buf, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, e.frame.Size)
-}
+// Implements implements backend.Backend: the keys of bodies.
+func (*Backend) Implements() []string { return bodies.Implements() }
 
 // Select implements backend.Backend: MOVBU of the flag into T0, then BNEZ
 // for two variants, or a constant in T1 and a BEQ per label for more.
 func (e *Backend) Select(sel string, labels []string) {
-	e.ins("MOVBU", "·"+sel+"(SB)", "T0")
+	e.Ins("MOVBU", "·"+sel+"(SB)", "T0")
 	if len(labels) == 1 {
-		e.ins("BNEZ", "T0", labels[0])
+		e.Ins("BNEZ", "T0", labels[0])
 		return
 	}
 	for i, l := range labels {
-		e.ins("MOV", fmt.Sprintf("$%d", i+1), "T1")
-		e.ins("BEQ", "T0", "T1", l)
-	}
-}
-
-// Label implements backend.Backend.
-func (e *Backend) Label(name string) { fmt.Fprintf(&e.buf, "%s:\n", name) }
-
-// Comment implements backend.Backend.
-func (e *Backend) Comment(lines ...string) {
-	for _, l := range lines {
-		fmt.Fprintf(&e.buf, "\t// %s\n", l)
+		e.Ins("MOV", fmt.Sprintf("$%d", i+1), "T1")
+		e.Ins("BEQ", "T0", "T1", l)
 	}
 }
 
 // Variant implements backend.Backend.
 func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
-	f, ok := bodies[op.Name+"/"+v.Name]
-	if !ok {
-		return fmt.Errorf("no riscv64 body")
+	f, err := bodies.Lookup("riscv64", op, v)
+	if err != nil {
+		return err
 	}
 	return f(e, prefix)
-}
-
-// Finish implements backend.Backend; the next Text starts a new file.
-func (e *Backend) Finish(header string, tags []string) ([]byte, error) {
-	var out bytes.Buffer
-	fmt.Fprintf(&out, "// %s\n\n", header)
-	fmt.Fprintf(&out, "//go:build %s\n\n", strings.Join(tags, " && "))
-	out.WriteString("#include \"textflag.h\"\n")
-	out.Write(e.buf.Bytes())
-	e.buf.Reset()
-	return out.Bytes(), nil
-}
-
-// ins writes one instruction: mnemonic, then operands separated by ", ".
-func (e *Backend) ins(mnemonic string, operands ...string) {
-	if len(operands) == 0 {
-		fmt.Fprintf(&e.buf, "\t%s\n", mnemonic)
-		return
-	}
-	fmt.Fprintf(&e.buf, "\t%-9s %s\n", mnemonic, strings.Join(operands, ", "))
-}
-
-func (e *Backend) ret() { e.ins("RET") }
-
-// word writes a WORD-encoded instruction with its GNU assembler syntax as
-// the comment; the tests assemble that comment with binutils and compare.
-func (e *Backend) word(w uint32, gnuSyntax string) {
-	fmt.Fprintf(&e.buf, "\t%-9s $%#08x // %s\n", "WORD", w, gnuSyntax)
-}
-
-// arg returns the frame operand of the named argument or result,
-// "addr+0(FP)".
-func (e *Backend) arg(name string) string {
-	s := e.frame.Slot(name)
-	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
-}
-
-// result returns the frame operand of the i-th result.
-func (e *Backend) result(i int) string {
-	s := e.frame.Results[i]
-	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
-}
-
-// load moves an argument into a register: MOV for 8 bytes, MOVW
-// (sign-extending) for 4.
-func (e *Backend) load(name, r string) {
-	e.ins(moveOp(e.frame.Slot(name).Size), e.arg(name), r)
-}
-
-// store moves a register into the i-th result.
-func (e *Backend) store(r string, i int) {
-	e.ins(moveOp(e.frame.Results[i].Size), r, e.result(i))
 }
 
 func moveOp(size int) string {
@@ -210,7 +129,7 @@ func (e *Backend) lrAQRL(bits int, rd, rs1 string) error {
 	if err != nil {
 		return err
 	}
-	e.word(w, asm)
+	e.Word(w, asm)
 	return nil
 }
 
@@ -220,7 +139,7 @@ func (e *Backend) fence(pred, succ string) error {
 	if err != nil {
 		return err
 	}
-	e.word(w, asm)
+	e.Word(w, asm)
 	return nil
 }
 
@@ -231,8 +150,8 @@ func (e *Backend) fence(pred, succ string) error {
 // check. (The Go runtime's procyield is empty on riscv64.)
 func pauseBody(e *Backend, _ string) error {
 	w, asm := pause()
-	e.word(w, asm)
-	e.ret()
+	e.Word(w, asm)
+	e.Ret()
 	return nil
 }
 
@@ -241,22 +160,22 @@ func pauseBody(e *Backend, _ string) error {
 // store and the loop retries while the SC reports failure (non-zero).
 func casLLSC(bits int) body {
 	return func(e *Backend, p string) error {
-		e.load("addr", "A0")
-		e.load("old", "A1")
-		e.load("new", "A2")
+		e.Load("addr", "A0")
+		e.Load("old", "A1")
+		e.Load("new", "A2")
 		e.Label(p + "loop")
 		if err := e.lrAQRL(bits, "A3", "A0"); err != nil {
 			return err
 		}
-		e.ins("BNE", "A3", "A1", p+"fail")
-		e.ins("SC"+sfx(bits), "A2", "(A0)", "A4")
-		e.ins("BNEZ", "A4", p+"loop")
-		e.ins("MOV", "$1", "A0")
-		e.store("A0", 0)
-		e.ret()
+		e.Ins("BNE", "A3", "A1", p+"fail")
+		e.Ins("SC"+sfx(bits), "A2", "(A0)", "A4")
+		e.Ins("BNEZ", "A4", p+"loop")
+		e.Ins("MOV", "$1", "A0")
+		e.Store("A0", 0)
+		e.Ret()
 		e.Label(p + "fail")
-		e.store("ZERO", 0)
-		e.ret()
+		e.Store("ZERO", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -265,11 +184,11 @@ func casLLSC(bits int) body {
 // returns the old value (sign-extended for W).
 func rmwAMO(mnemonic string, bits int, arg string) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "A0")
-		e.load(arg, "A1")
-		e.ins(mnemonic+sfx(bits), "A1", "(A0)", "A2")
-		e.store("A2", 0)
-		e.ret()
+		e.Load("addr", "A0")
+		e.Load(arg, "A1")
+		e.Ins(mnemonic+sfx(bits), "A1", "(A0)", "A2")
+		e.Store("A2", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -280,33 +199,33 @@ func fetchaddLLSC(bits int) body {
 		if bits == 32 {
 			add = "ADDW"
 		}
-		e.load("addr", "A0")
-		e.load("delta", "A1")
+		e.Load("addr", "A0")
+		e.Load("delta", "A1")
 		e.Label(p + "loop")
 		if err := e.lrAQRL(bits, "A2", "A0"); err != nil {
 			return err
 		}
-		e.ins(add, "A1", "A2", "A3")
-		e.ins("SC"+sfx(bits), "A3", "(A0)", "A4")
-		e.ins("BNEZ", "A4", p+"loop")
-		e.store("A2", 0)
-		e.ret()
+		e.Ins(add, "A1", "A2", "A3")
+		e.Ins("SC"+sfx(bits), "A3", "(A0)", "A4")
+		e.Ins("BNEZ", "A4", p+"loop")
+		e.Store("A2", 0)
+		e.Ret()
 		return nil
 	}
 }
 
 func swapLLSC(bits int) body {
 	return func(e *Backend, p string) error {
-		e.load("addr", "A0")
-		e.load("new", "A1")
+		e.Load("addr", "A0")
+		e.Load("new", "A1")
 		e.Label(p + "loop")
 		if err := e.lrAQRL(bits, "A2", "A0"); err != nil {
 			return err
 		}
-		e.ins("SC"+sfx(bits), "A1", "(A0)", "A3")
-		e.ins("BNEZ", "A3", p+"loop")
-		e.store("A2", 0)
-		e.ret()
+		e.Ins("SC"+sfx(bits), "A1", "(A0)", "A3")
+		e.Ins("BNEZ", "A3", p+"loop")
+		e.Store("A2", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -319,13 +238,13 @@ func loadFence(bits int) body {
 		if bits == 32 {
 			mov = "MOVWU"
 		}
-		e.load("addr", "A0")
-		e.ins(mov, "(A0)", "A1")
+		e.Load("addr", "A0")
+		e.Ins(mov, "(A0)", "A1")
 		if err := e.fence("r", "rw"); err != nil {
 			return err
 		}
-		e.store("A1", 0)
-		e.ret()
+		e.Store("A1", 0)
+		e.Ret()
 		return nil
 	}
 }
@@ -334,13 +253,13 @@ func loadFence(bits int) body {
 // and store before it (release).
 func storeFence(bits int) body {
 	return func(e *Backend, _ string) error {
-		e.load("addr", "A0")
-		e.load("val", "A1")
+		e.Load("addr", "A0")
+		e.Load("val", "A1")
 		if err := e.fence("rw", "w"); err != nil {
 			return err
 		}
-		e.ins(moveOp(bits/8), "A1", "(A0)")
-		e.ret()
+		e.Ins(moveOp(bits/8), "A1", "(A0)")
+		e.Ret()
 		return nil
 	}
 }
@@ -351,7 +270,7 @@ func fenceBody(e *Backend, _ string) error {
 	if err := e.fence("rw", "rw"); err != nil {
 		return err
 	}
-	e.ret()
+	e.Ret()
 	return nil
 }
 
@@ -363,9 +282,9 @@ func fenceBody(e *Backend, _ string) error {
 // order a CSR read against earlier instructions, and at such rates a few
 // cycles of skew is well below one tick.
 func cyclesRDTIME(e *Backend, _ string) error {
-	e.ins("RDTIME", "A0")
-	e.store("A0", 0)
-	e.ret()
+	e.Ins("RDTIME", "A0")
+	e.Store("A0", 0)
+	e.Ret()
 	return nil
 }
 
@@ -379,30 +298,30 @@ func cyclesRDTIME(e *Backend, _ string) error {
 // instructions between LR and SC, no other memory access).
 func spinLock32(e *Backend, p string) error {
 	loop, held, try, fail := p+"loop", p+"held", p+"try", p+"fail"
-	e.load("addr", "A0")
-	e.load("spins", "A1")
-	e.ins("MOV", "$1", "A2")
+	e.Load("addr", "A0")
+	e.Load("spins", "A1")
+	e.Ins("MOV", "$1", "A2")
 	e.Label(loop)
-	e.ins("MOVW", "(A0)", "A3")
-	e.ins("BEQZ", "A3", try)
+	e.Ins("MOVW", "(A0)", "A3")
+	e.Ins("BEQZ", "A3", try)
 	e.Label(held)
-	e.ins("BEQZ", "A1", fail)
-	e.ins("SUBW", "$1", "A1")
+	e.Ins("BEQZ", "A1", fail)
+	e.Ins("SUBW", "$1", "A1")
 	w, asm := pause()
-	e.word(w, asm)
-	e.ins("JMP", loop)
+	e.Word(w, asm)
+	e.Ins("JMP", loop)
 	e.Label(try)
 	if err := e.lrAQRL(32, "A3", "A0"); err != nil {
 		return err
 	}
-	e.ins("BNEZ", "A3", held)
-	e.ins("SCW", "A2", "(A0)", "A4")
-	e.ins("BNEZ", "A4", try)
+	e.Ins("BNEZ", "A3", held)
+	e.Ins("SCW", "A2", "(A0)", "A4")
+	e.Ins("BNEZ", "A4", try)
 	e.Comment("A2 = 1: acquired.")
-	e.store("A2", 0)
-	e.ret()
+	e.Store("A2", 0)
+	e.Ret()
 	e.Label(fail)
-	e.store("ZERO", 0)
-	e.ret()
+	e.Store("ZERO", 0)
+	e.Ret()
 	return nil
 }

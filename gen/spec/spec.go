@@ -78,6 +78,16 @@ type Op struct {
 	// (pause, fences, the 128-bit CAS, the cycle counter).
 	Inline string
 
+	// PortableDoc, if set, is a sentence appended to Doc in the portable
+	// build (purego, race, a GOARCH without a backend), where the op is
+	// hal's <op>_portable and behaves unlike Doc says of the hardware
+	// (Pause yields the goroutine there).
+	PortableDoc string
+
+	// TableDoc, if set, is the doc comment of the op's DispatchTable field
+	// (without "// "); the default names the op and links GoName.
+	TableDoc string
+
 	// Arch maps a GOARCH to the op's variants there, in order of
 	// preference. An op must have at least one variant on every
 	// architecture a backend exists for.
@@ -185,15 +195,15 @@ func (op *Op) DirectName(variant string) string {
 	return b.String()
 }
 
-// FlaggedName is the name in hal/direct of the op's flag-probe entry (see
-// Flagged): "FetchAddUint64Flagged".
+// FlaggedName is the name in internal/probe of the op's flag-probe entry
+// (see Flagged): "FetchAddUint64Flagged".
 func (op *Op) FlaggedName() string { return op.ExportName() + "Flagged" }
 
 // StaticName is the name in hal/direct of the op's compile-time binding:
 // "StaticFetchAddUint64".
 func (op *Op) StaticName() string { return "Static" + op.ExportName() }
 
-// Flagged reports whether hal/direct carries a flag-probe entry for the op
+// Flagged reports whether internal/probe carries a flag-probe entry for the op
 // on goarch: the op's one variant behind the same one-byte flag test that
 // hal's entries for ops with several variants use, so that the cost of the
 // test can be measured on ops that do not otherwise pay it.
@@ -344,6 +354,7 @@ var Ops = []Op{
 		Doc: `Pause tells the CPU that the caller is spinning on a shared word: PAUSE
 on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
 does not yield the goroutine.`,
+		PortableDoc: "In the portable build it yields the processor with runtime.Gosched.",
 		Arch: map[string][]Variant{
 			// TPAUSE (waitpkg) is left out: no CPU or emulator here has
 			// WAITPKG (qemu's TCG lacks it), so it could not be run by
@@ -483,6 +494,9 @@ either direction.`,
 oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
 value found (which equals old when it swapped) and whether it swapped.
 Sequentially consistent.`,
+		TableDoc: `CompareAndSwap128 is the raw 128-bit CAS on a 16-byte-aligned word:
+it returns the value found and whether it swapped. Use it with
+[Uint128.Addr].`,
 		Arch: map[string][]Variant{
 			"amd64": {
 				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B; faults on a word not 16-byte aligned"},
@@ -506,6 +520,7 @@ Sequentially consistent.`,
 		Doc: `Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
 virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
 monotonic per core, not a wall clock; see CycleFrequency for its rate.`,
+		PortableDoc: "In the portable build it counts nanoseconds on the monotonic clock.",
 		Arch: map[string][]Variant{
 			"amd64": {
 				{Name: "rdtscp", Requires: []string{dispatch.FeatureRDTSCP}, Why: "RDTSCP: waits for earlier instructions to execute before reading the TSC"},
@@ -539,6 +554,8 @@ The loop is assembly, which the Go scheduler cannot preempt: while it spins,
 a garbage collection waiting to stop the world waits for it, and so does
 every goroutine the collection stops (possibly the holder). Keep spins small
 (spin.Asm uses 128, a few microseconds) and yield between calls.`,
+		TableDoc: `SpinLockUint32 is the whole test-and-test-and-set acquire loop in
+one call (see [SpinLockUint32]).`,
 		Arch: map[string][]Variant{
 			"amd64": {{Name: "pause", Why: "MOVL test, PAUSE while held, LOCK CMPXCHGL 0→1 when free"}},
 			// One spin hint: ISB, the hint of Go 1.26's runtime.

@@ -10,47 +10,9 @@ TEXT ·PausePause(SB), NOSPLIT, $0
 	PAUSE
 	RET
 
-// func PauseFlagged()
-TEXT ·PauseFlagged(SB), NOSPLIT, $0
-	// PauseFlagged: variant "pause" behind a test of selPause, which is always 0;
-	// both branches run the same body.
-	CMPB ·selPause+0(SB), $0x00
-	JNE  flagged
-	PAUSE
-	RET
-
-flagged:
-	PAUSE
-	RET
-
 // func CompareAndSwapUint32Lock(addr *uint32, old uint32, new uint32) (swapped bool)
 TEXT ·CompareAndSwapUint32Lock(SB), NOSPLIT, $0-17
 	// cas32, variant "lock": LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-	MOVQ     addr+0(FP), CX
-	MOVL     old+8(FP), AX
-	MOVL     new+12(FP), DX
-	LOCK
-	CMPXCHGL DX, (CX)
-	SETEQ    AL
-	MOVB     AL, swapped+16(FP)
-	RET
-
-// func CompareAndSwapUint32Flagged(addr *uint32, old uint32, new uint32) (swapped bool)
-TEXT ·CompareAndSwapUint32Flagged(SB), NOSPLIT, $0-17
-	// CompareAndSwapUint32Flagged: variant "lock" behind a test of selCas32, which is always 0;
-	// both branches run the same body.
-	CMPB     ·selCas32+0(SB), $0x00
-	JNE      flagged
-	MOVQ     addr+0(FP), CX
-	MOVL     old+8(FP), AX
-	MOVL     new+12(FP), DX
-	LOCK
-	CMPXCHGL DX, (CX)
-	SETEQ    AL
-	MOVB     AL, swapped+16(FP)
-	RET
-
-flagged:
 	MOVQ     addr+0(FP), CX
 	MOVL     old+8(FP), AX
 	MOVL     new+12(FP), DX
@@ -72,59 +34,9 @@ TEXT ·CompareAndSwapUint64Lock(SB), NOSPLIT, $0-25
 	MOVB     AL, swapped+24(FP)
 	RET
 
-// func CompareAndSwapUint64Flagged(addr *uint64, old uint64, new uint64) (swapped bool)
-TEXT ·CompareAndSwapUint64Flagged(SB), NOSPLIT, $0-25
-	// CompareAndSwapUint64Flagged: variant "lock" behind a test of selCas64, which is always 0;
-	// both branches run the same body.
-	CMPB     ·selCas64+0(SB), $0x00
-	JNE      flagged
-	MOVQ     addr+0(FP), CX
-	MOVQ     old+8(FP), AX
-	MOVQ     new+16(FP), DX
-	LOCK
-	CMPXCHGQ DX, (CX)
-	SETEQ    AL
-	MOVB     AL, swapped+24(FP)
-	RET
-
-flagged:
-	MOVQ     addr+0(FP), CX
-	MOVQ     old+8(FP), AX
-	MOVQ     new+16(FP), DX
-	LOCK
-	CMPXCHGQ DX, (CX)
-	SETEQ    AL
-	MOVB     AL, swapped+24(FP)
-	RET
-
 // func CompareAndSwapUintptrLock(addr *uintptr, old uintptr, new uintptr) (swapped bool)
 TEXT ·CompareAndSwapUintptrLock(SB), NOSPLIT, $0-25
 	// casuintptr, variant "lock": LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-	MOVQ     addr+0(FP), CX
-	MOVQ     old+8(FP), AX
-	MOVQ     new+16(FP), DX
-	LOCK
-	CMPXCHGQ DX, (CX)
-	SETEQ    AL
-	MOVB     AL, swapped+24(FP)
-	RET
-
-// func CompareAndSwapUintptrFlagged(addr *uintptr, old uintptr, new uintptr) (swapped bool)
-TEXT ·CompareAndSwapUintptrFlagged(SB), NOSPLIT, $0-25
-	// CompareAndSwapUintptrFlagged: variant "lock" behind a test of selCasuintptr, which is always 0;
-	// both branches run the same body.
-	CMPB     ·selCasuintptr+0(SB), $0x00
-	JNE      flagged
-	MOVQ     addr+0(FP), CX
-	MOVQ     old+8(FP), AX
-	MOVQ     new+16(FP), DX
-	LOCK
-	CMPXCHGQ DX, (CX)
-	SETEQ    AL
-	MOVB     AL, swapped+24(FP)
-	RET
-
-flagged:
 	MOVQ     addr+0(FP), CX
 	MOVQ     old+8(FP), AX
 	MOVQ     new+16(FP), DX
@@ -144,27 +56,6 @@ TEXT ·FetchAddUint32Lock(SB), NOSPLIT, $0-20
 	MOVL  AX, old+16(FP)
 	RET
 
-// func FetchAddUint32Flagged(addr *uint32, delta uint32) (old uint32)
-TEXT ·FetchAddUint32Flagged(SB), NOSPLIT, $0-20
-	// FetchAddUint32Flagged: variant "lock" behind a test of selFetchadd32, which is always 0;
-	// both branches run the same body.
-	CMPB  ·selFetchadd32+0(SB), $0x00
-	JNE   flagged
-	MOVQ  addr+0(FP), CX
-	MOVL  delta+8(FP), AX
-	LOCK
-	XADDL AX, (CX)
-	MOVL  AX, old+16(FP)
-	RET
-
-flagged:
-	MOVQ  addr+0(FP), CX
-	MOVL  delta+8(FP), AX
-	LOCK
-	XADDL AX, (CX)
-	MOVL  AX, old+16(FP)
-	RET
-
 // func FetchAddUint64Lock(addr *uint64, delta uint64) (old uint64)
 TEXT ·FetchAddUint64Lock(SB), NOSPLIT, $0-24
 	// fetchadd64, variant "lock": LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
@@ -175,53 +66,9 @@ TEXT ·FetchAddUint64Lock(SB), NOSPLIT, $0-24
 	MOVQ  AX, old+16(FP)
 	RET
 
-// func FetchAddUint64Flagged(addr *uint64, delta uint64) (old uint64)
-TEXT ·FetchAddUint64Flagged(SB), NOSPLIT, $0-24
-	// FetchAddUint64Flagged: variant "lock" behind a test of selFetchadd64, which is always 0;
-	// both branches run the same body.
-	CMPB  ·selFetchadd64+0(SB), $0x00
-	JNE   flagged
-	MOVQ  addr+0(FP), CX
-	MOVQ  delta+8(FP), AX
-	LOCK
-	XADDQ AX, (CX)
-	MOVQ  AX, old+16(FP)
-	RET
-
-flagged:
-	MOVQ  addr+0(FP), CX
-	MOVQ  delta+8(FP), AX
-	LOCK
-	XADDQ AX, (CX)
-	MOVQ  AX, old+16(FP)
-	RET
-
 // func SwapUint32Lock(addr *uint32, new uint32) (old uint32)
 TEXT ·SwapUint32Lock(SB), NOSPLIT, $0-20
 	// swap32, variant "lock": LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
-	MOVQ addr+0(FP), CX
-	MOVL new+8(FP), AX
-
-	// XCHG with memory is implicitly locked.
-	XCHGL AX, (CX)
-	MOVL  AX, old+16(FP)
-	RET
-
-// func SwapUint32Flagged(addr *uint32, new uint32) (old uint32)
-TEXT ·SwapUint32Flagged(SB), NOSPLIT, $0-20
-	// SwapUint32Flagged: variant "lock" behind a test of selSwap32, which is always 0;
-	// both branches run the same body.
-	CMPB ·selSwap32+0(SB), $0x00
-	JNE  flagged
-	MOVQ addr+0(FP), CX
-	MOVL new+8(FP), AX
-
-	// XCHG with memory is implicitly locked.
-	XCHGL AX, (CX)
-	MOVL  AX, old+16(FP)
-	RET
-
-flagged:
 	MOVQ addr+0(FP), CX
 	MOVL new+8(FP), AX
 
@@ -241,55 +88,9 @@ TEXT ·SwapUint64Lock(SB), NOSPLIT, $0-24
 	MOVQ  AX, old+16(FP)
 	RET
 
-// func SwapUint64Flagged(addr *uint64, new uint64) (old uint64)
-TEXT ·SwapUint64Flagged(SB), NOSPLIT, $0-24
-	// SwapUint64Flagged: variant "lock" behind a test of selSwap64, which is always 0;
-	// both branches run the same body.
-	CMPB ·selSwap64+0(SB), $0x00
-	JNE  flagged
-	MOVQ addr+0(FP), CX
-	MOVQ new+8(FP), AX
-
-	// XCHG with memory is implicitly locked.
-	XCHGQ AX, (CX)
-	MOVQ  AX, old+16(FP)
-	RET
-
-flagged:
-	MOVQ addr+0(FP), CX
-	MOVQ new+8(FP), AX
-
-	// XCHG with memory is implicitly locked.
-	XCHGQ AX, (CX)
-	MOVQ  AX, old+16(FP)
-	RET
-
 // func LoadAcquireUint32Mov(addr *uint32) uint32
 TEXT ·LoadAcquireUint32Mov(SB), NOSPLIT, $0-12
 	// loadacquire32, variant "mov": plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a load is not reordered with later loads or stores,
-	// so a plain (aligned, hence atomic) MOV is an acquire load.
-	MOVL (CX), AX
-	MOVL AX, ret+8(FP)
-	RET
-
-// func LoadAcquireUint32Flagged(addr *uint32) uint32
-TEXT ·LoadAcquireUint32Flagged(SB), NOSPLIT, $0-12
-	// LoadAcquireUint32Flagged: variant "mov" behind a test of selLoadacquire32, which is always 0;
-	// both branches run the same body.
-	CMPB ·selLoadacquire32+0(SB), $0x00
-	JNE  flagged
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a load is not reordered with later loads or stores,
-	// so a plain (aligned, hence atomic) MOV is an acquire load.
-	MOVL (CX), AX
-	MOVL AX, ret+8(FP)
-	RET
-
-flagged:
 	MOVQ addr+0(FP), CX
 
 	// x86-TSO: a load is not reordered with later loads or stores,
@@ -309,29 +110,6 @@ TEXT ·LoadAcquireUint64Mov(SB), NOSPLIT, $0-16
 	MOVQ AX, ret+8(FP)
 	RET
 
-// func LoadAcquireUint64Flagged(addr *uint64) uint64
-TEXT ·LoadAcquireUint64Flagged(SB), NOSPLIT, $0-16
-	// LoadAcquireUint64Flagged: variant "mov" behind a test of selLoadacquire64, which is always 0;
-	// both branches run the same body.
-	CMPB ·selLoadacquire64+0(SB), $0x00
-	JNE  flagged
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a load is not reordered with later loads or stores,
-	// so a plain (aligned, hence atomic) MOV is an acquire load.
-	MOVQ (CX), AX
-	MOVQ AX, ret+8(FP)
-	RET
-
-flagged:
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a load is not reordered with later loads or stores,
-	// so a plain (aligned, hence atomic) MOV is an acquire load.
-	MOVQ (CX), AX
-	MOVQ AX, ret+8(FP)
-	RET
-
 // func StoreReleaseUint32Mov(addr *uint32, val uint32)
 TEXT ·StoreReleaseUint32Mov(SB), NOSPLIT, $0-12
 	// storerelease32, variant "mov": plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store
@@ -343,55 +121,9 @@ TEXT ·StoreReleaseUint32Mov(SB), NOSPLIT, $0-12
 	MOVL AX, (CX)
 	RET
 
-// func StoreReleaseUint32Flagged(addr *uint32, val uint32)
-TEXT ·StoreReleaseUint32Flagged(SB), NOSPLIT, $0-12
-	// StoreReleaseUint32Flagged: variant "mov" behind a test of selStorerelease32, which is always 0;
-	// both branches run the same body.
-	CMPB ·selStorerelease32+0(SB), $0x00
-	JNE  flagged
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a store is not reordered with earlier loads or stores,
-	// so a plain (aligned, hence atomic) MOV is a release store.
-	MOVL val+8(FP), AX
-	MOVL AX, (CX)
-	RET
-
-flagged:
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a store is not reordered with earlier loads or stores,
-	// so a plain (aligned, hence atomic) MOV is a release store.
-	MOVL val+8(FP), AX
-	MOVL AX, (CX)
-	RET
-
 // func StoreReleaseUint64Mov(addr *uint64, val uint64)
 TEXT ·StoreReleaseUint64Mov(SB), NOSPLIT, $0-16
 	// storerelease64, variant "mov": plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a store is not reordered with earlier loads or stores,
-	// so a plain (aligned, hence atomic) MOV is a release store.
-	MOVQ val+8(FP), AX
-	MOVQ AX, (CX)
-	RET
-
-// func StoreReleaseUint64Flagged(addr *uint64, val uint64)
-TEXT ·StoreReleaseUint64Flagged(SB), NOSPLIT, $0-16
-	// StoreReleaseUint64Flagged: variant "mov" behind a test of selStorerelease64, which is always 0;
-	// both branches run the same body.
-	CMPB ·selStorerelease64+0(SB), $0x00
-	JNE  flagged
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a store is not reordered with earlier loads or stores,
-	// so a plain (aligned, hence atomic) MOV is a release store.
-	MOVQ val+8(FP), AX
-	MOVQ AX, (CX)
-	RET
-
-flagged:
 	MOVQ addr+0(FP), CX
 
 	// x86-TSO: a store is not reordered with earlier loads or stores,
@@ -483,71 +215,6 @@ pause_try:
 	RET
 
 pause_fail:
-	// DX = 0: the budget is spent.
-	MOVB DL, acquired+16(FP)
-	RET
-
-// func SpinLockUint32Flagged(addr *uint32, spins uint32) (acquired bool)
-TEXT ·SpinLockUint32Flagged(SB), NOSPLIT, $0-17
-	// SpinLockUint32Flagged: variant "pause" behind a test of selSpinlock32, which is always 0;
-	// both branches run the same body.
-	CMPB ·selSpinlock32+0(SB), $0x00
-	JNE  flagged
-	MOVQ addr+0(FP), CX
-	MOVL spins+8(FP), DX
-	MOVL $0x00000001, BX
-
-pause_loop:
-	MOVL  (CX), AX
-	TESTL AX, AX
-	JEQ   pause_try
-
-pause_held:
-	TESTL DX, DX
-	JEQ   pause_fail
-	DECL  DX
-	PAUSE
-	JMP   pause_loop
-
-pause_try:
-	// AX = 0, the comparand; ZF tells whether the CAS took the lock.
-	LOCK
-	CMPXCHGL BX, (CX)
-	JNE      pause_held
-	MOVB     BL, acquired+16(FP)
-	RET
-
-pause_fail:
-	// DX = 0: the budget is spent.
-	MOVB DL, acquired+16(FP)
-	RET
-
-flagged:
-	MOVQ addr+0(FP), CX
-	MOVL spins+8(FP), DX
-	MOVL $0x00000001, BX
-
-flagged_pause_loop:
-	MOVL  (CX), AX
-	TESTL AX, AX
-	JEQ   flagged_pause_try
-
-flagged_pause_held:
-	TESTL DX, DX
-	JEQ   flagged_pause_fail
-	DECL  DX
-	PAUSE
-	JMP   flagged_pause_loop
-
-flagged_pause_try:
-	// AX = 0, the comparand; ZF tells whether the CAS took the lock.
-	LOCK
-	CMPXCHGL BX, (CX)
-	JNE      flagged_pause_held
-	MOVB     BL, acquired+16(FP)
-	RET
-
-flagged_pause_fail:
 	// DX = 0: the budget is spent.
 	MOVB DL, acquired+16(FP)
 	RET

@@ -211,21 +211,6 @@ TEXT ·StoreReleaseUint32Stlr(SB), NOSPLIT, $0-12
 	STLRW     R1, (R0)
 	RET
 
-// StoreReleaseUint32Flagged: variant "stlr" behind a test of selStorerelease32, which is always 0;
-// both branches run the same body.
-TEXT ·StoreReleaseUint32Flagged(SB), NOSPLIT, $0-12
-	MOVBU     ·selStorerelease32(SB), R9
-	CBNZ      R9, flagged
-	MOVD      addr+0(FP), R0
-	MOVWU     val+8(FP), R1
-	STLRW     R1, (R0)
-	RET
-flagged:
-	MOVD      addr+0(FP), R0
-	MOVWU     val+8(FP), R1
-	STLRW     R1, (R0)
-	RET
-
 // storerelease64, variant "stlr": STLR (release)
 TEXT ·StoreReleaseUint64Stlr(SB), NOSPLIT, $0-16
 	MOVD      addr+0(FP), R0
@@ -233,34 +218,8 @@ TEXT ·StoreReleaseUint64Stlr(SB), NOSPLIT, $0-16
 	STLR      R1, (R0)
 	RET
 
-// StoreReleaseUint64Flagged: variant "stlr" behind a test of selStorerelease64, which is always 0;
-// both branches run the same body.
-TEXT ·StoreReleaseUint64Flagged(SB), NOSPLIT, $0-16
-	MOVBU     ·selStorerelease64(SB), R9
-	CBNZ      R9, flagged
-	MOVD      addr+0(FP), R0
-	MOVD      val+8(FP), R1
-	STLR      R1, (R0)
-	RET
-flagged:
-	MOVD      addr+0(FP), R0
-	MOVD      val+8(FP), R1
-	STLR      R1, (R0)
-	RET
-
 // fence, variant "dmb": DMB ISH: full barrier for all loads and stores in the inner shareable domain
 TEXT ·FenceDmb(SB), NOSPLIT, $0-0
-	DMB       $0xb
-	RET
-
-// FenceFlagged: variant "dmb" behind a test of selFence, which is always 0;
-// both branches run the same body.
-TEXT ·FenceFlagged(SB), NOSPLIT, $0-0
-	MOVBU     ·selFence(SB), R9
-	CBNZ      R9, flagged
-	DMB       $0xb
-	RET
-flagged:
 	DMB       $0xb
 	RET
 
@@ -314,21 +273,6 @@ llsc_done:
 
 // cycles, variant "cntvct": ISB; MRS CNTVCT_EL0: the ISB keeps the counter read from being done early, out of order
 TEXT ·CyclesCntvct(SB), NOSPLIT, $0-8
-	ISB       $15
-	MRS       CNTVCT_EL0, R0
-	MOVD      R0, ret+0(FP)
-	RET
-
-// CyclesFlagged: variant "cntvct" behind a test of selCycles, which is always 0;
-// both branches run the same body.
-TEXT ·CyclesFlagged(SB), NOSPLIT, $0-8
-	MOVBU     ·selCycles(SB), R9
-	CBNZ      R9, flagged
-	ISB       $15
-	MRS       CNTVCT_EL0, R0
-	MOVD      R0, ret+0(FP)
-	RET
-flagged:
 	ISB       $15
 	MRS       CNTVCT_EL0, R0
 	MOVD      R0, ret+0(FP)

@@ -9,17 +9,6 @@ TEXT ·PausePause(SB), NOSPLIT, $0-0
 	WORD      $0x0100000f // pause
 	RET
 
-// PauseFlagged: variant "pause" behind a test of selPause, which is always 0;
-// both branches run the same body.
-TEXT ·PauseFlagged(SB), NOSPLIT, $0-0
-	MOVBU     ·selPause(SB), T0
-	BNEZ      T0, flagged
-	WORD      $0x0100000f // pause
-	RET
-flagged:
-	WORD      $0x0100000f // pause
-	RET
-
 // cas32, variant "llsc": LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS
 TEXT ·CompareAndSwapUint32Llsc(SB), NOSPLIT, $0-17
 	MOV       addr+0(FP), A0
@@ -34,41 +23,6 @@ llsc_loop:
 	MOVB      A0, swapped+16(FP)
 	RET
 llsc_fail:
-	MOVB      ZERO, swapped+16(FP)
-	RET
-
-// CompareAndSwapUint32Flagged: variant "llsc" behind a test of selCas32, which is always 0;
-// both branches run the same body.
-TEXT ·CompareAndSwapUint32Flagged(SB), NOSPLIT, $0-17
-	MOVBU     ·selCas32(SB), T0
-	BNEZ      T0, flagged
-	MOV       addr+0(FP), A0
-	MOVW      old+8(FP), A1
-	MOVW      new+12(FP), A2
-llsc_loop:
-	WORD      $0x160526af // lr.w.aqrl a3, (a0)
-	BNE       A3, A1, llsc_fail
-	SCW       A2, (A0), A4
-	BNEZ      A4, llsc_loop
-	MOV       $1, A0
-	MOVB      A0, swapped+16(FP)
-	RET
-llsc_fail:
-	MOVB      ZERO, swapped+16(FP)
-	RET
-flagged:
-	MOV       addr+0(FP), A0
-	MOVW      old+8(FP), A1
-	MOVW      new+12(FP), A2
-flagged_llsc_loop:
-	WORD      $0x160526af // lr.w.aqrl a3, (a0)
-	BNE       A3, A1, flagged_llsc_fail
-	SCW       A2, (A0), A4
-	BNEZ      A4, flagged_llsc_loop
-	MOV       $1, A0
-	MOVB      A0, swapped+16(FP)
-	RET
-flagged_llsc_fail:
 	MOVB      ZERO, swapped+16(FP)
 	RET
 
@@ -89,41 +43,6 @@ llsc_fail:
 	MOVB      ZERO, swapped+24(FP)
 	RET
 
-// CompareAndSwapUint64Flagged: variant "llsc" behind a test of selCas64, which is always 0;
-// both branches run the same body.
-TEXT ·CompareAndSwapUint64Flagged(SB), NOSPLIT, $0-25
-	MOVBU     ·selCas64(SB), T0
-	BNEZ      T0, flagged
-	MOV       addr+0(FP), A0
-	MOV       old+8(FP), A1
-	MOV       new+16(FP), A2
-llsc_loop:
-	WORD      $0x160536af // lr.d.aqrl a3, (a0)
-	BNE       A3, A1, llsc_fail
-	SCD       A2, (A0), A4
-	BNEZ      A4, llsc_loop
-	MOV       $1, A0
-	MOVB      A0, swapped+24(FP)
-	RET
-llsc_fail:
-	MOVB      ZERO, swapped+24(FP)
-	RET
-flagged:
-	MOV       addr+0(FP), A0
-	MOV       old+8(FP), A1
-	MOV       new+16(FP), A2
-flagged_llsc_loop:
-	WORD      $0x160536af // lr.d.aqrl a3, (a0)
-	BNE       A3, A1, flagged_llsc_fail
-	SCD       A2, (A0), A4
-	BNEZ      A4, flagged_llsc_loop
-	MOV       $1, A0
-	MOVB      A0, swapped+24(FP)
-	RET
-flagged_llsc_fail:
-	MOVB      ZERO, swapped+24(FP)
-	RET
-
 // casuintptr, variant "llsc": LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS
 TEXT ·CompareAndSwapUintptrLlsc(SB), NOSPLIT, $0-25
 	MOV       addr+0(FP), A0
@@ -138,41 +57,6 @@ llsc_loop:
 	MOVB      A0, swapped+24(FP)
 	RET
 llsc_fail:
-	MOVB      ZERO, swapped+24(FP)
-	RET
-
-// CompareAndSwapUintptrFlagged: variant "llsc" behind a test of selCasuintptr, which is always 0;
-// both branches run the same body.
-TEXT ·CompareAndSwapUintptrFlagged(SB), NOSPLIT, $0-25
-	MOVBU     ·selCasuintptr(SB), T0
-	BNEZ      T0, flagged
-	MOV       addr+0(FP), A0
-	MOV       old+8(FP), A1
-	MOV       new+16(FP), A2
-llsc_loop:
-	WORD      $0x160536af // lr.d.aqrl a3, (a0)
-	BNE       A3, A1, llsc_fail
-	SCD       A2, (A0), A4
-	BNEZ      A4, llsc_loop
-	MOV       $1, A0
-	MOVB      A0, swapped+24(FP)
-	RET
-llsc_fail:
-	MOVB      ZERO, swapped+24(FP)
-	RET
-flagged:
-	MOV       addr+0(FP), A0
-	MOV       old+8(FP), A1
-	MOV       new+16(FP), A2
-flagged_llsc_loop:
-	WORD      $0x160536af // lr.d.aqrl a3, (a0)
-	BNE       A3, A1, flagged_llsc_fail
-	SCD       A2, (A0), A4
-	BNEZ      A4, flagged_llsc_loop
-	MOV       $1, A0
-	MOVB      A0, swapped+24(FP)
-	RET
-flagged_llsc_fail:
 	MOVB      ZERO, swapped+24(FP)
 	RET
 
@@ -262,42 +146,8 @@ TEXT ·LoadAcquireUint32Fence(SB), NOSPLIT, $0-12
 	MOVW      A1, ret+8(FP)
 	RET
 
-// LoadAcquireUint32Flagged: variant "fence" behind a test of selLoadacquire32, which is always 0;
-// both branches run the same body.
-TEXT ·LoadAcquireUint32Flagged(SB), NOSPLIT, $0-12
-	MOVBU     ·selLoadacquire32(SB), T0
-	BNEZ      T0, flagged
-	MOV       addr+0(FP), A0
-	MOVWU     (A0), A1
-	WORD      $0x0230000f // fence r, rw
-	MOVW      A1, ret+8(FP)
-	RET
-flagged:
-	MOV       addr+0(FP), A0
-	MOVWU     (A0), A1
-	WORD      $0x0230000f // fence r, rw
-	MOVW      A1, ret+8(FP)
-	RET
-
 // loadacquire64, variant "fence": plain load, then FENCE R,RW (WORD-encoded): no later load or store moves before the load
 TEXT ·LoadAcquireUint64Fence(SB), NOSPLIT, $0-16
-	MOV       addr+0(FP), A0
-	MOV       (A0), A1
-	WORD      $0x0230000f // fence r, rw
-	MOV       A1, ret+8(FP)
-	RET
-
-// LoadAcquireUint64Flagged: variant "fence" behind a test of selLoadacquire64, which is always 0;
-// both branches run the same body.
-TEXT ·LoadAcquireUint64Flagged(SB), NOSPLIT, $0-16
-	MOVBU     ·selLoadacquire64(SB), T0
-	BNEZ      T0, flagged
-	MOV       addr+0(FP), A0
-	MOV       (A0), A1
-	WORD      $0x0230000f // fence r, rw
-	MOV       A1, ret+8(FP)
-	RET
-flagged:
 	MOV       addr+0(FP), A0
 	MOV       (A0), A1
 	WORD      $0x0230000f // fence r, rw
@@ -312,42 +162,8 @@ TEXT ·StoreReleaseUint32Fence(SB), NOSPLIT, $0-12
 	MOVW      A1, (A0)
 	RET
 
-// StoreReleaseUint32Flagged: variant "fence" behind a test of selStorerelease32, which is always 0;
-// both branches run the same body.
-TEXT ·StoreReleaseUint32Flagged(SB), NOSPLIT, $0-12
-	MOVBU     ·selStorerelease32(SB), T0
-	BNEZ      T0, flagged
-	MOV       addr+0(FP), A0
-	MOVW      val+8(FP), A1
-	WORD      $0x0310000f // fence rw, w
-	MOVW      A1, (A0)
-	RET
-flagged:
-	MOV       addr+0(FP), A0
-	MOVW      val+8(FP), A1
-	WORD      $0x0310000f // fence rw, w
-	MOVW      A1, (A0)
-	RET
-
 // storerelease64, variant "fence": FENCE RW,W (WORD-encoded), then a plain store: no earlier load or store moves after the store
 TEXT ·StoreReleaseUint64Fence(SB), NOSPLIT, $0-16
-	MOV       addr+0(FP), A0
-	MOV       val+8(FP), A1
-	WORD      $0x0310000f // fence rw, w
-	MOV       A1, (A0)
-	RET
-
-// StoreReleaseUint64Flagged: variant "fence" behind a test of selStorerelease64, which is always 0;
-// both branches run the same body.
-TEXT ·StoreReleaseUint64Flagged(SB), NOSPLIT, $0-16
-	MOVBU     ·selStorerelease64(SB), T0
-	BNEZ      T0, flagged
-	MOV       addr+0(FP), A0
-	MOV       val+8(FP), A1
-	WORD      $0x0310000f // fence rw, w
-	MOV       A1, (A0)
-	RET
-flagged:
 	MOV       addr+0(FP), A0
 	MOV       val+8(FP), A1
 	WORD      $0x0310000f // fence rw, w
@@ -359,32 +175,8 @@ TEXT ·FenceFence(SB), NOSPLIT, $0-0
 	WORD      $0x0330000f // fence rw, rw
 	RET
 
-// FenceFlagged: variant "fence" behind a test of selFence, which is always 0;
-// both branches run the same body.
-TEXT ·FenceFlagged(SB), NOSPLIT, $0-0
-	MOVBU     ·selFence(SB), T0
-	BNEZ      T0, flagged
-	WORD      $0x0330000f // fence rw, rw
-	RET
-flagged:
-	WORD      $0x0330000f // fence rw, rw
-	RET
-
 // cycles, variant "rdtime": RDTIME: the time CSR, a constant-rate platform timer, as the Go runtime's cputicks
 TEXT ·CyclesRdtime(SB), NOSPLIT, $0-8
-	RDTIME    A0
-	MOV       A0, ret+0(FP)
-	RET
-
-// CyclesFlagged: variant "rdtime" behind a test of selCycles, which is always 0;
-// both branches run the same body.
-TEXT ·CyclesFlagged(SB), NOSPLIT, $0-8
-	MOVBU     ·selCycles(SB), T0
-	BNEZ      T0, flagged
-	RDTIME    A0
-	MOV       A0, ret+0(FP)
-	RET
-flagged:
 	RDTIME    A0
 	MOV       A0, ret+0(FP)
 	RET
@@ -411,56 +203,5 @@ llsc_try:
 	MOVB      A2, acquired+16(FP)
 	RET
 llsc_fail:
-	MOVB      ZERO, acquired+16(FP)
-	RET
-
-// SpinLockUint32Flagged: variant "llsc" behind a test of selSpinlock32, which is always 0;
-// both branches run the same body.
-TEXT ·SpinLockUint32Flagged(SB), NOSPLIT, $0-17
-	MOVBU     ·selSpinlock32(SB), T0
-	BNEZ      T0, flagged
-	MOV       addr+0(FP), A0
-	MOVW      spins+8(FP), A1
-	MOV       $1, A2
-llsc_loop:
-	MOVW      (A0), A3
-	BEQZ      A3, llsc_try
-llsc_held:
-	BEQZ      A1, llsc_fail
-	SUBW      $1, A1
-	WORD      $0x0100000f // pause
-	JMP       llsc_loop
-llsc_try:
-	WORD      $0x160526af // lr.w.aqrl a3, (a0)
-	BNEZ      A3, llsc_held
-	SCW       A2, (A0), A4
-	BNEZ      A4, llsc_try
-	// A2 = 1: acquired.
-	MOVB      A2, acquired+16(FP)
-	RET
-llsc_fail:
-	MOVB      ZERO, acquired+16(FP)
-	RET
-flagged:
-	MOV       addr+0(FP), A0
-	MOVW      spins+8(FP), A1
-	MOV       $1, A2
-flagged_llsc_loop:
-	MOVW      (A0), A3
-	BEQZ      A3, flagged_llsc_try
-flagged_llsc_held:
-	BEQZ      A1, flagged_llsc_fail
-	SUBW      $1, A1
-	WORD      $0x0100000f // pause
-	JMP       flagged_llsc_loop
-flagged_llsc_try:
-	WORD      $0x160526af // lr.w.aqrl a3, (a0)
-	BNEZ      A3, flagged_llsc_held
-	SCW       A2, (A0), A4
-	BNEZ      A4, flagged_llsc_try
-	// A2 = 1: acquired.
-	MOVB      A2, acquired+16(FP)
-	RET
-flagged_llsc_fail:
 	MOVB      ZERO, acquired+16(FP)
 	RET

@@ -11,16 +11,12 @@
 // the CPU lacks (hal.Runnable says which) raises SIGILL. Use package hal
 // unless you are measuring, or have checked the features yourself.
 //
-// Besides the variants the package has:
-//
-//   - Static<Op>: the op with the variant a gohal_static build of hal
-//     compiles in, chosen from the GOAMD64/GOARM64 level the program is
-//     built for (StaticLevel, StaticVariant). Where that variant is exactly
-//     a sync/atomic intrinsic, it is the inlined intrinsic.
-//   - <Op>Flagged, for ops with a single variant on the architecture: that
-//     variant behind a one-byte flag test that never branches, the shape of
-//     hal's entries for ops with several variants, to measure what the
-//     test costs.
+// Besides the variants the package has Static<Op>: the op with the
+// variant a gohal_static build of hal compiles in, chosen from the
+// GOAMD64/GOARM64 level the program is built for (StaticLevel,
+// StaticVariant). Where that variant is exactly a sync/atomic intrinsic,
+// it is the inlined intrinsic. (The flag probes that measure what hal's
+// one-byte flag test costs are not API: they live in internal/probe.)
 //
 // Everything here except this comment is generated from gen/spec by the
 // generator in gen/ (go generate ./hal/). With the purego build tag, and

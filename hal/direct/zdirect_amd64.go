@@ -4,36 +4,11 @@
 
 package direct
 
-// The flag-probe bytes: never written, so each Flagged entry's test
-// always falls through.
-var (
-	selPause          uint8 // pause
-	selCas32          uint8 // cas32
-	selCas64          uint8 // cas64
-	selCasuintptr     uint8 // casuintptr
-	selFetchadd32     uint8 // fetchadd32
-	selFetchadd64     uint8 // fetchadd64
-	selSwap32         uint8 // swap32
-	selSwap64         uint8 // swap64
-	selLoadacquire32  uint8 // loadacquire32
-	selLoadacquire64  uint8 // loadacquire64
-	selStorerelease32 uint8 // storerelease32
-	selStorerelease64 uint8 // storerelease64
-	selSpinlock32     uint8 // spinlock32
-)
-
 // PausePause is variant "pause" of pause: PAUSE: the spin-loop hint the Go
 // runtime's procyield uses.
 //
 // It is the variant's assembly, called with no dispatch.
 func PausePause()
-
-// PauseFlagged is pause's only variant on amd64, "pause", behind the one-byte
-// flag test that hal's entries for ops with several variants start with (a
-// load of selPause, which is never written, a compare and a branch that is
-// never taken). It exists to measure what that test costs: compare it with
-// PausePause.
-func PauseFlagged()
 
 // CompareAndSwapUint32Lock is variant "lock" of cas32: LOCK-prefixed
 // instruction (XCHG is implicitly locked): a full barrier on x86.
@@ -43,15 +18,6 @@ func PauseFlagged()
 //go:noescape
 func CompareAndSwapUint32Lock(addr *uint32, old, new uint32) (swapped bool)
 
-// CompareAndSwapUint32Flagged is cas32's only variant on amd64, "lock", behind
-// the one-byte flag test that hal's entries for ops with several variants
-// start with (a load of selCas32, which is never written, a compare and a
-// branch that is never taken). It exists to measure what that test costs:
-// compare it with CompareAndSwapUint32Lock.
-//
-//go:noescape
-func CompareAndSwapUint32Flagged(addr *uint32, old, new uint32) (swapped bool)
-
 // CompareAndSwapUint64Lock is variant "lock" of cas64: LOCK-prefixed
 // instruction (XCHG is implicitly locked): a full barrier on x86.
 //
@@ -59,15 +25,6 @@ func CompareAndSwapUint32Flagged(addr *uint32, old, new uint32) (swapped bool)
 //
 //go:noescape
 func CompareAndSwapUint64Lock(addr *uint64, old, new uint64) (swapped bool)
-
-// CompareAndSwapUint64Flagged is cas64's only variant on amd64, "lock", behind
-// the one-byte flag test that hal's entries for ops with several variants
-// start with (a load of selCas64, which is never written, a compare and a
-// branch that is never taken). It exists to measure what that test costs:
-// compare it with CompareAndSwapUint64Lock.
-//
-//go:noescape
-func CompareAndSwapUint64Flagged(addr *uint64, old, new uint64) (swapped bool)
 
 // CompareAndSwapUintptrLock is variant "lock" of casuintptr: LOCK-prefixed
 // instruction (XCHG is implicitly locked): a full barrier on x86.
@@ -77,15 +34,6 @@ func CompareAndSwapUint64Flagged(addr *uint64, old, new uint64) (swapped bool)
 //go:noescape
 func CompareAndSwapUintptrLock(addr *uintptr, old, new uintptr) (swapped bool)
 
-// CompareAndSwapUintptrFlagged is casuintptr's only variant on amd64, "lock",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selCasuintptr, which is never written, a
-// compare and a branch that is never taken). It exists to measure what that
-// test costs: compare it with CompareAndSwapUintptrLock.
-//
-//go:noescape
-func CompareAndSwapUintptrFlagged(addr *uintptr, old, new uintptr) (swapped bool)
-
 // FetchAddUint32Lock is variant "lock" of fetchadd32: LOCK-prefixed
 // instruction (XCHG is implicitly locked): a full barrier on x86.
 //
@@ -93,15 +41,6 @@ func CompareAndSwapUintptrFlagged(addr *uintptr, old, new uintptr) (swapped bool
 //
 //go:noescape
 func FetchAddUint32Lock(addr *uint32, delta uint32) (old uint32)
-
-// FetchAddUint32Flagged is fetchadd32's only variant on amd64, "lock", behind
-// the one-byte flag test that hal's entries for ops with several variants
-// start with (a load of selFetchadd32, which is never written, a compare and a
-// branch that is never taken). It exists to measure what that test costs:
-// compare it with FetchAddUint32Lock.
-//
-//go:noescape
-func FetchAddUint32Flagged(addr *uint32, delta uint32) (old uint32)
 
 // FetchAddUint64Lock is variant "lock" of fetchadd64: LOCK-prefixed
 // instruction (XCHG is implicitly locked): a full barrier on x86.
@@ -111,15 +50,6 @@ func FetchAddUint32Flagged(addr *uint32, delta uint32) (old uint32)
 //go:noescape
 func FetchAddUint64Lock(addr *uint64, delta uint64) (old uint64)
 
-// FetchAddUint64Flagged is fetchadd64's only variant on amd64, "lock", behind
-// the one-byte flag test that hal's entries for ops with several variants
-// start with (a load of selFetchadd64, which is never written, a compare and a
-// branch that is never taken). It exists to measure what that test costs:
-// compare it with FetchAddUint64Lock.
-//
-//go:noescape
-func FetchAddUint64Flagged(addr *uint64, delta uint64) (old uint64)
-
 // SwapUint32Lock is variant "lock" of swap32: LOCK-prefixed instruction (XCHG
 // is implicitly locked): a full barrier on x86.
 //
@@ -128,15 +58,6 @@ func FetchAddUint64Flagged(addr *uint64, delta uint64) (old uint64)
 //go:noescape
 func SwapUint32Lock(addr *uint32, new uint32) (old uint32)
 
-// SwapUint32Flagged is swap32's only variant on amd64, "lock", behind the
-// one-byte flag test that hal's entries for ops with several variants start
-// with (a load of selSwap32, which is never written, a compare and a branch
-// that is never taken). It exists to measure what that test costs: compare it
-// with SwapUint32Lock.
-//
-//go:noescape
-func SwapUint32Flagged(addr *uint32, new uint32) (old uint32)
-
 // SwapUint64Lock is variant "lock" of swap64: LOCK-prefixed instruction (XCHG
 // is implicitly locked): a full barrier on x86.
 //
@@ -144,15 +65,6 @@ func SwapUint32Flagged(addr *uint32, new uint32) (old uint32)
 //
 //go:noescape
 func SwapUint64Lock(addr *uint64, new uint64) (old uint64)
-
-// SwapUint64Flagged is swap64's only variant on amd64, "lock", behind the
-// one-byte flag test that hal's entries for ops with several variants start
-// with (a load of selSwap64, which is never written, a compare and a branch
-// that is never taken). It exists to measure what that test costs: compare it
-// with SwapUint64Lock.
-//
-//go:noescape
-func SwapUint64Flagged(addr *uint64, new uint64) (old uint64)
 
 // LoadAcquireUint32Mov is variant "mov" of loadacquire32: plain MOV: under
 // x86-TSO a load is never reordered with later loads or stores, so it is an
@@ -163,15 +75,6 @@ func SwapUint64Flagged(addr *uint64, new uint64) (old uint64)
 //go:noescape
 func LoadAcquireUint32Mov(addr *uint32) uint32
 
-// LoadAcquireUint32Flagged is loadacquire32's only variant on amd64, "mov",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selLoadacquire32, which is never written, a
-// compare and a branch that is never taken). It exists to measure what that
-// test costs: compare it with LoadAcquireUint32Mov.
-//
-//go:noescape
-func LoadAcquireUint32Flagged(addr *uint32) uint32
-
 // LoadAcquireUint64Mov is variant "mov" of loadacquire64: plain MOV: under
 // x86-TSO a load is never reordered with later loads or stores, so it is an
 // acquire load.
@@ -180,15 +83,6 @@ func LoadAcquireUint32Flagged(addr *uint32) uint32
 //
 //go:noescape
 func LoadAcquireUint64Mov(addr *uint64) uint64
-
-// LoadAcquireUint64Flagged is loadacquire64's only variant on amd64, "mov",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selLoadacquire64, which is never written, a
-// compare and a branch that is never taken). It exists to measure what that
-// test costs: compare it with LoadAcquireUint64Mov.
-//
-//go:noescape
-func LoadAcquireUint64Flagged(addr *uint64) uint64
 
 // StoreReleaseUint32Mov is variant "mov" of storerelease32: plain MOV: under
 // x86-TSO a store is never reordered with earlier loads or stores, so it is a
@@ -199,15 +93,6 @@ func LoadAcquireUint64Flagged(addr *uint64) uint64
 //go:noescape
 func StoreReleaseUint32Mov(addr *uint32, val uint32)
 
-// StoreReleaseUint32Flagged is storerelease32's only variant on amd64, "mov",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selStorerelease32, which is never written, a
-// compare and a branch that is never taken). It exists to measure what that
-// test costs: compare it with StoreReleaseUint32Mov.
-//
-//go:noescape
-func StoreReleaseUint32Flagged(addr *uint32, val uint32)
-
 // StoreReleaseUint64Mov is variant "mov" of storerelease64: plain MOV: under
 // x86-TSO a store is never reordered with earlier loads or stores, so it is a
 // release store.
@@ -216,15 +101,6 @@ func StoreReleaseUint32Flagged(addr *uint32, val uint32)
 //
 //go:noescape
 func StoreReleaseUint64Mov(addr *uint64, val uint64)
-
-// StoreReleaseUint64Flagged is storerelease64's only variant on amd64, "mov",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selStorerelease64, which is never written, a
-// compare and a branch that is never taken). It exists to measure what that
-// test costs: compare it with StoreReleaseUint64Mov.
-//
-//go:noescape
-func StoreReleaseUint64Flagged(addr *uint64, val uint64)
 
 // FenceLockor is variant "lockor" of fence: LOCK ORQ $0 on the top of the
 // stack: a locked no-op, a full barrier, cheaper than MFENCE.
@@ -267,12 +143,3 @@ func CyclesLfenceRdtsc() uint64
 //
 //go:noescape
 func SpinLockUint32Pause(addr *uint32, spins uint32) (acquired bool)
-
-// SpinLockUint32Flagged is spinlock32's only variant on amd64, "pause", behind
-// the one-byte flag test that hal's entries for ops with several variants
-// start with (a load of selSpinlock32, which is never written, a compare and a
-// branch that is never taken). It exists to measure what that test costs:
-// compare it with SpinLockUint32Pause.
-//
-//go:noescape
-func SpinLockUint32Flagged(addr *uint32, spins uint32) (acquired bool)

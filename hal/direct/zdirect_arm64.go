@@ -4,15 +4,6 @@
 
 package direct
 
-// The flag-probe bytes: never written, so each Flagged entry's test
-// always falls through.
-var (
-	selStorerelease32 uint8 // storerelease32
-	selStorerelease64 uint8 // storerelease64
-	selFence          uint8 // fence
-	selCycles         uint8 // cycles
-)
-
 // PauseIsb is variant "isb" of pause: ISB: a pipeline flush of tens of cycles;
 // the spin hint of Go 1.26's runtime.
 //
@@ -190,15 +181,6 @@ func LoadAcquireUint64Ldar(addr *uint64) uint64
 //go:noescape
 func StoreReleaseUint32Stlr(addr *uint32, val uint32)
 
-// StoreReleaseUint32Flagged is storerelease32's only variant on arm64, "stlr",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selStorerelease32, which is never written, a
-// compare and a branch that is never taken). It exists to measure what that
-// test costs: compare it with StoreReleaseUint32Stlr.
-//
-//go:noescape
-func StoreReleaseUint32Flagged(addr *uint32, val uint32)
-
 // StoreReleaseUint64Stlr is variant "stlr" of storerelease64: STLR (release).
 //
 // It is the variant's assembly, called with no dispatch.
@@ -206,27 +188,11 @@ func StoreReleaseUint32Flagged(addr *uint32, val uint32)
 //go:noescape
 func StoreReleaseUint64Stlr(addr *uint64, val uint64)
 
-// StoreReleaseUint64Flagged is storerelease64's only variant on arm64, "stlr",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selStorerelease64, which is never written, a
-// compare and a branch that is never taken). It exists to measure what that
-// test costs: compare it with StoreReleaseUint64Stlr.
-//
-//go:noescape
-func StoreReleaseUint64Flagged(addr *uint64, val uint64)
-
 // FenceDmb is variant "dmb" of fence: DMB ISH: full barrier for all loads and
 // stores in the inner shareable domain.
 //
 // It is the variant's assembly, called with no dispatch.
 func FenceDmb()
-
-// FenceFlagged is fence's only variant on arm64, "dmb", behind the one-byte
-// flag test that hal's entries for ops with several variants start with (a
-// load of selFence, which is never written, a compare and a branch that is
-// never taken). It exists to measure what that test costs: compare it with
-// FenceDmb.
-func FenceFlagged()
 
 // CompareAndSwap128Lse is variant "lse" of cas128 (requires atomics): CASPAL
 // (WORD-encoded; the relaxed CASP would not order).
@@ -251,13 +217,6 @@ func CompareAndSwap128Llsc(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (
 //
 // It is the variant's assembly, called with no dispatch.
 func CyclesCntvct() uint64
-
-// CyclesFlagged is cycles's only variant on arm64, "cntvct", behind the
-// one-byte flag test that hal's entries for ops with several variants start
-// with (a load of selCycles, which is never written, a compare and a branch
-// that is never taken). It exists to measure what that test costs: compare it
-// with CyclesCntvct.
-func CyclesFlagged() uint64
 
 // SpinLockUint32Lse is variant "lse" of spinlock32 (requires atomics): plain
 // LDR test, ISB while held, CASALW 0→1 when free.

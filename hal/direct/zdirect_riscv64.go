@@ -4,34 +4,11 @@
 
 package direct
 
-// The flag-probe bytes: never written, so each Flagged entry's test
-// always falls through.
-var (
-	selPause          uint8 // pause
-	selCas32          uint8 // cas32
-	selCas64          uint8 // cas64
-	selCasuintptr     uint8 // casuintptr
-	selLoadacquire32  uint8 // loadacquire32
-	selLoadacquire64  uint8 // loadacquire64
-	selStorerelease32 uint8 // storerelease32
-	selStorerelease64 uint8 // storerelease64
-	selFence          uint8 // fence
-	selCycles         uint8 // cycles
-	selSpinlock32     uint8 // spinlock32
-)
-
 // PausePause is variant "pause" of pause: Zihintpause PAUSE (WORD-encoded): a
 // harmless FENCE W,0 on cores without Zihintpause.
 //
 // It is the variant's assembly, called with no dispatch.
 func PausePause()
-
-// PauseFlagged is pause's only variant on riscv64, "pause", behind the
-// one-byte flag test that hal's entries for ops with several variants start
-// with (a load of selPause, which is never written, a compare and a branch
-// that is never taken). It exists to measure what that test costs: compare it
-// with PausePause.
-func PauseFlagged()
 
 // CompareAndSwapUint32Llsc is variant "llsc" of cas32: LR.aqrl/SC.rl loop
 // (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS.
@@ -41,15 +18,6 @@ func PauseFlagged()
 //go:noescape
 func CompareAndSwapUint32Llsc(addr *uint32, old, new uint32) (swapped bool)
 
-// CompareAndSwapUint32Flagged is cas32's only variant on riscv64, "llsc",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selCas32, which is never written, a compare
-// and a branch that is never taken). It exists to measure what that test
-// costs: compare it with CompareAndSwapUint32Llsc.
-//
-//go:noescape
-func CompareAndSwapUint32Flagged(addr *uint32, old, new uint32) (swapped bool)
-
 // CompareAndSwapUint64Llsc is variant "llsc" of cas64: LR.aqrl/SC.rl loop
 // (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS.
 //
@@ -57,15 +25,6 @@ func CompareAndSwapUint32Flagged(addr *uint32, old, new uint32) (swapped bool)
 //
 //go:noescape
 func CompareAndSwapUint64Llsc(addr *uint64, old, new uint64) (swapped bool)
-
-// CompareAndSwapUint64Flagged is cas64's only variant on riscv64, "llsc",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selCas64, which is never written, a compare
-// and a branch that is never taken). It exists to measure what that test
-// costs: compare it with CompareAndSwapUint64Llsc.
-//
-//go:noescape
-func CompareAndSwapUint64Flagged(addr *uint64, old, new uint64) (swapped bool)
 
 // CompareAndSwapUintptrLlsc is variant "llsc" of casuintptr: LR.aqrl/SC.rl
 // loop (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent
@@ -75,15 +34,6 @@ func CompareAndSwapUint64Flagged(addr *uint64, old, new uint64) (swapped bool)
 //
 //go:noescape
 func CompareAndSwapUintptrLlsc(addr *uintptr, old, new uintptr) (swapped bool)
-
-// CompareAndSwapUintptrFlagged is casuintptr's only variant on riscv64,
-// "llsc", behind the one-byte flag test that hal's entries for ops with
-// several variants start with (a load of selCasuintptr, which is never
-// written, a compare and a branch that is never taken). It exists to measure
-// what that test costs: compare it with CompareAndSwapUintptrLlsc.
-//
-//go:noescape
-func CompareAndSwapUintptrFlagged(addr *uintptr, old, new uintptr) (swapped bool)
 
 // FetchAddUint32Amo is variant "amo" of fetchadd32: AMO instruction with aq+rl
 // (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or
@@ -161,15 +111,6 @@ func SwapUint64Llsc(addr *uint64, new uint64) (old uint64)
 //go:noescape
 func LoadAcquireUint32Fence(addr *uint32) uint32
 
-// LoadAcquireUint32Flagged is loadacquire32's only variant on riscv64,
-// "fence", behind the one-byte flag test that hal's entries for ops with
-// several variants start with (a load of selLoadacquire32, which is never
-// written, a compare and a branch that is never taken). It exists to measure
-// what that test costs: compare it with LoadAcquireUint32Fence.
-//
-//go:noescape
-func LoadAcquireUint32Flagged(addr *uint32) uint32
-
 // LoadAcquireUint64Fence is variant "fence" of loadacquire64: plain load, then
 // FENCE R,RW (WORD-encoded): no later load or store moves before the load.
 //
@@ -177,15 +118,6 @@ func LoadAcquireUint32Flagged(addr *uint32) uint32
 //
 //go:noescape
 func LoadAcquireUint64Fence(addr *uint64) uint64
-
-// LoadAcquireUint64Flagged is loadacquire64's only variant on riscv64,
-// "fence", behind the one-byte flag test that hal's entries for ops with
-// several variants start with (a load of selLoadacquire64, which is never
-// written, a compare and a branch that is never taken). It exists to measure
-// what that test costs: compare it with LoadAcquireUint64Fence.
-//
-//go:noescape
-func LoadAcquireUint64Flagged(addr *uint64) uint64
 
 // StoreReleaseUint32Fence is variant "fence" of storerelease32: FENCE RW,W
 // (WORD-encoded), then a plain store: no earlier load or store moves after the
@@ -196,15 +128,6 @@ func LoadAcquireUint64Flagged(addr *uint64) uint64
 //go:noescape
 func StoreReleaseUint32Fence(addr *uint32, val uint32)
 
-// StoreReleaseUint32Flagged is storerelease32's only variant on riscv64,
-// "fence", behind the one-byte flag test that hal's entries for ops with
-// several variants start with (a load of selStorerelease32, which is never
-// written, a compare and a branch that is never taken). It exists to measure
-// what that test costs: compare it with StoreReleaseUint32Fence.
-//
-//go:noescape
-func StoreReleaseUint32Flagged(addr *uint32, val uint32)
-
 // StoreReleaseUint64Fence is variant "fence" of storerelease64: FENCE RW,W
 // (WORD-encoded), then a plain store: no earlier load or store moves after the
 // store.
@@ -214,15 +137,6 @@ func StoreReleaseUint32Flagged(addr *uint32, val uint32)
 //go:noescape
 func StoreReleaseUint64Fence(addr *uint64, val uint64)
 
-// StoreReleaseUint64Flagged is storerelease64's only variant on riscv64,
-// "fence", behind the one-byte flag test that hal's entries for ops with
-// several variants start with (a load of selStorerelease64, which is never
-// written, a compare and a branch that is never taken). It exists to measure
-// what that test costs: compare it with StoreReleaseUint64Fence.
-//
-//go:noescape
-func StoreReleaseUint64Flagged(addr *uint64, val uint64)
-
 // FenceFence is variant "fence" of fence: FENCE RW,RW (WORD-encoded; Go's
 // FENCE is IORW,IORW): orders all earlier loads and stores before all later
 // ones.
@@ -230,25 +144,11 @@ func StoreReleaseUint64Flagged(addr *uint64, val uint64)
 // It is the variant's assembly, called with no dispatch.
 func FenceFence()
 
-// FenceFlagged is fence's only variant on riscv64, "fence", behind the
-// one-byte flag test that hal's entries for ops with several variants start
-// with (a load of selFence, which is never written, a compare and a branch
-// that is never taken). It exists to measure what that test costs: compare it
-// with FenceFence.
-func FenceFlagged()
-
 // CyclesRdtime is variant "rdtime" of cycles: RDTIME: the time CSR, a
 // constant-rate platform timer, as the Go runtime's cputicks.
 //
 // It is the variant's assembly, called with no dispatch.
 func CyclesRdtime() uint64
-
-// CyclesFlagged is cycles's only variant on riscv64, "rdtime", behind the
-// one-byte flag test that hal's entries for ops with several variants start
-// with (a load of selCycles, which is never written, a compare and a branch
-// that is never taken). It exists to measure what that test costs: compare it
-// with CyclesRdtime.
-func CyclesFlagged() uint64
 
 // SpinLockUint32Llsc is variant "llsc" of spinlock32: plain LW test, PAUSE
 // while held (WORD-encoded), LR.W.aqrl/SC.W.rl 0→1 when free (LR.aqrl
@@ -258,12 +158,3 @@ func CyclesFlagged() uint64
 //
 //go:noescape
 func SpinLockUint32Llsc(addr *uint32, spins uint32) (acquired bool)
-
-// SpinLockUint32Flagged is spinlock32's only variant on riscv64, "llsc",
-// behind the one-byte flag test that hal's entries for ops with several
-// variants start with (a load of selSpinlock32, which is never written, a
-// compare and a branch that is never taken). It exists to measure what that
-// test costs: compare it with SpinLockUint32Llsc.
-//
-//go:noescape
-func SpinLockUint32Flagged(addr *uint32, spins uint32) (acquired bool)

@@ -27,7 +27,7 @@ const (
 	ModeDirect = "direct"
 	// ModeFlag calls assembly that reads a one-byte flag and branches to
 	// the variant: hal's exported function where the op has several
-	// variants, else hal/direct's flag probe (<Op>Flagged), the one
+	// variants, else internal/probe's flag probe (<Op>Flagged), the one
 	// variant behind the same test.
 	ModeFlag = "flag"
 	// ModeTable calls the func value in hal.Table(): an indirect call,
@@ -80,7 +80,7 @@ func init() {
 			{ModeAPI, "hal's exported function as a user calls it, whatever its binding (hal.Binding)"},
 			{ModeInline, "the sync/atomic intrinsic, inlined by the compiler"},
 			{ModeDirect, "the chosen variant's assembly in hal/direct, called directly (ABI0, no dispatch)"},
-			{ModeFlag, "assembly that tests a one-byte flag first: hal's entry for a multi-variant op, else direct.<Op>Flagged"},
+			{ModeFlag, "assembly that tests a one-byte flag first: hal's entry for a multi-variant op, else probe.<Op>Flagged"},
 			{ModeTable, "hal.Table()'s func value: indirect call + ABI0 wrapper"},
 			{ModeClosure, "a table entry that is a Go closure over the intrinsic (or over hal's function): indirect call, no wrapper"},
 			{ModeStatic, "direct.Static<Op>: the variant a gohal_static build compiles in, no flag"},

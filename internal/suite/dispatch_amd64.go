@@ -10,6 +10,7 @@ import (
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/direct"
 	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/probe"
 )
 
 // amd64: fetchadd64, cas64, swap64, loadacquire64 and pause have one
@@ -34,7 +35,7 @@ func addArchModes() {
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
 		for b.Loop() {
-			v = direct.FetchAddUint64Flagged(&c.v, 1)
+			v = probe.FetchAddUint64Flagged(&c.v, 1)
 		}
 		m.Stop()
 		use(v)
@@ -54,7 +55,7 @@ func addArchModes() {
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
 		for b.Loop() {
-			if direct.CompareAndSwapUint64Flagged(&c.v, v, v+1) {
+			if probe.CompareAndSwapUint64Flagged(&c.v, v, v+1) {
 				v++
 			}
 		}
@@ -74,7 +75,7 @@ func addArchModes() {
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
 		for b.Loop() {
-			v = direct.SwapUint64Flagged(&c.v, v+1)
+			v = probe.SwapUint64Flagged(&c.v, v+1)
 		}
 		m.Stop()
 		use(v)
@@ -92,7 +93,7 @@ func addArchModes() {
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
 		for b.Loop() {
-			v = direct.LoadAcquireUint64Flagged(&c.v)
+			v = probe.LoadAcquireUint64Flagged(&c.v)
 		}
 		m.Stop()
 		use(v)
@@ -107,7 +108,7 @@ func addArchModes() {
 	dispatch("pause", ModeFlag, func(b *testing.B) {
 		m := cyclebench.Start(b)
 		for b.Loop() {
-			direct.PauseFlagged()
+			probe.PauseFlagged()
 		}
 		m.Stop()
 	})
@@ -182,7 +183,7 @@ func addArchModes() {
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {
-				v += direct.FetchAddUint64Flagged(&c.v, 1)
+				v += probe.FetchAddUint64Flagged(&c.v, 1)
 			}
 			use(v)
 		})
@@ -206,7 +207,7 @@ func addArchModes() {
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			v := atomic.LoadUint64(&c.v)
 			for range n {
-				if direct.CompareAndSwapUint64Flagged(&c.v, v, v+1) {
+				if probe.CompareAndSwapUint64Flagged(&c.v, v, v+1) {
 					v++
 				} else {
 					v = atomic.LoadUint64(&c.v)
@@ -230,7 +231,7 @@ func addArchModes() {
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {
-				v = direct.SwapUint64Flagged(&c.v, v+1)
+				v = probe.SwapUint64Flagged(&c.v, v+1)
 			}
 			use(v)
 		})
@@ -250,7 +251,7 @@ func addArchModes() {
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {
-				v += direct.LoadAcquireUint64Flagged(&c.v)
+				v += probe.LoadAcquireUint64Flagged(&c.v)
 			}
 			use(v)
 		})

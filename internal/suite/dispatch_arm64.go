@@ -9,6 +9,7 @@ import (
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/direct"
 	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/probe"
 )
 
 // arm64: every op measured here but the cycle counter has several
@@ -203,7 +204,7 @@ func addArchModes() {
 		var v uint64
 		m := cyclebench.Start(b)
 		for b.Loop() {
-			v = direct.CyclesFlagged()
+			v = probe.CyclesFlagged()
 		}
 		m.Stop()
 		use(v)

@@ -1,0 +1,127 @@
+package backend
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gohal/gohal/gen/spec"
+)
+
+// TextEmitter is the part of a Go-assembler text backend that does not
+// depend on the instruction set: the buffer, TEXT symbols with their
+// argument frame, labels, comments, instructions, WORD-encoded
+// instructions, argument and result operands, and the file around them.
+// The arm64 and riscv64 backends embed it and add their bodies and their
+// Select; it provides Backend's Text, Label, Comment and Finish.
+type TextEmitter struct {
+	buf   bytes.Buffer
+	frame spec.Frame
+
+	// LoadOp and StoreOp name the move that loads an argument of the
+	// given size in bytes into a register, and stores a register into a
+	// result of that size.
+	LoadOp, StoreOp func(size int) string
+}
+
+// Text implements Backend.
+func (e *TextEmitter) Text(name string, op *spec.Op, doc []string) {
+	e.frame = op.Frame()
+	e.buf.WriteString("\n")
+	for _, d := range doc {
+		fmt.Fprintf(&e.buf, "// %s\n", d)
+	}
+	fmt.Fprintf(&e.buf, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", name, e.frame.Size)
+}
+
+// Label implements Backend.
+func (e *TextEmitter) Label(name string) { fmt.Fprintf(&e.buf, "%s:\n", name) }
+
+// Comment implements Backend.
+func (e *TextEmitter) Comment(lines ...string) {
+	for _, l := range lines {
+		fmt.Fprintf(&e.buf, "\t// %s\n", l)
+	}
+}
+
+// Finish implements Backend; the next Text starts a new file.
+func (e *TextEmitter) Finish(header string, tags []string) ([]byte, error) {
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "// %s\n\n", header)
+	fmt.Fprintf(&out, "//go:build %s\n\n", strings.Join(tags, " && "))
+	out.WriteString("#include \"textflag.h\"\n")
+	out.Write(e.buf.Bytes())
+	e.buf.Reset()
+	return out.Bytes(), nil
+}
+
+// Ins writes one instruction: mnemonic, then operands separated by ", ".
+func (e *TextEmitter) Ins(mnemonic string, operands ...string) {
+	if len(operands) == 0 {
+		fmt.Fprintf(&e.buf, "\t%s\n", mnemonic)
+		return
+	}
+	fmt.Fprintf(&e.buf, "\t%-9s %s\n", mnemonic, strings.Join(operands, ", "))
+}
+
+// Ret writes RET.
+func (e *TextEmitter) Ret() { e.Ins("RET") }
+
+// Word writes a WORD-encoded instruction with its disassembly as a
+// comment (the backends' tests check that comment against binutils).
+func (e *TextEmitter) Word(w uint32, asm string) {
+	fmt.Fprintf(&e.buf, "\t%-9s $%#08x // %s\n", "WORD", w, asm)
+}
+
+// Arg returns the frame operand of the named argument or result,
+// "addr+0(FP)".
+func (e *TextEmitter) Arg(name string) string {
+	s := e.frame.Slot(name)
+	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
+}
+
+// Result returns the frame operand of the i-th result.
+func (e *TextEmitter) Result(i int) string {
+	s := e.frame.Results[i]
+	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
+}
+
+// Load moves the named argument into register r with LoadOp of its size.
+func (e *TextEmitter) Load(name, r string) {
+	e.Ins(e.LoadOp(e.frame.Slot(name).Size), e.Arg(name), r)
+}
+
+// Store moves register r into the i-th result with StoreOp of its size.
+func (e *TextEmitter) Store(r string, i int) {
+	e.Ins(e.StoreOp(e.frame.Results[i].Size), r, e.Result(i))
+}
+
+// Bodies maps "op/variant" to a backend's body of that variant. A
+// backend's Implements is its Bodies' Implements, so the list the driver
+// checks against the spec is derived from the bodies themselves.
+type Bodies[B any] map[string]B
+
+// Implements returns the keys, sorted: the "op/variant" pairs the backend
+// can write.
+func (m Bodies[B]) Implements() []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// Lookup returns the body of op's variant v, or an error naming the
+// architecture when there is none.
+func (m Bodies[B]) Lookup(arch string, op *spec.Op, v spec.Variant) (B, error) {
+	b, ok := m[op.Name+"/"+v.Name]
+	if !ok {
+		return b, fmt.Errorf("no %s body for %s/%s", arch, op.Name, v.Name)
+	}
+	return b, nil
+}
+
+// Pending returns the text written since the last Finish (for tests).
+func (e *TextEmitter) Pending() string { return e.buf.String() }

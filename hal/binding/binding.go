@@ -1,0 +1,32 @@
+// Package binding names the ways package hal's exported function for an op
+// can reach the op's variant in a build: the values of hal.Binding. The
+// generator in gen/ (which imports this package through its replace
+// directive), package hal, cmd/halbench and the tests all use these
+// constants, so the names cannot drift apart.
+//
+// The rules that decide an op's binding are written once, in gen/README.md
+// ("Bindings"); the comments here only say what each one is.
+package binding
+
+// Kind is how an op's exported function reaches its variant.
+type Kind string
+
+const (
+	// Inline: a Go function over the sync/atomic intrinsic that is the
+	// op's only variant; the compiler inlines it into the caller.
+	Inline Kind = "inline"
+	// Flag: an entry that reads the op's one-byte flag, set at init, and
+	// branches to (assembly) or calls (Go entry) the chosen variant.
+	Flag Kind = "flag"
+	// Single: an entry that is, or calls, the op's one variant.
+	Single Kind = "single"
+	// Static: a gohal_static build's compile-time choice, hal/direct's
+	// Static<Op> function.
+	Static Kind = "static"
+	// Portable: the portable build (purego, race, or a GOARCH without a
+	// backend), where every op is hal's Go fallback <op>_portable.
+	Portable Kind = "portable"
+)
+
+// All lists every Kind, in the order above.
+var All = []Kind{Inline, Flag, Single, Static, Portable}
