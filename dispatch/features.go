@@ -35,6 +35,7 @@ const (
 	FeatureRDPID      = "rdpid"      // amd64 Linux: RDPID, listed by the kernel
 	FeatureTSCAux     = "tscaux"     // amd64 Linux: the kernel keeps the CPU number in IA32_TSC_AUX (it lists rdtscp or rdpid)
 	FeatureCPUNodeSeg = "cpunodeseg" // amd64 Linux: the vDSO's per-CPU GDT segment (selector 0x7b), read by LSL
+	FeatureLinux      = "linux"      // any GOARCH: the kernel is Linux, so its system call numbers apply
 	// riscv64 has no feature constants: its variants need only RV64GC,
 	// which every riscv64 Go program already requires (see [Host]).
 )
@@ -77,7 +78,8 @@ var (
 // not modify the result.
 //
 // Detected: on amd64 cx16, rdtscp, waitpkg and serialize, and on Linux
-// rdpid, tscaux and cpunodeseg (for the CPU number); on arm64
+// rdpid, tscaux and cpunodeseg (for the CPU number); on every GOARCH
+// linux when the kernel is Linux; on arm64
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence).
@@ -136,6 +138,9 @@ func detect() *Features {
 		// Zihintpause or Zacas field; a future Zacas (AMOCAS) variant
 		// would read RISCV_HWPROBE_EXT_ZACAS with x/sys/unix's
 		// RISCVHWProbe and add a Feature constant here.
+	}
+	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
+		f.Flags[FeatureLinux] = true
 	}
 	if f.CacheLine <= 0 {
 		f.CacheLine = 64

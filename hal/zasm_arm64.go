@@ -25,6 +25,7 @@ var (
 	selLoadacquire64 uint8 // loadacquire64
 	selCas128        uint8 // cas128
 	selSpinlock32    uint8 // spinlock32
+	selCpu           uint8 // cpu
 )
 
 // archOps lists the arm64 ops in spec order, each with its variants in
@@ -90,5 +91,9 @@ var archOps = []opImpl{
 	rowSpinLockUint32(&selSpinlock32, []variant[fnSpinLockUint32]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.SpinLockUint32Lse},
 		{name: "llsc", fn: direct.SpinLockUint32Llsc},
+	}),
+	rowCPU(&selCpu, []variant[fnCPU]{
+		{name: "syscall", requires: []string{"linux"}, fn: direct.CPUSyscall},
+		{name: "portable", fn: cpu_portable},
 	}),
 }
