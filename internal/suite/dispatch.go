@@ -51,7 +51,7 @@ const (
 // DispatchOps are the ops the Dispatch and Contended sections measure,
 // and DispatchModes their modes, in the order of the README's table.
 var (
-	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "cycles"}
+	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "cycles", "cpu"}
 	DispatchModes = []string{ModeAPI, ModeInline, ModeDirect, ModeFlag, ModeTable, ModeClosure, ModeStatic, ModeGeneric}
 )
 
@@ -64,8 +64,10 @@ var ContendedOps = []string{"fetchadd64", "cas64", "swap64", "loadacquire64", "c
 // it has one.
 func Absent(op, mode string) string {
 	switch {
-	case mode == ModeInline && (op == "pause" || op == "cas128" || op == "cycles"):
+	case mode == ModeInline && (op == "pause" || op == "cas128" || op == "cycles" || op == "cpu"):
 		return "no sync/atomic intrinsic"
+	case op == "cpu" && (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic):
+		return "measured per variant instead (mode=<variant>, internal/suite/cpu.go); a static build binds the Go variant (mode=generic)"
 	case mode == ModeGeneric && (op == "cas64" || op == "loadacquire64"):
 		return "the portable fallback is the inline sync/atomic call itself"
 	case (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic) && !haveAsm:
@@ -150,6 +152,7 @@ var dispatchBaseline = map[string]string{
 	"pause":         ModeAPI,
 	"cas128":        ModeAPI,
 	"cycles":        ModeAPI,
+	"cpu":           ModeAPI,
 }
 
 // DispatchName returns the name of the uncontended benchmark of op in
@@ -187,14 +190,15 @@ func stage(b Bench) {
 }
 
 // flushDispatch registers the staged benchmarks in table order. A staged
-// name outside DispatchOps × DispatchModes is a bug.
+// name outside DispatchOps × DispatchModes (and cpu's CPUVariantModes) is
+// a bug.
 func flushDispatch() {
 	for _, name := range []func(op, mode string) string{
 		DispatchName,
 		func(op, mode string) string { return ContendedName(op, mode, 0) },
 	} {
 		for _, op := range DispatchOps {
-			for _, mode := range DispatchModes {
+			for _, mode := range append(DispatchModes[:len(DispatchModes):len(DispatchModes)], CPUVariantModes...) {
 				if b, ok := staged[name(op, mode)]; ok {
 					Add(b)
 					delete(staged, name(op, mode))
