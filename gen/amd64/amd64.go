@@ -370,8 +370,8 @@ func cpuLSL(c *build.Context, p string) {
 }
 
 // cpuSyscall: getcpu(2), x86-64 Linux system call 309, writing the CPU
-// number (an unsigned int) into the low half of the result slot; the
-// kernel clobbers CX and R11. On an error (which getcpu with a valid
+// number (an unsigned int) into the low half of the result slot, zeroed
+// first; the kernel clobbers CX and R11. On an error (which getcpu with a valid
 // pointer does not return) the result is 0.
 func cpuSyscall(c *build.Context, p string) {
 	bad := p + "bad"
@@ -379,7 +379,7 @@ func cpuSyscall(c *build.Context, p string) {
 	if err != nil {
 		panic(err) // an int result always resolves
 	}
-	c.MOVL(operand.U32(0), ret.Addr.Offset(4))
+	c.MOVQ(operand.U32(0), ret.Addr) // getcpu writes the low 4 bytes only
 	c.LEAQ(ret.Addr, reg.RDI)
 	c.XORL(reg.ESI, reg.ESI)
 	c.XORL(reg.EDX, reg.EDX)

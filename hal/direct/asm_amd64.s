@@ -254,7 +254,7 @@ lsl_bad:
 // func CPUSyscall() int
 TEXT ·CPUSyscall(SB), NOSPLIT, $0-8
 	// cpu, variant "syscall" (requires linux): SYSCALL getcpu(2) (number 309): a round trip into the kernel
-	MOVL  $0x00000000, ret+4(FP)
+	MOVQ  $0x00000000, ret+0(FP)
 	LEAQ  ret+0(FP), DI
 	XORL  SI, SI
 	XORL  DX, DX
