@@ -26,6 +26,14 @@ const (
 	FeatureRDTSCP  = "rdtscp"  // amd64: RDTSCP
 	FeatureAtomics = "atomics" // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
 	FeatureLRCPC   = "lrcpc"   // arm64: LDAPR (RCpc load-acquire)
+
+	// The CPU number in user mode (op cpu) needs the kernel's help, so
+	// these are read from Linux's view of the CPU (/proc/cpuinfo), and
+	// are false on every other GOOS.
+	FeatureRDPID      = "rdpid"      // amd64 Linux: RDPID, listed by the kernel
+	FeatureTSCAux     = "tscaux"     // amd64 Linux: the kernel keeps the CPU number in IA32_TSC_AUX (it lists rdtscp or rdpid)
+	FeatureCPUNodeSeg = "cpunodeseg" // amd64 Linux: the vDSO's per-CPU GDT segment (selector 0x7b), read by LSL
+	FeatureLinux      = "linux"      // any GOARCH: the kernel is Linux, so its system call numbers apply
 	// riscv64 has no feature constants: its variants need only RV64GC,
 	// which every riscv64 Go program already requires (see [Host]).
 
@@ -76,7 +84,9 @@ var (
 // from golang.org/x/sys/cpu and github.com/klauspost/cpuid/v2. Callers must
 // not modify the result.
 //
-// Detected: on amd64 cx16, rdtscp and avxatomic; on arm64
+// Detected: on amd64 cx16, rdtscp and avxatomic, and on Linux rdpid,
+// tscaux and cpunodeseg (for the CPU number); on every GOARCH linux when
+// the kernel is Linux; on arm64
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence).
@@ -107,6 +117,19 @@ func detect() *Features {
 		f.Flags[FeatureCX16] = cpu.X86.HasCX16
 		f.Flags[FeatureRDTSCP] = c.Supports(cpuid.RDTSCP)
 		f.Flags[FeatureAVXAtomic] = cpu.X86.HasAVX && (c.VendorID == cpuid.Intel || c.VendorID == cpuid.AMD)
+		if runtime.GOARCH == "amd64" && runtime.GOOS == "linux" {
+			// Linux writes node<<12 | cpu to IA32_TSC_AUX on every CPU
+			// when it uses RDTSCP or RDPID (setup_getcpu), and puts the
+			// same value in the limit of GDT entry 15 (__CPUNODE_SEG)
+			// for its vDSO's getcpu. A CPU that runs RDTSCP without
+			// listing it in CPUID (some hypervisors) has TSC_AUX unset:
+			// it returns the host's value, so the kernel's list is the
+			// one to trust.
+			k := linuxCPUFlags()
+			f.Flags[FeatureRDPID] = k["rdpid"]
+			f.Flags[FeatureTSCAux] = k["rdtscp"] || k["rdpid"]
+			f.Flags[FeatureCPUNodeSeg] = true
+		}
 	case "arm64":
 		// x/sys/cpu reads the kernel's HWCAP, which honours
 		// GODEBUG=cpu.atomics=off and what an emulator advertises.
@@ -121,6 +144,9 @@ func detect() *Features {
 		// Zihintpause or Zacas field; a future Zacas (AMOCAS) variant
 		// would read RISCV_HWPROBE_EXT_ZACAS with x/sys/unix's
 		// RISCVHWProbe and add a Feature constant here.
+	}
+	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
+		f.Flags[FeatureLinux] = true
 	}
 	if f.CacheLine <= 0 {
 		f.CacheLine = 64

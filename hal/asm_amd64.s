@@ -296,3 +296,66 @@ pause_fail:
 	// DX = 0: the budget is spent.
 	MOVB DL, acquired+16(FP)
 	RET
+
+// func CPU() int
+// Requires: RDTSCP
+TEXT ·CPU(SB), NOSPLIT, $0-8
+	// CPU: the entry of op cpu.
+	// It runs the variant whose index hal stored in selCpu.
+	MOVBLZX ·selCpu+0(SB), R11
+	CMPL    R11, $0x00000001
+	JEQ     rdtscp
+	CMPL    R11, $0x00000002
+	JEQ     lsl
+	CMPL    R11, $0x00000003
+	JEQ     syscall
+	CMPL    R11, $0x00000004
+	JEQ     portable
+
+	// selCpu = 0: rdpid (requires rdpid, tscaux)
+	RDPID AX
+	ANDQ  $0x00000fff, AX
+	MOVQ  AX, ret+0(FP)
+	RET
+
+rdtscp:
+	// selCpu = 1: rdtscp (requires rdtscp, tscaux)
+	RDTSCP
+	ANDQ $0x00000fff, CX
+	MOVQ CX, ret+0(FP)
+	RET
+
+lsl:
+	// selCpu = 2: lsl (requires cpunodeseg)
+	MOVL $0x0000007b, AX
+	LSLL AX, AX
+	JNE  lsl_bad
+	ANDQ $0x00000fff, AX
+	MOVQ AX, ret+0(FP)
+	RET
+
+lsl_bad:
+	XORL AX, AX
+	MOVQ AX, ret+0(FP)
+	RET
+
+syscall:
+	// selCpu = 3: syscall (requires linux)
+	MOVQ  $0x00000000, ret+0(FP)
+	LEAQ  ret+0(FP), DI
+	XORL  SI, SI
+	XORL  DX, DX
+	MOVL  $0x00000135, AX
+	SYSCALL
+	TESTQ AX, AX
+	JNE   syscall_bad
+	RET
+
+syscall_bad:
+	MOVQ $0x00000000, ret+0(FP)
+	RET
+
+portable:
+	// selCpu = 4: portable
+	// The Go variant: a tail jump to cpu_portable.
+	JMP ·cpu_portable+0(SB)

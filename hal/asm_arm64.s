@@ -479,3 +479,26 @@ llsc_try:
 llsc_fail:
 	MOVB      ZR, acquired+16(FP)
 	RET
+
+// CPU: the entry of op cpu.
+// It runs the variant whose index hal stored in selCpu.
+TEXT ·CPU(SB), NOSPLIT, $0-8
+	MOVBU     ·selCpu(SB), R9
+	CBNZ      R9, portable
+	// selCpu = 0: syscall (requires linux)
+	MOVD      $ret+0(FP), R0
+	MOVD      ZR, R1
+	MOVD      ZR, R2
+	MOVD      $168, R8
+	SVC       $0
+	CBNZ      R0, syscall_bad
+	MOVWU     ret+0(FP), R0
+	MOVD      R0, ret+0(FP)
+	RET
+syscall_bad:
+	MOVD      ZR, ret+0(FP)
+	RET
+portable:
+	// selCpu = 1: portable
+	// The Go variant: a tail jump to cpu_portable.
+	JMP       ·cpu_portable(SB)

@@ -217,3 +217,26 @@ llsc_try:
 llsc_fail:
 	MOVB      ZERO, acquired+16(FP)
 	RET
+
+// CPU: the entry of op cpu.
+// It runs the variant whose index hal stored in selCpu.
+TEXT ·CPU(SB), NOSPLIT, $0-8
+	MOVBU     ·selCpu(SB), T0
+	BNEZ      T0, portable
+	// selCpu = 0: syscall (requires linux)
+	MOV       $ret+0(FP), A0
+	MOV       ZERO, A1
+	MOV       ZERO, A2
+	MOV       $168, A7
+	ECALL
+	BNEZ      A0, syscall_bad
+	MOVWU     ret+0(FP), A0
+	MOV       A0, ret+0(FP)
+	RET
+syscall_bad:
+	MOV       ZERO, ret+0(FP)
+	RET
+portable:
+	// selCpu = 1: portable
+	// The Go variant: a tail jump to cpu_portable.
+	JMP       ·cpu_portable(SB)

@@ -37,6 +37,7 @@ var bindings = map[string]binding.Kind{
 	"store128":       binding.Single,
 	"cycles":         binding.Single,
 	"spinlock32":     binding.Single,
+	"cpu":            binding.Flag,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -171,3 +172,10 @@ func Cycles() uint64
 //
 //go:noescape
 func SpinLockUint32(addr *uint32, spins uint32) (acquired bool)
+
+// CPU returns the number of the CPU the calling goroutine is running on, as
+// the kernel numbers them (from 0; getcpu(2), sched_getcpu(3)). The goroutine
+// may move to another CPU at any moment, even before CPU returns: use the
+// number as a hint for spreading work or data (per-CPU shards), never for
+// exclusion. On an OS where gohal knows no way to ask, it returns 0.
+func CPU() int

@@ -18,6 +18,7 @@ var (
 	selLoad128  uint8 // load128
 	selStore128 uint8 // store128
 	selCycles   uint8 // cycles
+	selCpu      uint8 // cpu
 )
 
 // archOps lists the amd64 ops in spec order, each with its variants in
@@ -84,5 +85,12 @@ var archOps = []opImpl{
 	}),
 	rowSpinLockUint32(nil, []variant[fnSpinLockUint32]{
 		{name: "pause", fn: direct.SpinLockUint32Pause},
+	}),
+	rowCPU(&selCpu, []variant[fnCPU]{
+		{name: "rdpid", requires: []string{"rdpid", "tscaux"}, fn: direct.CPURdpid},
+		{name: "rdtscp", requires: []string{"rdtscp", "tscaux"}, fn: direct.CPURdtscp},
+		{name: "lsl", requires: []string{"cpunodeseg"}, fn: direct.CPULsl},
+		{name: "syscall", requires: []string{"linux"}, fn: direct.CPUSyscall},
+		{name: "portable", fn: cpu_portable},
 	}),
 }

@@ -27,6 +27,7 @@ var (
 	selLoad128       uint8 // load128
 	selStore128      uint8 // store128
 	selSpinlock32    uint8 // spinlock32
+	selCpu           uint8 // cpu
 )
 
 // archOps lists the arm64 ops in spec order, each with its variants in
@@ -100,5 +101,9 @@ var archOps = []opImpl{
 	rowSpinLockUint32(&selSpinlock32, []variant[fnSpinLockUint32]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.SpinLockUint32Lse},
 		{name: "llsc", fn: direct.SpinLockUint32Llsc},
+	}),
+	rowCPU(&selCpu, []variant[fnCPU]{
+		{name: "syscall", requires: []string{"linux"}, fn: direct.CPUSyscall},
+		{name: "portable", fn: cpu_portable},
 	}),
 }

@@ -17,6 +17,7 @@ var (
 	selFetchadd64 uint8 // fetchadd64
 	selSwap32     uint8 // swap32
 	selSwap64     uint8 // swap64
+	selCpu        uint8 // cpu
 )
 
 // archOps lists the riscv64 ops in spec order, each with its variants in
@@ -80,5 +81,9 @@ var archOps = []opImpl{
 	}),
 	rowSpinLockUint32(nil, []variant[fnSpinLockUint32]{
 		{name: "llsc", fn: direct.SpinLockUint32Llsc},
+	}),
+	rowCPU(&selCpu, []variant[fnCPU]{
+		{name: "syscall", requires: []string{"linux"}, fn: direct.CPUSyscall},
+		{name: "portable", fn: cpu_portable},
 	}),
 }

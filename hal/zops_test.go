@@ -25,6 +25,7 @@ var allOps = []string{
 	"store128",
 	"cycles",
 	"spinlock32",
+	"cpu",
 }
 
 // tableVariant returns the variant that op's row of hal.Table() names.
@@ -67,6 +68,8 @@ func tableVariant(op string) string {
 		return t.Cycles.Variant
 	case "spinlock32":
 		return t.SpinLockUint32.Variant
+	case "cpu":
+		return t.CPU.Variant
 	}
 	return ""
 }
@@ -89,6 +92,7 @@ type opFuncs struct {
 	fence          func()
 	cycles         func() uint64
 	spinlock32     func(addr *uint32, spins uint32) (acquired bool)
+	cpu            func() int
 }
 
 // apiFuncs calls the exported functions (inside closures, so each call
@@ -110,6 +114,7 @@ func apiFuncs() opFuncs {
 		fence:          func() { hal.Fence() },
 		cycles:         func() uint64 { return hal.Cycles() },
 		spinlock32:     func(addr *uint32, spins uint32) (acquired bool) { return hal.SpinLockUint32(addr, spins) },
+		cpu:            func() int { return hal.CPU() },
 	}
 }
 
@@ -133,5 +138,6 @@ func tableFuncs() opFuncs {
 		fence:          t.Fence.Func,
 		cycles:         t.Cycles.Func,
 		spinlock32:     t.SpinLockUint32.Func,
+		cpu:            t.CPU.Func,
 	}
 }

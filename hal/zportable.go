@@ -46,6 +46,7 @@ var bindings = map[string]binding.Kind{
 	"store128":       binding.Portable,
 	"cycles":         binding.Portable,
 	"spinlock32":     binding.Portable,
+	"cpu":            binding.Portable,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -185,4 +186,13 @@ func Cycles() uint64 {
 // (spin.Asm uses 128, a few microseconds) and yield between calls.
 func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return spinlock32_portable(addr, spins)
+}
+
+// CPU returns the number of the CPU the calling goroutine is running on, as
+// the kernel numbers them (from 0; getcpu(2), sched_getcpu(3)). The goroutine
+// may move to another CPU at any moment, even before CPU returns: use the
+// number as a hint for spreading work or data (per-CPU shards), never for
+// exclusion. On an OS where gohal knows no way to ask, it returns 0. In the portable build it asks Linux with the getcpu system call, and returns 0 on other systems.
+func CPU() int {
+	return cpu_portable()
 }

@@ -18,6 +18,10 @@ const staticLevel = direct.StaticLevel
 
 // staticVariant returns the variant of op compiled into this build.
 func staticVariant(op string) string {
+	switch op {
+	case "cpu":
+		return "portable"
+	}
 	return direct.StaticVariant(op)
 }
 
@@ -42,6 +46,7 @@ var bindings = map[string]binding.Kind{
 	"store128":       binding.Static,
 	"cycles":         binding.Static,
 	"spinlock32":     binding.Static,
+	"cpu":            binding.Static,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -181,4 +186,13 @@ func Cycles() uint64 {
 // (spin.Asm uses 128, a few microseconds) and yield between calls.
 func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return direct.StaticSpinLockUint32(addr, spins)
+}
+
+// CPU returns the number of the CPU the calling goroutine is running on, as
+// the kernel numbers them (from 0; getcpu(2), sched_getcpu(3)). The goroutine
+// may move to another CPU at any moment, even before CPU returns: use the
+// number as a hint for spreading work or data (per-CPU shards), never for
+// exclusion. On an OS where gohal knows no way to ask, it returns 0.
+func CPU() int {
+	return cpu_portable()
 }

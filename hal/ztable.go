@@ -22,6 +22,7 @@ type (
 	fnStore128              = func(addr *[2]uint64, lo, hi uint64)
 	fnCycles                = func() uint64
 	fnSpinLockUint32        = func(addr *uint32, spins uint32) (acquired bool)
+	fnCPU                   = func() int
 )
 
 // DispatchTable holds, per op, the variant chosen at init and a func value
@@ -70,6 +71,8 @@ type DispatchTable struct {
 	// SpinLockUint32 is the whole test-and-test-and-set acquire loop in
 	// one call (see [SpinLockUint32]).
 	SpinLockUint32 Entry[fnSpinLockUint32]
+	// CPU is the row of op "cpu" (see [CPU]).
+	CPU Entry[fnCPU]
 }
 
 // rowPause builds op pause's archOps row from its variants, in order of
@@ -180,6 +183,12 @@ func rowSpinLockUint32(sel *uint8, vs []variant[fnSpinLockUint32]) opImpl {
 	return row("spinlock32", sel, func(t *DispatchTable, e Entry[fnSpinLockUint32]) { t.SpinLockUint32 = e }, vs)
 }
 
+// rowCPU builds op cpu's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowCPU(sel *uint8, vs []variant[fnCPU]) opImpl {
+	return row("cpu", sel, func(t *DispatchTable, e Entry[fnCPU]) { t.CPU = e }, vs)
+}
+
 // portableOps is every op with its one Go variant, hal's <op>_portable
 // (portable.go): the archOps of the portable build, and, being compiled
 // into every build, the proof that no op lacks its fallback.
@@ -202,4 +211,5 @@ var portableOps = []opImpl{
 	rowStore128(nil, []variant[fnStore128]{{name: "portable", fn: store128_portable}}),
 	rowCycles(nil, []variant[fnCycles]{{name: "portable", fn: cycles_portable}}),
 	rowSpinLockUint32(nil, []variant[fnSpinLockUint32]{{name: "portable", fn: spinlock32_portable}}),
+	rowCPU(nil, []variant[fnCPU]{{name: "portable", fn: cpu_portable}}),
 }

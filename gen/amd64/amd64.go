@@ -59,6 +59,10 @@ var bodies = backend.Bodies[body]{
 	"cycles/rdtscp":       cyclesRDTSCP,
 	"cycles/lfence_rdtsc": cyclesLFENCE,
 	"spinlock32/pause":    spinLock32,
+	"cpu/rdpid":           cpuRDPID,
+	"cpu/rdtscp":          cpuRDTSCP,
+	"cpu/lsl":             cpuLSL,
+	"cpu/syscall":         cpuSyscall,
 }
 
 // Implements implements backend.Backend: the keys of bodies.
@@ -458,5 +462,71 @@ func spinLock32(c *build.Context, p string) {
 	c.Label(fail)
 	c.Comment("DX = 0: the budget is spent.")
 	c.Store(reg.DL, c.Return("acquired"))
+	c.RET()
+}
+
+// cpuNodeMask keeps the CPU of Linux's per-CPU value node<<12 | cpu.
+const cpuNodeMask = 0xfff
+
+// cpuRDPID: RDPID reads IA32_TSC_AUX, which Linux sets to node<<12 | cpu
+// on every CPU when it has RDTSCP or RDPID. avo has no RDPID builder; the
+// Go assembler spells it RDPID AX.
+func cpuRDPID(c *build.Context, _ string) {
+	c.Instruction(&ir.Instruction{Opcode: "RDPID", Operands: []operand.Op{reg.RAX}})
+	c.ANDQ(operand.U32(cpuNodeMask), reg.RAX)
+	c.Store(reg.RAX, c.ReturnIndex(0))
+	c.RET()
+}
+
+// cpuRDTSCP: RDTSCP returns IA32_TSC_AUX in ECX (and the TSC in EDX:EAX,
+// unused); it waits for earlier instructions to execute, which RDPID does
+// not.
+func cpuRDTSCP(c *build.Context, _ string) {
+	c.RDTSCP()
+	c.ANDQ(operand.U32(cpuNodeMask), reg.RCX)
+	c.Store(reg.RCX, c.ReturnIndex(0))
+	c.RET()
+}
+
+// cpuLSL: LSL loads the segment limit of selector 0x7b (GDT entry 15, RPL
+// 3), which x86-64 Linux sets to node<<12 | cpu on every CPU for its
+// vDSO's getcpu, the path the vDSO takes without RDPID. If the selector is
+// not valid (ZF clear: not Linux's GDT after all), it returns 0, a CPU
+// number that always exists. avo has no LSL builder.
+func cpuLSL(c *build.Context, p string) {
+	bad := p + "bad"
+	c.MOVL(operand.U32(0x7b), reg.EAX)
+	c.Instruction(&ir.Instruction{Opcode: "LSLL", Operands: []operand.Op{reg.EAX, reg.EAX}})
+	c.JNE(operand.LabelRef(bad))
+	c.ANDQ(operand.U32(cpuNodeMask), reg.RAX)
+	c.Store(reg.RAX, c.ReturnIndex(0))
+	c.RET()
+	c.Label(bad)
+	c.XORL(reg.EAX, reg.EAX)
+	c.Store(reg.RAX, c.ReturnIndex(0))
+	c.RET()
+}
+
+// cpuSyscall: getcpu(2), x86-64 Linux system call 309, writing the CPU
+// number (an unsigned int) into the low half of the result slot, zeroed
+// first; the kernel clobbers CX and R11. On an error (which getcpu with a valid
+// pointer does not return) the result is 0.
+func cpuSyscall(c *build.Context, p string) {
+	bad := p + "bad"
+	ret, err := c.ReturnIndex(0).Resolve()
+	if err != nil {
+		panic(err) // an int result always resolves
+	}
+	c.MOVQ(operand.U32(0), ret.Addr) // getcpu writes the low 4 bytes only
+	c.LEAQ(ret.Addr, reg.RDI)
+	c.XORL(reg.ESI, reg.ESI)
+	c.XORL(reg.EDX, reg.EDX)
+	c.MOVL(operand.U32(309), reg.EAX)
+	c.SYSCALL()
+	c.TESTQ(reg.RAX, reg.RAX)
+	c.JNE(operand.LabelRef(bad))
+	c.RET()
+	c.Label(bad)
+	c.MOVQ(operand.U32(0), ret.Addr)
 	c.RET()
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/gen/backend"
+	"github.com/gohal/gohal/gen/spec"
 )
 
 func TestAsm(t *testing.T) {
@@ -49,13 +50,19 @@ func TestAsm(t *testing.T) {
 			allowed[sym] = true
 		}
 	}
+	// Any op's flag entry may tail-jump to its own Go variant.
+	for i := range spec.Ops {
+		if op := &spec.Ops[i]; op.HasGoVariant("amd64") {
+			allowed[op.Name+"_portable"] = true
+		}
+	}
 	for _, s := range []string{api, direct} {
 		for _, line := range strings.Split(s, "\n") {
 			f := strings.Fields(line)
 			if len(f) == 2 && f[0] == "JMP" && strings.HasPrefix(f[1], "·") && allowed[strings.TrimSuffix(strings.TrimPrefix(f[1], "·"), "+0(SB)")] {
 				continue
 			}
-			if strings.Contains(line, "CALL") || (strings.Contains(line, "JMP") && strings.Contains(line, "(SB)")) {
+			if len(f) > 0 && (f[0] == "CALL" || f[0] == "JMP" && strings.Contains(line, "(SB)")) {
 				t.Errorf("unexpected call or tail jump: %q", line)
 			}
 		}

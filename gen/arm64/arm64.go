@@ -67,6 +67,7 @@ var bodies = backend.Bodies[body]{
 	"cycles/cntvct":       cyclesCNTVCT,
 	"spinlock32/lse":      spinLock32(true),
 	"spinlock32/llsc":     spinLock32(false),
+	"cpu/syscall":         cpuSyscall,
 }
 
 // Implements implements backend.Backend: the keys of bodies.
@@ -493,4 +494,27 @@ func spinLock32(lse bool) body {
 		e.Ret()
 		return nil
 	}
+}
+
+// cpuSyscall: getcpu(2), arm64 Linux system call 168 (SVC with the number
+// in R8), writing the CPU number (an unsigned int) into the low half of
+// the result slot; the upper half is then cleared by reloading it as 32
+// bits. arm64 has no user-mode way to read the CPU number on Linux. On an
+// error (which getcpu with a valid pointer does not return) the result
+// is 0.
+func cpuSyscall(e *Backend, p string) error {
+	bad := p + "bad"
+	e.Ins("MOVD", "$"+e.Result(0), "R0")
+	e.Ins("MOVD", "ZR", "R1")
+	e.Ins("MOVD", "ZR", "R2")
+	e.Ins("MOVD", "$168", "R8")
+	e.Ins("SVC", "$0")
+	e.Ins("CBNZ", "R0", bad)
+	e.Ins("MOVWU", e.Result(0), "R0")
+	e.Store("R0", 0)
+	e.Ret()
+	e.Label(bad)
+	e.Store("ZR", 0)
+	e.Ret()
+	return nil
 }

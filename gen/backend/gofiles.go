@@ -323,7 +323,7 @@ func zstaticFile(arch string) *goWriter {
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		if !op.StaticDirect(arch) {
-			goOnly = append(goOnly, fmt.Sprintf("\tcase %q:\n\t\treturn %q\n", op.Name, op.Variants(arch)[0].Name))
+			goOnly = append(goOnly, fmt.Sprintf("\tcase %q:\n\t\treturn %q\n", op.Name, op.GoVariant(arch).Name))
 		}
 	}
 	if len(goOnly) > 0 {
@@ -337,8 +337,9 @@ func zstaticFile(arch string) *goWriter {
 		w.doc(op.Doc)
 		fn := "direct." + op.StaticName()
 		if !op.StaticDirect(arch) {
-			// No hardware variant: the Go one, the same at every level.
-			fn = op.Symbol(op.Variants(arch)[0].Name)
+			// No hardware variant a static build binds: the Go one,
+			// the same at every level.
+			fn = op.Symbol(op.GoVariant(arch).Name)
 		}
 		w.p("func %s {\n\t%s\n}\n", op.Decl(op.GoName)[len("func "):], call(op, fn))
 		if op.Uint128 {

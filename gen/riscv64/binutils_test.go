@@ -225,6 +225,7 @@ func TestGoToolchainEncodings(t *testing.T) {
 		"storerelease32_fence": {"fence rw,w", "sw a1,0(a0)"},
 		"storerelease64_fence": {"fence rw,w", "sd a1,0(a0)"},
 		"cycles_rdtime":        {"rdtime a0"},
+		"cpu_syscall":          {"li a7,168", "ecall", "bnez a0", "lwu a0,8(sp)", "sd a0,8(sp)"},
 		"Pause":                {"pause"},
 		"Fence":                {"fence rw,rw"},
 		"Cycles":               {"rdtime a0"},

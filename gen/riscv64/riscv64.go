@@ -75,6 +75,7 @@ var bodies = backend.Bodies[body]{
 	"fence/fence":          fenceBody,
 	"cycles/rdtime":        cyclesRDTIME,
 	"spinlock32/llsc":      spinLock32,
+	"cpu/syscall":          cpuSyscall,
 	// cas128 has only hal's Go variant (spec.Portable) on riscv64: the
 	// driver never asks a backend for it.
 }
@@ -329,6 +330,28 @@ func spinLock32(e *Backend, p string) error {
 	e.Store("A2", 0)
 	e.Ret()
 	e.Label(fail)
+	e.Store("ZERO", 0)
+	e.Ret()
+	return nil
+}
+
+// cpuSyscall: getcpu(2), riscv64 Linux system call 168 (ECALL with the
+// number in A7), writing the CPU number (an unsigned int) into the low
+// half of the result slot; MOVWU reloads it zero-extended. riscv64 has no
+// user-mode way to read the CPU number on Linux. On an error (which
+// getcpu with a valid pointer does not return) the result is 0.
+func cpuSyscall(e *Backend, p string) error {
+	bad := p + "bad"
+	e.Ins("MOV", "$"+e.Result(0), "A0")
+	e.Ins("MOV", "ZERO", "A1")
+	e.Ins("MOV", "ZERO", "A2")
+	e.Ins("MOV", "$168", "A7")
+	e.Ins("ECALL")
+	e.Ins("BNEZ", "A0", bad)
+	e.Ins("MOVWU", e.Result(0), "A0")
+	e.Store("A0", 0)
+	e.Ret()
+	e.Label(bad)
 	e.Store("ZERO", 0)
 	e.Ret()
 	return nil

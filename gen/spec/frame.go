@@ -71,7 +71,7 @@ func typeSize(t string) int {
 		return 1
 	case "uint32":
 		return 4
-	case "uint64", "uintptr", "*uint32", "*uint64", "*uintptr", "*[2]uint64":
+	case "int", "uint64", "uintptr", "*uint32", "*uint64", "*uintptr", "*[2]uint64":
 		return 8
 	}
 	panic("spec: no size for type " + t)

@@ -20,7 +20,7 @@ import (
 // Param is one parameter or result of an op's Go signature.
 type Param struct {
 	Name string // empty for an unnamed result
-	Type string // Go type: uint32, uint64, uintptr, bool, *uint32, *uint64, *uintptr, *[2]uint64
+	Type string // Go type: int (64-bit frames only), uint32, uint64, uintptr, bool, *uint32, *uint64, *uintptr, *[2]uint64
 }
 
 // Variant is one implementation of an op on one architecture.
@@ -252,7 +252,30 @@ func (op *Op) Flagged(goarch string) bool {
 // goarch: whenever the op has a variant the backend writes. (An op whose
 // only variants are Go, like cas128 on riscv64, is bound statically by
 // hal itself, to its <op>_portable.)
-func (op *Op) StaticDirect(goarch string) bool { return len(op.AsmVariants(goarch)) > 0 }
+//
+// It is also false when no level's static choice is a hardware variant:
+// when every hardware variant needs an operating-system feature (see
+// [OSFeatures]; cpu on every GOARCH), the static binding is the Go
+// variant at every level.
+func (op *Op) StaticDirect(goarch string) bool {
+	for _, l := range LevelsOf(goarch) {
+		if !op.StaticVariant(goarch, l).Go {
+			return true
+		}
+	}
+	return false
+}
+
+// GoVariant returns the op's Go variant on goarch, the one a static build
+// binds when StaticDirect is false.
+func (op *Op) GoVariant(goarch string) Variant {
+	for _, v := range op.Variants(goarch) {
+		if v.Go {
+			return v
+		}
+	}
+	return op.Variants(goarch)[0]
+}
 
 // InlineBinding reports whether hal binds the op on goarch by inlining its
 // sync/atomic intrinsic instead of calling assembly: when the op has
@@ -323,7 +346,9 @@ func LevelsOf(goarch string) []Level {
 // at amd64.v1, which does not guarantee CMPXCHG16B: a static build is for
 // speed, so it does not fall back to the striped-lock Go variant, and a
 // CPU without CMPXCHG16B gets a clear exit at init); and only for an op
-// with no hardware variant at all, its Go variant.
+// with no hardware variant at all, its Go variant — or for an op whose
+// last hardware variant needs an operating-system feature (OSFeatures: a
+// static build must not exit on every OS but Linux), its Go variant.
 func (op *Op) StaticVariant(goarch string, l Level) Variant {
 	vs := op.AsmVariants(goarch)
 	if len(vs) == 0 {
@@ -340,7 +365,33 @@ func (op *Op) StaticVariant(goarch string, l Level) Variant {
 			return v
 		}
 	}
+	// A hardware variant that needs an operating-system feature (the CPU
+	// number from Linux) would make a static build exit on every other
+	// OS; where the op has a Go variant, that is the static choice.
+	if last := vs[len(vs)-1]; needsOS(last) && op.HasGoVariant(goarch) {
+		for _, v := range op.Variants(goarch) {
+			if v.Go {
+				return v
+			}
+		}
+	}
 	return vs[len(vs)-1]
+}
+
+// OSFeatures are the features that depend on the operating system rather
+// than on the CPU: no level implies them, and a static build does not fall
+// back to a variant that needs one when the op has a Go variant.
+var OSFeatures = []string{dispatch.FeatureLinux, dispatch.FeatureRDPID, dispatch.FeatureTSCAux, dispatch.FeatureCPUNodeSeg}
+
+func needsOS(v Variant) bool {
+	for _, r := range v.Requires {
+		for _, f := range OSFeatures {
+			if r == f {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // StaticInline reports whether the static binding of the op at level l is
@@ -649,6 +700,38 @@ one call (see [SpinLockUint32]).`,
 			"riscv64": {{Name: "llsc", Why: "plain LW test, PAUSE while held (WORD-encoded), LR.W.aqrl/SC.W.rl 0→1 when free (LR.aqrl WORD-encoded)"}},
 		},
 	},
+	{
+		// The CPU number, for per-CPU sharding (percpu's fallback build).
+		// x86 has user-mode instructions that read what Linux stores
+		// per CPU; arm64 and riscv64 Linux offer none (no TPIDRRO_EL0
+		// CPU number, no rseq area registered by Go), so the system
+		// call it is.
+		Name: "cpu", GoName: "CPU",
+		Results: []Param{{"", "int"}},
+		Doc: `CPU returns the number of the CPU the calling goroutine is running on, as
+the kernel numbers them (from 0; getcpu(2), sched_getcpu(3)). The goroutine
+may move to another CPU at any moment, even before CPU returns: use the
+number as a hint for spreading work or data (per-CPU shards), never for
+exclusion. On an OS where gohal knows no way to ask, it returns 0.`,
+		PortableDoc: "In the portable build it asks Linux with the getcpu system call, and returns 0 on other systems.",
+		Arch: map[string][]Variant{
+			"amd64": {
+				{Name: "rdpid", Requires: []string{dispatch.FeatureRDPID, dispatch.FeatureTSCAux}, Why: "RDPID: reads IA32_TSC_AUX, where Linux keeps node<<12 | cpu; the low 12 bits are the CPU"},
+				{Name: "rdtscp", Requires: []string{dispatch.FeatureRDTSCP, dispatch.FeatureTSCAux}, Why: "RDTSCP: the TSC, and IA32_TSC_AUX in ECX (low 12 bits: the CPU); waits for earlier instructions, so slower than RDPID"},
+				{Name: "lsl", Requires: []string{dispatch.FeatureCPUNodeSeg}, Why: "LSL of selector 0x7b: the limit of Linux's per-CPU GDT entry (node<<12 | cpu), as the vDSO's getcpu reads it without RDPID"},
+				{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Why: "SYSCALL getcpu(2) (number 309): a round trip into the kernel"},
+				Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
+			},
+			"arm64": {
+				{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Why: "SVC getcpu(2) (number 168): arm64 Linux has no user-mode CPU-number register or instruction"},
+				Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
+			},
+			"riscv64": {
+				{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Why: "ECALL getcpu(2) (number 168): riscv64 Linux has no user-mode CPU-number register or instruction"},
+				Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
+			},
+		},
+	},
 }
 
 var (
@@ -669,7 +752,7 @@ var (
 // package's constants.
 var Features = []string{
 	dispatch.FeatureCX16, dispatch.FeatureRDTSCP, dispatch.FeatureAtomics, dispatch.FeatureLRCPC,
-	dispatch.FeatureAVXAtomic,
+	dispatch.FeatureAVXAtomic, dispatch.FeatureRDPID, dispatch.FeatureTSCAux, dispatch.FeatureCPUNodeSeg, dispatch.FeatureLinux,
 }
 
 // Find returns the op called name, or nil.

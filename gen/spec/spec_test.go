@@ -186,6 +186,11 @@ func TestStaticVariant(t *testing.T) {
 		{"amd64", "amd64.v2", "cas128", "cmpxchg16b", false},
 		{"amd64", "amd64.v1", "fetchadd64", "lock", true},
 		{"amd64", "amd64.v1", "storerelease64", "mov", false},
+		// Every hardware variant of cpu needs Linux (an OS feature): a
+		// static build binds the Go variant, not one that exits elsewhere.
+		{"amd64", "amd64.v2", "cpu", "portable", false},
+		{"arm64", "arm64.v8.3", "cpu", "portable", false},
+		{"riscv64", "riscv64", "cpu", "portable", false},
 	} {
 		op := Find(c.op)
 		l := lv(c.arch, c.tag)

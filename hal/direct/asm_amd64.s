@@ -298,3 +298,52 @@ pause_fail:
 	// DX = 0: the budget is spent.
 	MOVB DL, acquired+16(FP)
 	RET
+
+// func CPURdpid() int
+TEXT ·CPURdpid(SB), NOSPLIT, $0-8
+	// cpu, variant "rdpid" (requires rdpid, tscaux): RDPID: reads IA32_TSC_AUX, where Linux keeps node<<12 | cpu; the low 12 bits are the CPU
+	RDPID AX
+	ANDQ  $0x00000fff, AX
+	MOVQ  AX, ret+0(FP)
+	RET
+
+// func CPURdtscp() int
+// Requires: RDTSCP
+TEXT ·CPURdtscp(SB), NOSPLIT, $0-8
+	// cpu, variant "rdtscp" (requires rdtscp, tscaux): RDTSCP: the TSC, and IA32_TSC_AUX in ECX (low 12 bits: the CPU); waits for earlier instructions, so slower than RDPID
+	RDTSCP
+	ANDQ $0x00000fff, CX
+	MOVQ CX, ret+0(FP)
+	RET
+
+// func CPULsl() int
+TEXT ·CPULsl(SB), NOSPLIT, $0-8
+	// cpu, variant "lsl" (requires cpunodeseg): LSL of selector 0x7b: the limit of Linux's per-CPU GDT entry (node<<12 | cpu), as the vDSO's getcpu reads it without RDPID
+	MOVL $0x0000007b, AX
+	LSLL AX, AX
+	JNE  lsl_bad
+	ANDQ $0x00000fff, AX
+	MOVQ AX, ret+0(FP)
+	RET
+
+lsl_bad:
+	XORL AX, AX
+	MOVQ AX, ret+0(FP)
+	RET
+
+// func CPUSyscall() int
+TEXT ·CPUSyscall(SB), NOSPLIT, $0-8
+	// cpu, variant "syscall" (requires linux): SYSCALL getcpu(2) (number 309): a round trip into the kernel
+	MOVQ  $0x00000000, ret+0(FP)
+	LEAQ  ret+0(FP), DI
+	XORL  SI, SI
+	XORL  DX, DX
+	MOVL  $0x00000135, AX
+	SYSCALL
+	TESTQ AX, AX
+	JNE   syscall_bad
+	RET
+
+syscall_bad:
+	MOVQ $0x00000000, ret+0(FP)
+	RET

@@ -400,3 +400,18 @@ llsc_try:
 llsc_fail:
 	MOVB      ZR, acquired+16(FP)
 	RET
+
+// cpu, variant "syscall" (requires linux): SVC getcpu(2) (number 168): arm64 Linux has no user-mode CPU-number register or instruction
+TEXT ·CPUSyscall(SB), NOSPLIT, $0-8
+	MOVD      $ret+0(FP), R0
+	MOVD      ZR, R1
+	MOVD      ZR, R2
+	MOVD      $168, R8
+	SVC       $0
+	CBNZ      R0, syscall_bad
+	MOVWU     ret+0(FP), R0
+	MOVD      R0, ret+0(FP)
+	RET
+syscall_bad:
+	MOVD      ZR, ret+0(FP)
+	RET

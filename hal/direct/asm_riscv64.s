@@ -205,3 +205,18 @@ llsc_try:
 llsc_fail:
 	MOVB      ZERO, acquired+16(FP)
 	RET
+
+// cpu, variant "syscall" (requires linux): ECALL getcpu(2) (number 168): riscv64 Linux has no user-mode CPU-number register or instruction
+TEXT ·CPUSyscall(SB), NOSPLIT, $0-8
+	MOV       $ret+0(FP), A0
+	MOV       ZERO, A1
+	MOV       ZERO, A2
+	MOV       $168, A7
+	ECALL
+	BNEZ      A0, syscall_bad
+	MOVWU     ret+0(FP), A0
+	MOV       A0, ret+0(FP)
+	RET
+syscall_bad:
+	MOV       ZERO, ret+0(FP)
+	RET

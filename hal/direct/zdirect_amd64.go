@@ -185,3 +185,33 @@ func CyclesLfenceRdtsc() uint64
 //
 //go:noescape
 func SpinLockUint32Pause(addr *uint32, spins uint32) (acquired bool)
+
+// CPURdpid is variant "rdpid" of cpu (requires rdpid, tscaux): RDPID: reads
+// IA32_TSC_AUX, where Linux keeps node<<12 | cpu; the low 12 bits are the CPU.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has rdpid, tscaux (see hal.Runnable).
+func CPURdpid() int
+
+// CPURdtscp is variant "rdtscp" of cpu (requires rdtscp, tscaux): RDTSCP: the
+// TSC, and IA32_TSC_AUX in ECX (low 12 bits: the CPU); waits for earlier
+// instructions, so slower than RDPID.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has rdtscp, tscaux (see hal.Runnable).
+func CPURdtscp() int
+
+// CPULsl is variant "lsl" of cpu (requires cpunodeseg): LSL of selector 0x7b:
+// the limit of Linux's per-CPU GDT entry (node<<12 | cpu), as the vDSO's
+// getcpu reads it without RDPID.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has cpunodeseg (see hal.Runnable).
+func CPULsl() int
+
+// CPUSyscall is variant "syscall" of cpu (requires linux): SYSCALL getcpu(2)
+// (number 309): a round trip into the kernel.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has linux (see hal.Runnable).
+func CPUSyscall() int

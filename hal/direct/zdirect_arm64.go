@@ -269,3 +269,11 @@ func SpinLockUint32Lse(addr *uint32, spins uint32) (acquired bool)
 //
 //go:noescape
 func SpinLockUint32Llsc(addr *uint32, spins uint32) (acquired bool)
+
+// CPUSyscall is variant "syscall" of cpu (requires linux): SVC getcpu(2)
+// (number 168): arm64 Linux has no user-mode CPU-number register or
+// instruction.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has linux (see hal.Runnable).
+func CPUSyscall() int

@@ -158,3 +158,11 @@ func CyclesRdtime() uint64
 //
 //go:noescape
 func SpinLockUint32Llsc(addr *uint32, spins uint32) (acquired bool)
+
+// CPUSyscall is variant "syscall" of cpu (requires linux): ECALL getcpu(2)
+// (number 168): riscv64 Linux has no user-mode CPU-number register or
+// instruction.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has linux (see hal.Runnable).
+func CPUSyscall() int

@@ -51,7 +51,7 @@ const (
 // DispatchOps are the ops the Dispatch and Contended sections measure,
 // and DispatchModes their modes, in the order of the README's table.
 var (
-	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "load128", "store128", "cycles"}
+	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "load128", "store128", "cycles", "cpu"}
 	DispatchModes = []string{ModeAPI, ModeInline, ModeDirect, ModeFlag, ModeTable, ModeClosure, ModeStatic, ModeGeneric}
 )
 
@@ -67,12 +67,14 @@ var ContendedOps = []string{"fetchadd64", "cas64", "swap64", "loadacquire64", "c
 // it has one.
 func Absent(op, mode string) string {
 	switch {
-	case mode == ModeInline && (op == "pause" || op == "cas128" || op == "cycles"):
+	case mode == ModeInline && (op == "pause" || op == "cas128" || op == "cycles" || op == "cpu"):
 		return "no sync/atomic intrinsic"
 	case mode == ModeInline && (op == "load128" || op == "store128" || op == "load128mixed"):
 		return "no sync/atomic intrinsic"
 	case op == "load128mixed" && mode != ModeAPI && mode != ModeDirect && mode != ModeGeneric:
 		return "the mixed case is measured in the api, direct and generic modes only"
+	case op == "cpu" && (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic):
+		return "measured per variant instead (mode=<variant>, internal/suite/cpu.go); a static build binds the Go variant (mode=generic)"
 	case mode == ModeGeneric && (op == "cas64" || op == "loadacquire64"):
 		return "the portable fallback is the inline sync/atomic call itself"
 	case (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic) && !haveAsm:
@@ -162,6 +164,7 @@ var dispatchBaseline = map[string]string{
 	"store128":      ModeAPI,
 	"load128mixed":  ModeAPI,
 	"cycles":        ModeAPI,
+	"cpu":           ModeAPI,
 }
 
 // DispatchName returns the name of the uncontended benchmark of op in
@@ -199,7 +202,8 @@ func stage(b Bench) {
 }
 
 // flushDispatch registers the staged benchmarks in table order. A staged
-// name outside DispatchOps × DispatchModes is a bug.
+// name outside DispatchOps × DispatchModes (and cpu's CPUVariantModes) is
+// a bug.
 func flushDispatch() {
 	for _, section := range []struct {
 		name func(op, mode string) string
@@ -210,7 +214,7 @@ func flushDispatch() {
 	} {
 		name := section.name
 		for _, op := range section.ops {
-			for _, mode := range DispatchModes {
+			for _, mode := range append(DispatchModes[:len(DispatchModes):len(DispatchModes)], CPUVariantModes...) {
 				if b, ok := staged[name(op, mode)]; ok {
 					Add(b)
 					delete(staged, name(op, mode))

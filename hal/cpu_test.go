@@ -1,0 +1,74 @@
+package hal_test
+
+import (
+	"runtime"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestCPU: every variant of cpu the CPU runs, through the API and the
+// table, names the CPU the thread is on. On Linux the test pins its thread
+// to one CPU at a time with sched_setaffinity (the kernel moves the thread
+// before the call returns) and requires that number from every read; on
+// other systems the variant is the portable 0.
+func TestCPU(t *testing.T) {
+	eachVariant(t, "cpu", func(t *testing.T, b calls) {
+		if runtime.GOOS != "linux" {
+			if c := b.cpu(); c != 0 {
+				t.Fatalf("CPU() = %d on %s, want the portable 0", c, runtime.GOOS)
+			}
+			return
+		}
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var orig unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &orig); err != nil {
+			t.Fatalf("sched_getaffinity: %v", err)
+		}
+		defer unix.SchedSetaffinity(0, &orig)
+		tried := 0
+		for c := 0; c < len(orig)*64 && tried < 4; c++ {
+			if !orig.IsSet(c) {
+				continue
+			}
+			tried++
+			var one unix.CPUSet
+			one.Set(c)
+			if err := unix.SchedSetaffinity(0, &one); err != nil {
+				t.Fatalf("sched_setaffinity to CPU %d: %v", c, err)
+			}
+			for i := range 100 {
+				if got := b.cpu(); got != c {
+					t.Fatalf("read %d on a thread bound to CPU %d: CPU() = %d", i, c, got)
+				}
+			}
+		}
+		if tried == 0 {
+			t.Fatal("the affinity mask names no CPU")
+		}
+	})
+}
+
+// TestCPUInRange: from many goroutines, every variant's answer is a CPU
+// the process may run on.
+func TestCPUInRange(t *testing.T) {
+	eachVariant(t, "cpu", func(t *testing.T, b calls) {
+		var allowed unix.CPUSet
+		haveMask := runtime.GOOS == "linux" && unix.SchedGetaffinity(0, &allowed) == nil
+		for range 1000 {
+			c := b.cpu()
+			if c < 0 || c >= 1<<12 || haveMask && !allowed.IsSet(c) {
+				t.Fatalf("CPU() = %d, not a CPU this process may run on", c)
+			}
+		}
+	})
+}
+
+func TestCPUNoAllocs(t *testing.T) {
+	eachVariant(t, "cpu", func(t *testing.T, b calls) {
+		if a := testing.AllocsPerRun(1000, func() { _ = b.cpu() }); a != 0 {
+			t.Fatalf("%v allocs per CPU()", a)
+		}
+	})
+}

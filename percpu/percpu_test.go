@@ -1,0 +1,404 @@
+package percpu
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+func iterations(long, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return long
+}
+
+// withProcs runs f with GOMAXPROCS set to n.
+func withProcs(t *testing.T, n int) {
+	t.Helper()
+	prev := runtime.GOMAXPROCS(n)
+	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+}
+
+func TestPinRangeAndNesting(t *testing.T) {
+	withProcs(t, 4)
+	var wg sync.WaitGroup
+	var bad atomic.Int64
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				id := Pin()
+				inner := Pin()
+				if id < 0 || (Pinned && (id >= 4 || inner != id)) {
+					bad.Add(1)
+				}
+				Unpin()
+				Unpin()
+			}
+		}()
+	}
+	wg.Wait()
+	if n := bad.Load(); n != 0 {
+		t.Fatalf("%d Pins returned an id out of [0, 4) or a nested Pin a different id", n)
+	}
+}
+
+func TestUnpinWithoutPinPanics(t *testing.T) {
+	if !Pinned {
+		t.Skip("the fallback build cannot tell a goroutine's Pins apart")
+	}
+	for _, pins := range []int{0, 1, 2} {
+		for range pins {
+			Pin()
+		}
+		for range pins {
+			Unpin()
+		}
+		msg := func() (msg any) {
+			defer func() { msg = recover() }()
+			Unpin()
+			return nil
+		}()
+		if s, _ := msg.(string); !strings.Contains(s, "Unpin without a matching Pin") {
+			t.Fatalf("after %d Pin/Unpin pairs, a further Unpin: recovered %v, want a panic naming the misuse", pins, msg)
+		}
+	}
+	// The goroutine is not left pinned: it can still be rescheduled (a
+	// pinned goroutine that yields is a fatal error).
+	runtime.Gosched()
+	time.Sleep(time.Millisecond)
+}
+
+// TestPinExcludes checks the promise Pin makes: data indexed by the id
+// has one writer at a time. Each goroutine does a non-atomic
+// read-modify-write of its P's slot, with a yield of the CPU's attention
+// (a spin) in between; no increment may be lost. The race detector cannot
+// see this exclusion, so the test uses atomic loads and stores, which
+// exclude nothing by themselves.
+func TestPinExcludes(t *testing.T) {
+	if !Pinned {
+		t.Skip("the fallback build's Pin excludes nothing")
+	}
+	withProcs(t, 2)
+	slots := make([]struct {
+		v atomic.Int64
+		_ [lineSize - 8]byte
+	}, 2)
+	const goroutines = 16
+	n := iterations(20000, 2000)
+	var wg sync.WaitGroup
+	for range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range n {
+				id := Pin()
+				v := slots[id].v.Load()
+				for range i % 16 {
+					_ = slots[1-id].v.Load()
+				}
+				slots[id].v.Store(v + 1)
+				Unpin()
+			}
+		}()
+	}
+	wg.Wait()
+	if got := slots[0].v.Load() + slots[1].v.Load(); got != goroutines*int64(n) {
+		t.Fatalf("%d increments counted, want %d: two goroutines wrote one P's slot at once", got, goroutines*n)
+	}
+}
+
+// TestHelperProcess is the child of the subprocess tests.
+func TestHelperProcess(t *testing.T) {
+	switch os.Getenv("PERCPU_TEST_HELPER") {
+	case "":
+		t.Skip("helper for the subprocess tests")
+	case "sleep-pinned":
+		Pin()
+		time.Sleep(time.Millisecond)
+		Unpin()
+	case "chan-pinned":
+		ch := make(chan int)
+		go func() { time.Sleep(10 * time.Millisecond); ch <- 1 }()
+		Pin()
+		<-ch
+		Unpin()
+	case "panic-pinned":
+		defer func() { recover() }()
+		Pin()
+		panic("boom")
+	}
+	os.Exit(0)
+}
+
+// runChild re-runs the test binary's helper with PERCPU_TEST_HELPER=what.
+// Under qemu-user without binfmt_misc the binary cannot exec itself: set
+// GOHAL_TEST_EXEC to the emulator command, as for hal's tests.
+func runChild(t *testing.T, what string) (stderr string, code int) {
+	t.Helper()
+	args := []string{os.Args[0], "-test.run=^TestHelperProcess$"}
+	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
+		args = append(prefix, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), "PERCPU_TEST_HELPER="+what)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return errb.String(), 0
+	case errors.As(err, &ee):
+		return errb.String(), ee.ExitCode()
+	case errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error"):
+		t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC", err)
+	}
+	t.Fatalf("running %v: %v", args, err)
+	return "", 0
+}
+
+// TestBlockingWhilePinnedIsFatal shows what the package documentation
+// says breaks: a goroutine that sleeps or waits on a channel while pinned
+// stops the program with "schedule: holding locks", and a panic while
+// pinned cannot be recovered.
+func TestBlockingWhilePinnedIsFatal(t *testing.T) {
+	if !Pinned {
+		t.Skip("the fallback build does not pin")
+	}
+	for what, want := range map[string]string{
+		"sleep-pinned": "fatal error: schedule: holding locks",
+		"chan-pinned":  "fatal error: schedule: holding locks",
+		"panic-pinned": "fatal error: panic holding locks",
+	} {
+		stderr, code := runChild(t, what)
+		if code == 0 || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q; want a failure with %q", what, code, firstLines(stderr, 3), want)
+		}
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+func TestShardLayout(t *testing.T) {
+	if unsafe.Sizeof(shard{}) != lineSize {
+		t.Fatalf("shard is %d bytes, want one %d-byte line", unsafe.Sizeof(shard{}), lineSize)
+	}
+	var c Counter
+	c.Add(1)
+	for i, s := range c.shards.load() {
+		if a := uintptr(unsafe.Pointer(s)); a%lineSize != 0 {
+			t.Errorf("shard %d at %#x, not on a %d-byte line boundary", i, a, lineSize)
+		}
+	}
+}
+
+// TestCounterExact: goroutines add and subtract concurrently; the total
+// is exact.
+func TestCounterExact(t *testing.T) {
+	var c Counter
+	if c.Load() != 0 {
+		t.Fatal("zero Counter does not Load 0")
+	}
+	threads := max(8, 4*runtime.GOMAXPROCS(0))
+	iters := iterations(50000, 5000)
+	var wg sync.WaitGroup
+	for g := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range iters {
+				c.Add(int64(g + 1))
+				if i%3 == 0 {
+					c.Add(-1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var want int64
+	for g := range threads {
+		want += int64(g+1)*int64(iters) - int64((iters+2)/3)
+	}
+	if got := c.Load(); got != want {
+		t.Fatalf("Load = %d, want %d", got, want)
+	}
+}
+
+// TestCounterFollowsGOMAXPROCS grows and shrinks GOMAXPROCS while
+// goroutines add: the shards follow the growth and no Add is lost.
+func TestCounterFollowsGOMAXPROCS(t *testing.T) {
+	withProcs(t, 1)
+	var c Counter
+	c.Add(1)
+	if n := len(c.shards.load()); n < 1 {
+		t.Fatalf("%d shards at GOMAXPROCS 1", n)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var added atomic.Int64
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := int64(0)
+			defer func() { added.Add(n) }()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for range 100 {
+					c.Add(1)
+				}
+				n += 100
+			}
+		}()
+	}
+	for _, p := range []int{2, 8, 3, 16, 1, 4} {
+		runtime.GOMAXPROCS(p)
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	if got, want := c.Load(), 1+added.Load(); got != want {
+		t.Fatalf("Load = %d, want %d", got, want)
+	}
+	if Pinned {
+		if n := len(c.shards.load()); n < 16 {
+			t.Fatalf("%d shards after GOMAXPROCS 16", n)
+		}
+	}
+}
+
+func TestCounterNoAllocs(t *testing.T) {
+	var c Counter
+	c.Add(1)
+	if a := testing.AllocsPerRun(1000, func() { c.Add(1); _ = c.Load() }); a != 0 {
+		t.Fatalf("%v allocs per Add+Load", a)
+	}
+}
+
+type obj struct {
+	inUse atomic.Int32
+	id    int
+	buf   [6]uint64
+}
+
+// TestCacheReturnsWhatWasPut: on one P, objects Put come back from Get
+// (the buckets and the depot hold them) before New is called again.
+func TestCacheReturnsWhatWasPut(t *testing.T) {
+	withProcs(t, 1)
+	made := 0
+	c := NewCache(4, func() *obj { made++; return &obj{id: made} })
+	const n = 20 // 2 buckets of 4 on the P, 3 full buckets in the depot (limit 2 at GOMAXPROCS 1: the rest dropped)
+	var objs []*obj
+	for range n {
+		objs = append(objs, c.Get())
+	}
+	if made != n {
+		t.Fatalf("empty cache: %d News for %d Gets", made, n)
+	}
+	for _, o := range objs {
+		c.Put(o)
+	}
+	kept := 2*c.BucketSize() + c.DepotBuckets()*c.BucketSize()
+	seen := map[*obj]bool{}
+	for range n {
+		o := c.Get()
+		if seen[o] {
+			t.Fatalf("object %d returned twice without a Put", o.id)
+		}
+		seen[o] = true
+	}
+	if reused := 2*n - made; reused != kept {
+		t.Fatalf("%d of %d objects came back, want %d (2 buckets of %d on the P, %d in the depot)", reused, n, kept, c.BucketSize(), c.DepotBuckets())
+	}
+}
+
+// TestCacheHammer: goroutines Get, use and Put objects; no object is
+// handed to two goroutines at once, and the cache does not call New
+// for every Get.
+func TestCacheHammer(t *testing.T) {
+	var made atomic.Int64
+	c := NewCache(8, func() *obj { made.Add(1); return new(obj) })
+	threads := max(8, 4*runtime.GOMAXPROCS(0))
+	iters := iterations(20000, 3000)
+	var wg sync.WaitGroup
+	var double atomic.Int64
+	for g := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var held []*obj
+			for i := range iters {
+				o := c.Get()
+				if !o.inUse.CompareAndSwap(0, 1) {
+					double.Add(1)
+				}
+				o.buf[i%len(o.buf)]++
+				held = append(held, o)
+				// Hold up to a bucket and a half, so buckets fill, empty
+				// and move through the depot.
+				if len(held) > (g%3)*6 || i%7 == 0 {
+					for _, h := range held {
+						h.inUse.Store(0)
+						c.Put(h)
+					}
+					held = held[:0]
+				}
+			}
+			for _, h := range held {
+				h.inUse.Store(0)
+				c.Put(h)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := double.Load(); n != 0 {
+		t.Fatalf("%d Gets returned an object another goroutine held", n)
+	}
+	if m, gets := made.Load(), int64(threads*iters); m > gets/4 {
+		t.Fatalf("New called %d times for %d Gets: the cache barely caches", m, gets)
+	}
+}
+
+func TestCacheBadUse(t *testing.T) {
+	for name, f := range map[string]func(){
+		"size 0":  func() { NewCache(0, func() *obj { return nil }) },
+		"nil New": func() { NewCache[obj](1, nil) },
+		"Put nil": func() { NewCache(1, func() *obj { return new(obj) }).Put(nil) },
+	} {
+		msg := func() (msg any) {
+			defer func() { msg = recover() }()
+			f()
+			return nil
+		}()
+		if s, _ := msg.(string); !strings.HasPrefix(s, "percpu: ") {
+			t.Errorf("%s: recovered %v, want a percpu panic", name, msg)
+		}
+	}
+}
+
+func TestCacheNoAllocs(t *testing.T) {
+	c := NewCache(16, func() *obj { return new(obj) })
+	c.Put(c.Get())
+	if a := testing.AllocsPerRun(1000, func() { c.Put(c.Get()) }); a != 0 {
+		t.Fatalf("%v allocs per Get+Put", a)
+	}
+}
