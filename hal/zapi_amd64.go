@@ -21,22 +21,30 @@ func staticVariant(op string) string { return "" }
 // bindings says how each op's exported function reaches its variant
 // in this build (see Binding).
 var bindings = map[string]binding.Kind{
-	"pause":          binding.Single,
-	"cas32":          binding.Inline,
-	"cas64":          binding.Inline,
-	"casuintptr":     binding.Inline,
-	"fetchadd32":     binding.Inline,
-	"fetchadd64":     binding.Inline,
-	"swap32":         binding.Inline,
-	"swap64":         binding.Inline,
-	"loadacquire32":  binding.Inline,
-	"loadacquire64":  binding.Inline,
-	"storerelease32": binding.Single,
-	"storerelease64": binding.Single,
-	"fence":          binding.Flag,
-	"cas128":         binding.Flag,
-	"cycles":         binding.Flag,
-	"spinlock32":     binding.Single,
+	"pause":               binding.Single,
+	"cas32":               binding.Inline,
+	"cas64":               binding.Inline,
+	"casuintptr":          binding.Inline,
+	"fetchadd32":          binding.Inline,
+	"fetchadd64":          binding.Inline,
+	"swap32":              binding.Inline,
+	"swap64":              binding.Inline,
+	"fetchor32":           binding.Inline,
+	"fetchor64":           binding.Inline,
+	"fetchand32":          binding.Inline,
+	"fetchand64":          binding.Inline,
+	"fetchadduintptr":     binding.Inline,
+	"swapuintptr":         binding.Inline,
+	"loadacquireuintptr":  binding.Inline,
+	"storereleaseuintptr": binding.Single,
+	"loadacquire32":       binding.Inline,
+	"loadacquire64":       binding.Inline,
+	"storerelease32":      binding.Single,
+	"storerelease64":      binding.Single,
+	"fence":               binding.Flag,
+	"cas128":              binding.Flag,
+	"cycles":              binding.Flag,
+	"spinlock32":          binding.Single,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -85,6 +93,56 @@ func SwapUint32(addr *uint32, new uint32) (old uint32) {
 func SwapUint64(addr *uint64, new uint64) (old uint64) {
 	return atomic.SwapUint64(addr, new)
 }
+
+// FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint32.
+func FetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.OrUint32(addr, mask)
+}
+
+// FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint64.
+func FetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.OrUint64(addr, mask)
+}
+
+// FetchAndUint32 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint32.
+func FetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.AndUint32(addr, mask)
+}
+
+// FetchAndUint64 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint64.
+func FetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.AndUint64(addr, mask)
+}
+
+// FetchAddUintptr atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	return atomic.AddUintptr(addr, delta) - delta
+}
+
+// SwapUintptr atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+func SwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	return atomic.SwapUintptr(addr, new)
+}
+
+// LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+func LoadAcquireUintptr(addr *uintptr) uintptr {
+	return atomic.LoadUintptr(addr)
+}
+
+// StoreReleaseUintptr atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+//
+//go:noescape
+func StoreReleaseUintptr(addr *uintptr, val uintptr)
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
 // load or store moves before it.

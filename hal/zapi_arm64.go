@@ -20,22 +20,30 @@ func staticVariant(op string) string { return "" }
 // bindings says how each op's exported function reaches its variant
 // in this build (see Binding).
 var bindings = map[string]binding.Kind{
-	"pause":          binding.Flag,
-	"cas32":          binding.Flag,
-	"cas64":          binding.Flag,
-	"casuintptr":     binding.Flag,
-	"fetchadd32":     binding.Flag,
-	"fetchadd64":     binding.Flag,
-	"swap32":         binding.Flag,
-	"swap64":         binding.Flag,
-	"loadacquire32":  binding.Flag,
-	"loadacquire64":  binding.Flag,
-	"storerelease32": binding.Inline,
-	"storerelease64": binding.Inline,
-	"fence":          binding.Single,
-	"cas128":         binding.Flag,
-	"cycles":         binding.Single,
-	"spinlock32":     binding.Flag,
+	"pause":               binding.Flag,
+	"cas32":               binding.Flag,
+	"cas64":               binding.Flag,
+	"casuintptr":          binding.Flag,
+	"fetchadd32":          binding.Flag,
+	"fetchadd64":          binding.Flag,
+	"swap32":              binding.Flag,
+	"swap64":              binding.Flag,
+	"fetchor32":           binding.Flag,
+	"fetchor64":           binding.Flag,
+	"fetchand32":          binding.Flag,
+	"fetchand64":          binding.Flag,
+	"fetchadduintptr":     binding.Flag,
+	"swapuintptr":         binding.Flag,
+	"loadacquireuintptr":  binding.Flag,
+	"storereleaseuintptr": binding.Inline,
+	"loadacquire32":       binding.Flag,
+	"loadacquire64":       binding.Flag,
+	"storerelease32":      binding.Inline,
+	"storerelease64":      binding.Inline,
+	"fence":               binding.Single,
+	"cas128":              binding.Flag,
+	"cycles":              binding.Single,
+	"spinlock32":          binding.Flag,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -84,6 +92,56 @@ func SwapUint32(addr *uint32, new uint32) (old uint32)
 //
 //go:noescape
 func SwapUint64(addr *uint64, new uint64) (old uint64)
+
+// FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint32.
+//
+//go:noescape
+func FetchOrUint32(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint64.
+//
+//go:noescape
+func FetchOrUint64(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint32 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint32.
+//
+//go:noescape
+func FetchAndUint32(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint64 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint64.
+//
+//go:noescape
+func FetchAndUint64(addr *uint64, mask uint64) (old uint64)
+
+// FetchAddUintptr atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+//
+//go:noescape
+func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr)
+
+// SwapUintptr atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+//
+//go:noescape
+func SwapUintptr(addr *uintptr, new uintptr) (old uintptr)
+
+// LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+//
+//go:noescape
+func LoadAcquireUintptr(addr *uintptr) uintptr
+
+// StoreReleaseUintptr atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+func StoreReleaseUintptr(addr *uintptr, val uintptr) {
+	atomic.StoreUintptr(addr, val)
+}
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
 // load or store moves before it.

@@ -19,22 +19,30 @@ func staticVariant(op string) string { return "" }
 // bindings says how each op's exported function reaches its variant
 // in this build (see Binding).
 var bindings = map[string]binding.Kind{
-	"pause":          binding.Single,
-	"cas32":          binding.Single,
-	"cas64":          binding.Single,
-	"casuintptr":     binding.Single,
-	"fetchadd32":     binding.Flag,
-	"fetchadd64":     binding.Flag,
-	"swap32":         binding.Flag,
-	"swap64":         binding.Flag,
-	"loadacquire32":  binding.Single,
-	"loadacquire64":  binding.Single,
-	"storerelease32": binding.Single,
-	"storerelease64": binding.Single,
-	"fence":          binding.Single,
-	"cas128":         binding.Single,
-	"cycles":         binding.Single,
-	"spinlock32":     binding.Single,
+	"pause":               binding.Single,
+	"cas32":               binding.Single,
+	"cas64":               binding.Single,
+	"casuintptr":          binding.Single,
+	"fetchadd32":          binding.Flag,
+	"fetchadd64":          binding.Flag,
+	"swap32":              binding.Flag,
+	"swap64":              binding.Flag,
+	"fetchor32":           binding.Flag,
+	"fetchor64":           binding.Flag,
+	"fetchand32":          binding.Flag,
+	"fetchand64":          binding.Flag,
+	"fetchadduintptr":     binding.Flag,
+	"swapuintptr":         binding.Flag,
+	"loadacquireuintptr":  binding.Single,
+	"storereleaseuintptr": binding.Single,
+	"loadacquire32":       binding.Single,
+	"loadacquire64":       binding.Single,
+	"storerelease32":      binding.Single,
+	"storerelease64":      binding.Single,
+	"fence":               binding.Single,
+	"cas128":              binding.Single,
+	"cycles":              binding.Single,
+	"spinlock32":          binding.Single,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -83,6 +91,56 @@ func SwapUint32(addr *uint32, new uint32) (old uint32)
 //
 //go:noescape
 func SwapUint64(addr *uint64, new uint64) (old uint64)
+
+// FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint32.
+//
+//go:noescape
+func FetchOrUint32(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint64.
+//
+//go:noescape
+func FetchOrUint64(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint32 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint32.
+//
+//go:noescape
+func FetchAndUint32(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint64 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint64.
+//
+//go:noescape
+func FetchAndUint64(addr *uint64, mask uint64) (old uint64)
+
+// FetchAddUintptr atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+//
+//go:noescape
+func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr)
+
+// SwapUintptr atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+//
+//go:noescape
+func SwapUintptr(addr *uintptr, new uintptr) (old uintptr)
+
+// LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+//
+//go:noescape
+func LoadAcquireUintptr(addr *uintptr) uintptr
+
+// StoreReleaseUintptr atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+//
+//go:noescape
+func StoreReleaseUintptr(addr *uintptr, val uintptr)
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
 // load or store moves before it.

@@ -28,22 +28,30 @@ var archOps = portableOps
 // bindings says how each op's exported function reaches its variant
 // in this build (see Binding).
 var bindings = map[string]binding.Kind{
-	"pause":          binding.Portable,
-	"cas32":          binding.Portable,
-	"cas64":          binding.Portable,
-	"casuintptr":     binding.Portable,
-	"fetchadd32":     binding.Portable,
-	"fetchadd64":     binding.Portable,
-	"swap32":         binding.Portable,
-	"swap64":         binding.Portable,
-	"loadacquire32":  binding.Portable,
-	"loadacquire64":  binding.Portable,
-	"storerelease32": binding.Portable,
-	"storerelease64": binding.Portable,
-	"fence":          binding.Portable,
-	"cas128":         binding.Portable,
-	"cycles":         binding.Portable,
-	"spinlock32":     binding.Portable,
+	"pause":               binding.Portable,
+	"cas32":               binding.Portable,
+	"cas64":               binding.Portable,
+	"casuintptr":          binding.Portable,
+	"fetchadd32":          binding.Portable,
+	"fetchadd64":          binding.Portable,
+	"swap32":              binding.Portable,
+	"swap64":              binding.Portable,
+	"fetchor32":           binding.Portable,
+	"fetchor64":           binding.Portable,
+	"fetchand32":          binding.Portable,
+	"fetchand64":          binding.Portable,
+	"fetchadduintptr":     binding.Portable,
+	"swapuintptr":         binding.Portable,
+	"loadacquireuintptr":  binding.Portable,
+	"storereleaseuintptr": binding.Portable,
+	"loadacquire32":       binding.Portable,
+	"loadacquire64":       binding.Portable,
+	"storerelease32":      binding.Portable,
+	"storerelease64":      binding.Portable,
+	"fence":               binding.Portable,
+	"cas128":              binding.Portable,
+	"cycles":              binding.Portable,
+	"spinlock32":          binding.Portable,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -93,6 +101,56 @@ func SwapUint32(addr *uint32, new uint32) (old uint32) {
 // sequentially consistent.
 func SwapUint64(addr *uint64, new uint64) (old uint64) {
 	return atomic.SwapUint64(addr, new)
+}
+
+// FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint32.
+func FetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.OrUint32(addr, mask)
+}
+
+// FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint64.
+func FetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.OrUint64(addr, mask)
+}
+
+// FetchAndUint32 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint32.
+func FetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.AndUint32(addr, mask)
+}
+
+// FetchAndUint64 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint64.
+func FetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.AndUint64(addr, mask)
+}
+
+// FetchAddUintptr atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	return atomic.AddUintptr(addr, delta) - delta
+}
+
+// SwapUintptr atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+func SwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	return atomic.SwapUintptr(addr, new)
+}
+
+// LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+func LoadAcquireUintptr(addr *uintptr) uintptr {
+	return atomic.LoadUintptr(addr)
+}
+
+// StoreReleaseUintptr atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+func StoreReleaseUintptr(addr *uintptr, val uintptr) {
+	atomic.StoreUintptr(addr, val)
 }
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later

@@ -12,6 +12,14 @@ type (
 	fnFetchAddUint64        = func(addr *uint64, delta uint64) (old uint64)
 	fnSwapUint32            = func(addr *uint32, new uint32) (old uint32)
 	fnSwapUint64            = func(addr *uint64, new uint64) (old uint64)
+	fnFetchOrUint32         = func(addr *uint32, mask uint32) (old uint32)
+	fnFetchOrUint64         = func(addr *uint64, mask uint64) (old uint64)
+	fnFetchAndUint32        = func(addr *uint32, mask uint32) (old uint32)
+	fnFetchAndUint64        = func(addr *uint64, mask uint64) (old uint64)
+	fnFetchAddUintptr       = func(addr *uintptr, delta uintptr) (old uintptr)
+	fnSwapUintptr           = func(addr *uintptr, new uintptr) (old uintptr)
+	fnLoadAcquireUintptr    = func(addr *uintptr) uintptr
+	fnStoreReleaseUintptr   = func(addr *uintptr, val uintptr)
 	fnLoadAcquireUint32     = func(addr *uint32) uint32
 	fnLoadAcquireUint64     = func(addr *uint64) uint64
 	fnStoreReleaseUint32    = func(addr *uint32, val uint32)
@@ -45,6 +53,22 @@ type DispatchTable struct {
 	SwapUint32 Entry[fnSwapUint32]
 	// SwapUint64 is the row of op "swap64" (see [SwapUint64]).
 	SwapUint64 Entry[fnSwapUint64]
+	// FetchOrUint32 is the row of op "fetchor32" (see [FetchOrUint32]).
+	FetchOrUint32 Entry[fnFetchOrUint32]
+	// FetchOrUint64 is the row of op "fetchor64" (see [FetchOrUint64]).
+	FetchOrUint64 Entry[fnFetchOrUint64]
+	// FetchAndUint32 is the row of op "fetchand32" (see [FetchAndUint32]).
+	FetchAndUint32 Entry[fnFetchAndUint32]
+	// FetchAndUint64 is the row of op "fetchand64" (see [FetchAndUint64]).
+	FetchAndUint64 Entry[fnFetchAndUint64]
+	// FetchAddUintptr is the row of op "fetchadduintptr" (see [FetchAddUintptr]).
+	FetchAddUintptr Entry[fnFetchAddUintptr]
+	// SwapUintptr is the row of op "swapuintptr" (see [SwapUintptr]).
+	SwapUintptr Entry[fnSwapUintptr]
+	// LoadAcquireUintptr is the row of op "loadacquireuintptr" (see [LoadAcquireUintptr]).
+	LoadAcquireUintptr Entry[fnLoadAcquireUintptr]
+	// StoreReleaseUintptr is the row of op "storereleaseuintptr" (see [StoreReleaseUintptr]).
+	StoreReleaseUintptr Entry[fnStoreReleaseUintptr]
 	// LoadAcquireUint32 is the row of op "loadacquire32" (see [LoadAcquireUint32]).
 	LoadAcquireUint32 Entry[fnLoadAcquireUint32]
 	// LoadAcquireUint64 is the row of op "loadacquire64" (see [LoadAcquireUint64]).
@@ -114,6 +138,54 @@ func rowSwapUint64(sel *uint8, vs []variant[fnSwapUint64]) opImpl {
 	return row("swap64", sel, func(t *DispatchTable, e Entry[fnSwapUint64]) { t.SwapUint64 = e }, vs)
 }
 
+// rowFetchOrUint32 builds op fetchor32's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchOrUint32(sel *uint8, vs []variant[fnFetchOrUint32]) opImpl {
+	return row("fetchor32", sel, func(t *DispatchTable, e Entry[fnFetchOrUint32]) { t.FetchOrUint32 = e }, vs)
+}
+
+// rowFetchOrUint64 builds op fetchor64's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchOrUint64(sel *uint8, vs []variant[fnFetchOrUint64]) opImpl {
+	return row("fetchor64", sel, func(t *DispatchTable, e Entry[fnFetchOrUint64]) { t.FetchOrUint64 = e }, vs)
+}
+
+// rowFetchAndUint32 builds op fetchand32's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchAndUint32(sel *uint8, vs []variant[fnFetchAndUint32]) opImpl {
+	return row("fetchand32", sel, func(t *DispatchTable, e Entry[fnFetchAndUint32]) { t.FetchAndUint32 = e }, vs)
+}
+
+// rowFetchAndUint64 builds op fetchand64's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchAndUint64(sel *uint8, vs []variant[fnFetchAndUint64]) opImpl {
+	return row("fetchand64", sel, func(t *DispatchTable, e Entry[fnFetchAndUint64]) { t.FetchAndUint64 = e }, vs)
+}
+
+// rowFetchAddUintptr builds op fetchadduintptr's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchAddUintptr(sel *uint8, vs []variant[fnFetchAddUintptr]) opImpl {
+	return row("fetchadduintptr", sel, func(t *DispatchTable, e Entry[fnFetchAddUintptr]) { t.FetchAddUintptr = e }, vs)
+}
+
+// rowSwapUintptr builds op swapuintptr's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowSwapUintptr(sel *uint8, vs []variant[fnSwapUintptr]) opImpl {
+	return row("swapuintptr", sel, func(t *DispatchTable, e Entry[fnSwapUintptr]) { t.SwapUintptr = e }, vs)
+}
+
+// rowLoadAcquireUintptr builds op loadacquireuintptr's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowLoadAcquireUintptr(sel *uint8, vs []variant[fnLoadAcquireUintptr]) opImpl {
+	return row("loadacquireuintptr", sel, func(t *DispatchTable, e Entry[fnLoadAcquireUintptr]) { t.LoadAcquireUintptr = e }, vs)
+}
+
+// rowStoreReleaseUintptr builds op storereleaseuintptr's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowStoreReleaseUintptr(sel *uint8, vs []variant[fnStoreReleaseUintptr]) opImpl {
+	return row("storereleaseuintptr", sel, func(t *DispatchTable, e Entry[fnStoreReleaseUintptr]) { t.StoreReleaseUintptr = e }, vs)
+}
+
 // rowLoadAcquireUint32 builds op loadacquire32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowLoadAcquireUint32(sel *uint8, vs []variant[fnLoadAcquireUint32]) opImpl {
@@ -174,6 +246,14 @@ var portableOps = []opImpl{
 	rowFetchAddUint64(nil, []variant[fnFetchAddUint64]{{name: "portable", fn: fetchadd64_portable}}),
 	rowSwapUint32(nil, []variant[fnSwapUint32]{{name: "portable", fn: swap32_portable}}),
 	rowSwapUint64(nil, []variant[fnSwapUint64]{{name: "portable", fn: swap64_portable}}),
+	rowFetchOrUint32(nil, []variant[fnFetchOrUint32]{{name: "portable", fn: fetchor32_portable}}),
+	rowFetchOrUint64(nil, []variant[fnFetchOrUint64]{{name: "portable", fn: fetchor64_portable}}),
+	rowFetchAndUint32(nil, []variant[fnFetchAndUint32]{{name: "portable", fn: fetchand32_portable}}),
+	rowFetchAndUint64(nil, []variant[fnFetchAndUint64]{{name: "portable", fn: fetchand64_portable}}),
+	rowFetchAddUintptr(nil, []variant[fnFetchAddUintptr]{{name: "portable", fn: fetchadduintptr_portable}}),
+	rowSwapUintptr(nil, []variant[fnSwapUintptr]{{name: "portable", fn: swapuintptr_portable}}),
+	rowLoadAcquireUintptr(nil, []variant[fnLoadAcquireUintptr]{{name: "portable", fn: loadacquireuintptr_portable}}),
+	rowStoreReleaseUintptr(nil, []variant[fnStoreReleaseUintptr]{{name: "portable", fn: storereleaseuintptr_portable}}),
 	rowLoadAcquireUint32(nil, []variant[fnLoadAcquireUint32]{{name: "portable", fn: loadacquire32_portable}}),
 	rowLoadAcquireUint64(nil, []variant[fnLoadAcquireUint64]{{name: "portable", fn: loadacquire64_portable}}),
 	rowStoreReleaseUint32(nil, []variant[fnStoreReleaseUint32]{{name: "portable", fn: storerelease32_portable}}),

@@ -246,6 +246,19 @@ func TestGoToolchainEncodings(t *testing.T) {
 		expect["FetchAddUint"+n] = []string{"lbu t0", "bnez t0", "amoadd." + x + ".aqrl", "ret", lr, add, sc, "bnez"}
 		expect["SwapUint"+n] = []string{"lbu t0", "bnez t0", "amoswap." + x + ".aqrl", "ret", lr, sc, "bnez"}
 		expect["CompareAndSwapUint"+n] = []string{lr, "bne", sc, "bnez"}
+		for _, b := range []string{"or", "and"} {
+			expect["fetch"+b+n+"_amo"] = []string{"amo" + b + "." + x + ".aqrl"}
+			expect["fetch"+b+n+"_llsc"] = []string{lr, b, sc, "bnez"}
+			expect["Fetch"+strings.ToUpper(b[:1])+b[1:]+"Uint"+n] = []string{"lbu t0", "bnez t0", "amo" + b + "." + x + ".aqrl", "ret", lr, b, sc, "bnez"}
+		}
+	}
+	// The uintptr forms are the 64-bit bodies.
+	for _, c := range [][2]string{{"fetchadduintptr_amo", "fetchadd64_amo"}, {"fetchadduintptr_llsc", "fetchadd64_llsc"},
+		{"swapuintptr_amo", "swap64_amo"}, {"swapuintptr_llsc", "swap64_llsc"},
+		{"loadacquireuintptr_fence", "loadacquire64_fence"}, {"storereleaseuintptr_fence", "storerelease64_fence"},
+		{"FetchAddUintptr", "FetchAddUint64"}, {"SwapUintptr", "SwapUint64"},
+		{"LoadAcquireUintptr", "loadacquire64_fence"}, {"StoreReleaseUintptr", "storerelease64_fence"}} {
+		expect[c[0]] = expect[c[1]]
 	}
 	for _, n := range []string{"32", "64"} {
 		expect["LoadAcquireUint"+n] = expect["loadacquire"+n+"_fence"]

@@ -51,7 +51,7 @@ const (
 // DispatchOps are the ops the Dispatch and Contended sections measure,
 // and DispatchModes their modes, in the order of the README's table.
 var (
-	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "cycles"}
+	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "cycles", "fetchor64", "fetchand64"}
 	DispatchModes = []string{ModeAPI, ModeInline, ModeDirect, ModeFlag, ModeTable, ModeClosure, ModeStatic, ModeGeneric}
 )
 
@@ -96,6 +96,7 @@ func init() {
 	addDispatch()
 	addContended()
 	addArchModes()
+	addBits()
 	flushDispatch()
 	if haveAsm {
 		AddPair(Pair{Title: "flag vs direct: fetchadd64, one goroutine",
@@ -150,6 +151,8 @@ var dispatchBaseline = map[string]string{
 	"pause":         ModeAPI,
 	"cas128":        ModeAPI,
 	"cycles":        ModeAPI,
+	"fetchor64":     ModeInline,
+	"fetchand64":    ModeInline,
 }
 
 // DispatchName returns the name of the uncontended benchmark of op in
