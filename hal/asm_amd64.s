@@ -87,9 +87,9 @@ lfence_rdtsc:
 	MOVQ AX, ret+0(FP)
 	RET
 
-// func SpinLockUint32(addr *uint32, spins uint32) (acquired bool)
-TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
-	// SpinLockUint32: the entry of op spinlock32.
+// func spinLockUint32(addr *uint32, spins uint32) (acquired bool)
+TEXT ·spinLockUint32(SB), NOSPLIT, $0-17
+	// spinLockUint32: the entry of op spinlock32.
 	MOVQ addr+0(FP), CX
 	MOVL spins+8(FP), DX
 	MOVL $0x00000001, BX

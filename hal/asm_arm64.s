@@ -453,9 +453,9 @@ TEXT ·Cycles(SB), NOSPLIT, $0-8
 	MOVD      R0, ret+0(FP)
 	RET
 
-// SpinLockUint32: the entry of op spinlock32.
+// spinLockUint32: the entry of op spinlock32.
 // It runs the variant whose index hal stored in selSpinlock32.
-TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
+TEXT ·spinLockUint32(SB), NOSPLIT, $0-17
 	MOVBU     ·selSpinlock32(SB), R9
 	CBNZ      R9, llsc
 	// selSpinlock32 = 0: lse (requires atomics)

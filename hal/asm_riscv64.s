@@ -346,8 +346,8 @@ TEXT ·Cycles(SB), NOSPLIT, $0-8
 	MOV       A0, ret+0(FP)
 	RET
 
-// SpinLockUint32: the entry of op spinlock32.
-TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
+// spinLockUint32: the entry of op spinlock32.
+TEXT ·spinLockUint32(SB), NOSPLIT, $0-17
 	MOV       addr+0(FP), A0
 	MOVW      spins+8(FP), A1
 	MOV       $1, A2

@@ -18,6 +18,10 @@ type calls struct {
 	// Table().CompareAndSwap128 on u.Addr().
 	cas128  func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 	load128 func(u *hal.Uint128) (lo, hi uint64)
+	// spinlock32's entry is unexported: the API binding is the exported
+	// SpinLockUint32 (Go, capping each assembly call), the table binding
+	// the entry's variant itself.
+	spinlock32 func(addr *uint32, spins uint32) bool
 }
 
 func apiBinding() calls {
@@ -32,7 +36,8 @@ func apiBinding() calls {
 			lo, hi := u.Load()
 			return lo, hi, false
 		},
-		load128: func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
+		load128:    func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
+		spinlock32: func(a *uint32, s uint32) bool { return hal.SpinLockUint32(a, s) },
 	}
 }
 
@@ -49,6 +54,7 @@ func tableBinding() calls {
 			lo, hi, _ := c128(u.Addr(), 0, 0, 0, 0)
 			return lo, hi
 		},
+		spinlock32: hal.Table().SpinLockUint32.Func,
 	}
 }
 

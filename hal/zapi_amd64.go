@@ -189,20 +189,14 @@ func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, 
 // monotonic per core, not a wall clock; see CycleFrequency for its rate.
 func Cycles() uint64
 
-// SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
-// spinning at most spins pauses: it reads *addr; while the word is held it
-// pauses (the architecture's spin hint, as Pause) and reads it again; when it
-// reads 0 it tries a compare-and-swap from 0 to 1, and a CAS that loses counts
-// as one more pause. It returns true once the CAS has taken the lock
-// (sequentially consistent, so the caller's critical section cannot move
-// before it, as with sync.Mutex.Lock) and false when the budget runs out
-// first, without having changed *addr. With spins 0 it is a TryLock. Release
-// the lock with StoreReleaseUint32(addr, 0).
-//
-// The loop is assembly, which the Go scheduler cannot preempt: while it spins,
-// a garbage collection waiting to stop the world waits for it, and so does
-// every goroutine the collection stops (possibly the holder). Keep spins small
-// (spin.Asm uses 128, a few microseconds) and yield between calls.
+// spinLockUint32 is the acquire loop of SpinLockUint32 in one call, with
+// no cap on spins: it reads *addr; while the word is held it pauses (the
+// architecture's spin hint, as Pause), spending one unit of spins, and reads
+// it again; when it reads 0 it tries a compare-and-swap from 0 to 1
+// (sequentially consistent), and a CAS that loses counts as one more pause.
+// It returns true once the CAS has taken the lock, and false, without having
+// changed *addr, when spins runs out first. The Go scheduler cannot preempt
+// the assembly: SpinLockUint32 calls it with at most SpinLockCap spins.
 //
 //go:noescape
-func SpinLockUint32(addr *uint32, spins uint32) (acquired bool)
+func spinLockUint32(addr *uint32, spins uint32) (acquired bool)

@@ -114,7 +114,6 @@ type opFuncs struct {
 	storerelease64      func(addr *uint64, val uint64)
 	fence               func()
 	cycles              func() uint64
-	spinlock32          func(addr *uint32, spins uint32) (acquired bool)
 }
 
 // apiFuncs calls the exported functions (inside closures, so each call
@@ -143,7 +142,6 @@ func apiFuncs() opFuncs {
 		storerelease64:      func(addr *uint64, val uint64) { hal.StoreReleaseUint64(addr, val) },
 		fence:               func() { hal.Fence() },
 		cycles:              func() uint64 { return hal.Cycles() },
-		spinlock32:          func(addr *uint32, spins uint32) (acquired bool) { return hal.SpinLockUint32(addr, spins) },
 	}
 }
 
@@ -174,6 +172,5 @@ func tableFuncs() opFuncs {
 		storerelease64:      t.StoreReleaseUint64.Func,
 		fence:               t.Fence.Func,
 		cycles:              t.Cycles.Func,
-		spinlock32:          t.SpinLockUint32.Func,
 	}
 }

@@ -85,8 +85,9 @@ type DispatchTable struct {
 	CompareAndSwap128 Entry[fnCompareAndSwap128]
 	// Cycles is the row of op "cycles" (see [Cycles]).
 	Cycles Entry[fnCycles]
-	// SpinLockUint32 is the whole test-and-test-and-set acquire loop in
-	// one call (see [SpinLockUint32]).
+	// SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
+	// the chosen variant, without its cap: the assembly cannot be preempted, so
+	// keep spins at most [SpinLockCap].
 	SpinLockUint32 Entry[fnSpinLockUint32]
 }
 
@@ -232,6 +233,160 @@ func rowCycles(sel *uint8, vs []variant[fnCycles]) opImpl {
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowSpinLockUint32(sel *uint8, vs []variant[fnSpinLockUint32]) opImpl {
 	return row("spinlock32", sel, func(t *DispatchTable, e Entry[fnSpinLockUint32]) { t.SpinLockUint32 = e }, vs)
+}
+
+// specVariants returns op's variants on goarch in a build with
+// assembly (not purego, not race), in order of preference, and nil
+// for an op or GOARCH without any: what the portable build's override
+// errors point to.
+func specVariants(goarch, op string) []string {
+	switch goarch + "/" + op {
+	case "amd64/pause":
+		return []string{"pause"}
+	case "amd64/cas32":
+		return []string{"lock"}
+	case "amd64/cas64":
+		return []string{"lock"}
+	case "amd64/casuintptr":
+		return []string{"lock"}
+	case "amd64/fetchadd32":
+		return []string{"lock"}
+	case "amd64/fetchadd64":
+		return []string{"lock"}
+	case "amd64/swap32":
+		return []string{"lock"}
+	case "amd64/swap64":
+		return []string{"lock"}
+	case "amd64/fetchor32":
+		return []string{"cmpxchg"}
+	case "amd64/fetchor64":
+		return []string{"cmpxchg"}
+	case "amd64/fetchand32":
+		return []string{"cmpxchg"}
+	case "amd64/fetchand64":
+		return []string{"cmpxchg"}
+	case "amd64/fetchadduintptr":
+		return []string{"lock"}
+	case "amd64/swapuintptr":
+		return []string{"lock"}
+	case "amd64/loadacquireuintptr":
+		return []string{"mov"}
+	case "amd64/storereleaseuintptr":
+		return []string{"mov"}
+	case "amd64/loadacquire32":
+		return []string{"mov"}
+	case "amd64/loadacquire64":
+		return []string{"mov"}
+	case "amd64/storerelease32":
+		return []string{"mov"}
+	case "amd64/storerelease64":
+		return []string{"mov"}
+	case "amd64/fence":
+		return []string{"lockor", "mfence"}
+	case "amd64/cas128":
+		return []string{"cmpxchg16b", "portable"}
+	case "amd64/cycles":
+		return []string{"rdtscp", "lfence_rdtsc"}
+	case "amd64/spinlock32":
+		return []string{"pause"}
+	case "arm64/pause":
+		return []string{"isb", "yield"}
+	case "arm64/cas32":
+		return []string{"lse", "llsc"}
+	case "arm64/cas64":
+		return []string{"lse", "llsc"}
+	case "arm64/casuintptr":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchadd32":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchadd64":
+		return []string{"lse", "llsc"}
+	case "arm64/swap32":
+		return []string{"lse", "llsc"}
+	case "arm64/swap64":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchor32":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchor64":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchand32":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchand64":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchadduintptr":
+		return []string{"lse", "llsc"}
+	case "arm64/swapuintptr":
+		return []string{"lse", "llsc"}
+	case "arm64/loadacquireuintptr":
+		return []string{"ldapr", "ldar"}
+	case "arm64/storereleaseuintptr":
+		return []string{"stlr"}
+	case "arm64/loadacquire32":
+		return []string{"ldapr", "ldar"}
+	case "arm64/loadacquire64":
+		return []string{"ldapr", "ldar"}
+	case "arm64/storerelease32":
+		return []string{"stlr"}
+	case "arm64/storerelease64":
+		return []string{"stlr"}
+	case "arm64/fence":
+		return []string{"dmb"}
+	case "arm64/cas128":
+		return []string{"lse", "llsc"}
+	case "arm64/cycles":
+		return []string{"cntvct"}
+	case "arm64/spinlock32":
+		return []string{"lse", "llsc"}
+	case "riscv64/pause":
+		return []string{"pause"}
+	case "riscv64/cas32":
+		return []string{"llsc"}
+	case "riscv64/cas64":
+		return []string{"llsc"}
+	case "riscv64/casuintptr":
+		return []string{"llsc"}
+	case "riscv64/fetchadd32":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchadd64":
+		return []string{"amo", "llsc"}
+	case "riscv64/swap32":
+		return []string{"amo", "llsc"}
+	case "riscv64/swap64":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchor32":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchor64":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchand32":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchand64":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchadduintptr":
+		return []string{"amo", "llsc"}
+	case "riscv64/swapuintptr":
+		return []string{"amo", "llsc"}
+	case "riscv64/loadacquireuintptr":
+		return []string{"fence"}
+	case "riscv64/storereleaseuintptr":
+		return []string{"fence"}
+	case "riscv64/loadacquire32":
+		return []string{"fence"}
+	case "riscv64/loadacquire64":
+		return []string{"fence"}
+	case "riscv64/storerelease32":
+		return []string{"fence"}
+	case "riscv64/storerelease64":
+		return []string{"fence"}
+	case "riscv64/fence":
+		return []string{"fence"}
+	case "riscv64/cas128":
+		return []string{"portable"}
+	case "riscv64/cycles":
+		return []string{"rdtime"}
+	case "riscv64/spinlock32":
+		return []string{"llsc"}
+	}
+	return nil
 }
 
 // portableOps is every op with its one Go variant, hal's <op>_portable

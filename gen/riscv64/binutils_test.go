@@ -266,7 +266,7 @@ func TestGoToolchainEncodings(t *testing.T) {
 	}
 	// spinlock32: the test load, the pause while held, then the CAS.
 	expect["spinlock32_llsc"] = []string{"lw a3,0(a0)", "beqz a3", "beqz a1", "addw a1,a1,-1", "pause", "j", "lr.w.aqrl a3,(a0)", "bnez a3", "sc.w.rl a4,a2,(a0)", "bnez a4", "sb a2", "ret", "sb zero", "ret"}
-	expect["SpinLockUint32"] = expect["spinlock32_llsc"]
+	expect["spinLockUint32"] = expect["spinlock32_llsc"]
 	expect["casuintptr_llsc"] = expect["cas64_llsc"]
 	expect["CompareAndSwapUintptr"] = expect["cas64_llsc"]
 	// Every assembly function the spec implies is checked.

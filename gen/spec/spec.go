@@ -627,25 +627,24 @@ monotonic per core, not a wall clock; see CycleFrequency for its rate.`,
 		// time spent inside it, so that the caller (Go) can yield
 		// with runtime.Gosched between calls: oversubscription stays
 		// Go's business, as the assembly cannot yield.
-		Name: "spinlock32", GoName: "SpinLockUint32",
+		// The exported SpinLockUint32 (hal/spinlock.go) is Go: it calls
+		// this entry with at most SpinLockCap pauses at a time and yields
+		// between calls, so the unpreemptible assembly never runs long.
+		Name: "spinlock32", GoName: "spinLockUint32", Export: "SpinLockUint32",
 		Params:  []Param{addr32, {"spins", "uint32"}},
 		Results: []Param{{"acquired", "bool"}},
-		Doc: `SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
-spinning at most spins pauses: it reads *addr; while the word is held it
-pauses (the architecture's spin hint, as Pause) and reads it again; when it
-reads 0 it tries a compare-and-swap from 0 to 1, and a CAS that loses counts
-as one more pause. It returns true once the CAS has taken the lock
-(sequentially consistent, so the caller's critical section cannot move
-before it, as with sync.Mutex.Lock) and false when the budget runs out
-first, without having changed *addr. With spins 0 it is a TryLock. Release
-the lock with StoreReleaseUint32(addr, 0).
-
-The loop is assembly, which the Go scheduler cannot preempt: while it spins,
-a garbage collection waiting to stop the world waits for it, and so does
-every goroutine the collection stops (possibly the holder). Keep spins small
-(spin.Asm uses 128, a few microseconds) and yield between calls.`,
-		TableDoc: `SpinLockUint32 is the whole test-and-test-and-set acquire loop in
-one call (see [SpinLockUint32]).`,
+		Doc: `spinLockUint32 is the acquire loop of SpinLockUint32 in one call, with
+no cap on spins: it reads *addr; while the word is held it pauses (the
+architecture's spin hint, as Pause), spending one unit of spins, and reads
+it again; when it reads 0 it tries a compare-and-swap from 0 to 1
+(sequentially consistent), and a CAS that loses counts as one more pause.
+It returns true once the CAS has taken the lock, and false, without having
+changed *addr, when spins runs out first. The Go scheduler cannot preempt
+the assembly: SpinLockUint32 calls it with at most SpinLockCap spins.`,
+		PortableDoc: "In the portable build it is a Go loop over sync/atomic whose pause is runtime.Gosched.",
+		TableDoc: `SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
+the chosen variant, without its cap: the assembly cannot be preempted, so
+keep spins at most [SpinLockCap].`,
 		Arch: map[string][]Variant{
 			"amd64": {{Name: "pause", Why: "MOVL test, PAUSE while held, LOCK CMPXCHGL 0→1 when free"}},
 			// One spin hint: ISB, the hint of Go 1.26's runtime.

@@ -218,7 +218,7 @@ func StaticCycles() uint64 {
 }
 
 // StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
-// as hal's SpinLockUint32 is in a gohal_static build: at riscv64, variant
+// as hal's spinLockUint32 is in a gohal_static build: at riscv64, variant
 // "llsc", bound by a direct call to SpinLockUint32Llsc.
 func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return SpinLockUint32Llsc(addr, spins)

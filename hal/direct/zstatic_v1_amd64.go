@@ -243,7 +243,7 @@ func StaticCycles() uint64 {
 }
 
 // StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
-// as hal's SpinLockUint32 is in a gohal_static build: at amd64.v1, variant
+// as hal's spinLockUint32 is in a gohal_static build: at amd64.v1, variant
 // "pause", bound by a direct call to SpinLockUint32Pause.
 func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return SpinLockUint32Pause(addr, spins)

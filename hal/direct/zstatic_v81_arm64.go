@@ -240,7 +240,7 @@ func StaticCycles() uint64 {
 }
 
 // StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
-// as hal's SpinLockUint32 is in a gohal_static build: at arm64.v8.1, variant
+// as hal's spinLockUint32 is in a gohal_static build: at arm64.v8.1, variant
 // "lse", bound by a direct call to SpinLockUint32Lse.
 func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return SpinLockUint32Lse(addr, spins)
