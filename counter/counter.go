@@ -17,6 +17,9 @@
 package counter
 
 import (
+	"math"
+	"sync/atomic"
+
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
 )
@@ -25,9 +28,27 @@ import (
 // arm64).
 const lineSize = cacheline.Size
 
+// align64 is a zero-size field that gives a struct 8-byte alignment, on
+// 32-bit platforms too, as sync/atomic's 64-bit types have: with it a
+// counter's 64-bit word is aligned for atomic operations wherever the
+// counter is placed (after a uint32 field, in an array, ...). The compiler
+// aligns a type holding atomic.Int64 to 8 bytes; an array of none of them
+// takes no space.
+type align64 [0]atomic.Int64
+
+// noCopy makes go vet's copylocks check report a copied counter: a copy
+// is a second counter, and adds to it are lost.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
 // CASLoop is a lock-free counter: Add loads the value and retries a
-// compare-and-swap until it wins. The zero value is 0.
+// compare-and-swap until it wins. The zero value is 0; a CASLoop must not
+// be copied after first use.
 type CASLoop struct {
+	_ noCopy
+	_ align64
 	_ [lineSize]byte
 	v uint64
 	_ [lineSize - 8]byte
@@ -49,13 +70,14 @@ func (c *CASLoop) AddRetries(delta int64) (retries int) {
 	}
 }
 
-// AddLimited adds delta unless the result would exceed max, and reports
-// whether it added. The check and the add are one atomic step, so the
-// counter never exceeds max through AddLimited.
+// AddLimited adds delta if the sum fits, and reports whether it added; see
+// [FetchAdd.AddLimited] for what fits. The check and the add are one
+// compare-and-swap, so a refused delta never touches the counter and the
+// counter never passes max through AddLimited.
 func (c *CASLoop) AddLimited(delta, max int64) bool {
 	for {
 		old := hal.LoadAcquireUint64(&c.v)
-		if int64(old)+delta > max {
+		if !fits(int64(old), delta, max) {
 			return false
 		}
 		if hal.CompareAndSwapUint64(&c.v, old, old+uint64(delta)) {
@@ -68,8 +90,10 @@ func (c *CASLoop) AddLimited(delta, max int64) bool {
 func (c *CASLoop) Load() int64 { return int64(hal.LoadAcquireUint64(&c.v)) }
 
 // FetchAdd is a wait-free counter: Add is one fetch-and-add. The zero
-// value is 0.
+// value is 0; a FetchAdd must not be copied after first use.
 type FetchAdd struct {
+	_ noCopy
+	_ align64
 	_ [lineSize]byte
 	v uint64
 	_ [lineSize - 8]byte
@@ -78,19 +102,72 @@ type FetchAdd struct {
 // Add adds delta to the counter.
 func (c *FetchAdd) Add(delta int64) { hal.FetchAddUint64(&c.v, uint64(delta)) }
 
-// AddLimited adds delta unless the result would exceed max, and reports
-// whether it added. Like FreeBSD's chgproccnt it adds first and takes the
-// delta back if the result was over the limit, so it stays wait-free, but
-// a concurrent Load can see the counter above max for that moment, and a
-// concurrent AddLimited that sees the overshoot can fail although it would
-// have fit once the delta was taken back.
+// AddLimited adds delta if the sum fits, and reports whether it added.
+// A delta fits when:
+//
+//   - delta > 0: the counter's value v is at most max and v+delta is at
+//     most max (so the sum neither passes max nor overflows int64);
+//   - delta <= 0: v+delta does not go below math.MinInt64. max does not
+//     limit a decrement: taking references back always succeeds, even on
+//     a counter that is above max (through Add, or an earlier larger max).
+//
+// max may be any int64. A refused delta leaves the counter unchanged, and
+// AddLimited never takes the counter past max (or wraps it).
+//
+// Like FreeBSD's chgproccnt, FetchAdd's AddLimited is wait-free in the
+// common case: it loads the value, and if the delta fits it adds with one
+// fetch-and-add, then takes the delta back if concurrent adds made it no
+// longer fit. So a concurrent Load can see the counter above max for that
+// moment, and a concurrent AddLimited that sees the overshoot can fail
+// although it would have fit once the delta was taken back. That path is
+// taken only where no moment's value can wrap: |delta| at most 2^32, max
+// at most 2^62 and the loaded value within ±2^62, so that a wrap would
+// need other goroutines to move the counter by about 2^62 between this
+// call's load and its add. Otherwise AddLimited is a compare-and-swap
+// loop, exact as [CASLoop.AddLimited].
 func (c *FetchAdd) AddLimited(delta, max int64) bool {
-	old := int64(hal.FetchAddUint64(&c.v, uint64(delta)))
-	if old+delta > max {
-		hal.FetchAddUint64(&c.v, uint64(-delta))
+	old := int64(hal.LoadAcquireUint64(&c.v))
+	if !fits(old, delta, max) {
 		return false
 	}
-	return true
+	if delta < -fastDelta || delta > fastDelta || max > fastRange || old < -fastRange || old > fastRange {
+		return c.addLimitedCAS(delta, max)
+	}
+	cur := int64(hal.FetchAddUint64(&c.v, uint64(delta)))
+	if fits(cur, delta, max) {
+		return true
+	}
+	hal.FetchAddUint64(&c.v, uint64(-delta))
+	return false
+}
+
+// The bounds of FetchAdd.AddLimited's fetch-and-add path: see its doc.
+const (
+	fastDelta = 1 << 32
+	fastRange = 1 << 62
+)
+
+// addLimitedCAS is AddLimited as a compare-and-swap loop: the slow path.
+func (c *FetchAdd) addLimitedCAS(delta, max int64) bool {
+	for {
+		old := hal.LoadAcquireUint64(&c.v)
+		if !fits(int64(old), delta, max) {
+			return false
+		}
+		if hal.CompareAndSwapUint64(&c.v, old, old+uint64(delta)) {
+			return true
+		}
+	}
+}
+
+// fits reports whether AddLimited may add delta to a counter holding v:
+// see [FetchAdd.AddLimited]. It never overflows: for delta > 0 it compares
+// the room max-v, exact as an unsigned number once v <= max.
+func fits(v, delta, max int64) bool {
+	if delta <= 0 {
+		return v >= math.MinInt64-delta
+	}
+	return v <= max && uint64(max)-uint64(v) >= uint64(delta)
 }
 
 // Load returns the counter's value.

@@ -1,6 +1,8 @@
 package counter
 
 import (
+	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -284,5 +286,103 @@ func TestStripedMoveStep(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestAddLimitedEdges checks AddLimited at the ends of int64 for both
+// counters: a delta that would overflow, wrap below math.MinInt64 or pass
+// max is refused and leaves the counter unchanged (issue 10 item 1: a
+// counter at 5 accepted AddLimited(math.MaxInt64, 100) and wrapped).
+func TestAddLimitedEdges(t *testing.T) {
+	const maxI, minI = math.MaxInt64, math.MinInt64
+	cases := []struct {
+		start, delta, max int64
+		ok                bool
+	}{
+		{5, maxI, 100, false},      // the issue's case: wraps
+		{5, maxI, maxI, false},     // overflows even with no limit
+		{5, maxI - 5, maxI, true},  // exactly MaxInt64
+		{5, maxI - 4, maxI, false}, // one past
+		{0, maxI, maxI, true},
+		{-1, maxI, maxI, true},
+		{minI, maxI, 0, true},       // -1
+		{minI, maxI, -2, false},     // -1 passes max -2
+		{-10, 5, -5, true},          // negative max, exactly at it
+		{-10, 6, -5, false},         // one past a negative max
+		{minI, 1, minI, false},      // max MinInt64 admits no positive delta
+		{200, 1, 100, false},        // above max already
+		{200, -50, 100, true},       // a decrement is not limited by max
+		{minI + 5, -5, 0, true},     // down to exactly MinInt64
+		{minI + 5, -6, 0, false},    // wraps below MinInt64
+		{-5, minI, 0, false},        // wraps
+		{0, minI, 0, true},          // exactly MinInt64
+		{maxI, minI, 0, true},       // -1
+		{3, 1 << 40, 1 << 41, true}, // large deltas take the CAS path
+		{3, 1 << 40, 1 << 40, false},
+		{1 << 62, 1, maxI, true},
+		{3, 0, 2, true}, // delta 0 counts as a decrement: never limited by max
+	}
+	for _, tc := range cases {
+		for _, c := range []interface {
+			limited
+			set(int64)
+		}{new(CASLoop), new(FetchAdd)} {
+			c.set(tc.start)
+			got := c.AddLimited(tc.delta, tc.max)
+			want := tc.start
+			if tc.ok {
+				want = tc.start + tc.delta
+			}
+			if got != tc.ok || c.Load() != want {
+				t.Errorf("%T at %d: AddLimited(%d, %d) = %v, value %d; want %v, value %d",
+					c, tc.start, tc.delta, tc.max, got, c.Load(), tc.ok, want)
+			}
+		}
+	}
+}
+
+// TestAddLimitedNeverPassesMax hammers AddLimited with deltas of every
+// size, positive and negative, near the top of int64, and checks after
+// each call that the counter never passed max and that the successful
+// deltas sum to the final value.
+func TestAddLimitedNeverPassesMax(t *testing.T) {
+	for _, c := range []interface {
+		limited
+		set(int64)
+	}{new(CASLoop), new(FetchAdd)} {
+		t.Run(fmt.Sprintf("%T", c), func(t *testing.T) {
+			const max int64 = math.MaxInt64 - 10
+			c.set(max - 1000)
+			deltas := []int64{1, 7, 1 << 33, math.MaxInt64, -3, math.MinInt64, 1 << 61, -(1 << 40)}
+			var sum atomic.Int64 // successful deltas, wrapping like the counter
+			var bad atomic.Int64
+			var wg sync.WaitGroup
+			for g := range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					var mine int64
+					for i := range iterations(20000, 2000) {
+						d := deltas[(g+i)%len(deltas)]
+						if c.AddLimited(d, max) {
+							mine += d
+						}
+						// Above max: FetchAdd's take-back path is
+						// not used this close to the top.
+						if c.Load() > max {
+							bad.Add(1)
+						}
+					}
+					sum.Add(mine)
+				}()
+			}
+			wg.Wait()
+			if bad.Load() != 0 {
+				t.Fatalf("counter seen above max %d times", bad.Load())
+			}
+			if got, want := c.Load(), max-1000+sum.Load(); got != want || got > max {
+				t.Fatalf("Load = %d, want start + successful deltas = %d (max %d)", got, want, max)
+			}
+		})
 	}
 }

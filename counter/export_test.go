@@ -10,3 +10,9 @@ func KindNames() []string {
 	}
 	return names
 }
+
+// set stores v, for tests that start a counter near the ends of int64.
+func (c *CASLoop) set(v int64) { c.v = uint64(v) }
+
+// set stores v, for tests that start a counter near the ends of int64.
+func (c *FetchAdd) set(v int64) { c.v = uint64(v) }

@@ -10,6 +10,7 @@ import (
 
 // stripe is one cache line of a Striped counter.
 type stripe struct {
+	_ align64
 	v uint64
 	_ [lineSize - 8]byte
 }
@@ -40,6 +41,10 @@ type stripeSet struct {
 // Add is cheap under contention; Load is not atomic with respect to
 // concurrent Adds (it may miss an Add in progress), but a Load that starts
 // after a set of Adds finished sees all of them. The zero value is 0.
+//
+// Striped has no AddLimited: its count is a sum over many words, and no
+// single atomic step can check that sum against a limit while adding to
+// one stripe. A limit needs [CASLoop] or [FetchAdd].
 type Striped struct {
 	set atomic.Pointer[stripeSet]
 }

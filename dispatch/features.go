@@ -22,14 +22,21 @@ import (
 // Feature names used in variant requirements. They are lower case and
 // stable: they appear in GOHAL error messages and in halbench's JSON.
 const (
-	FeatureCX16      = "cx16"      // amd64: CMPXCHG16B
-	FeatureRDTSCP    = "rdtscp"    // amd64: RDTSCP
-	FeatureWAITPKG   = "waitpkg"   // amd64: TPAUSE, UMONITOR, UMWAIT
-	FeatureSERIALIZE = "serialize" // amd64: SERIALIZE
-	FeatureAtomics   = "atomics"   // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
-	FeatureLRCPC     = "lrcpc"     // arm64: LDAPR (RCpc load-acquire)
+	FeatureCX16    = "cx16"    // amd64: CMPXCHG16B
+	FeatureRDTSCP  = "rdtscp"  // amd64: RDTSCP
+	FeatureAtomics = "atomics" // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
+	FeatureLRCPC   = "lrcpc"   // arm64: LDAPR (RCpc load-acquire)
 	// riscv64 has no feature constants: its variants need only RV64GC,
 	// which every riscv64 Go program already requires (see [Host]).
+
+	// FeatureAVXAtomic (amd64) is AVX on a vendor whose manual promises
+	// that a 16-byte-aligned VMOVDQA load or store is single-copy atomic:
+	// Intel (SDM vol. 3A, "Guaranteed Atomic Operations") and AMD (APM
+	// vol. 2, "Access Atomicity"). Detected as x/sys/cpu's X86.HasAVX
+	// (CPUID.1:ECX.AVX, and the OS saves the YMM state: OSXSAVE and XCR0
+	// bits 1-2) and a CPUID vendor string GenuineIntel or AuthenticAMD;
+	// other vendors' AVX CPUs do not get it.
+	FeatureAVXAtomic = "avxatomic"
 )
 
 // Features describes the CPU this process runs on, as far as gohal cares.
@@ -69,7 +76,7 @@ var (
 // from golang.org/x/sys/cpu and github.com/klauspost/cpuid/v2. Callers must
 // not modify the result.
 //
-// Detected: on amd64 cx16, rdtscp, waitpkg and serialize; on arm64
+// Detected: on amd64 cx16, rdtscp and avxatomic; on arm64
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence).
@@ -99,8 +106,7 @@ func detect() *Features {
 		// flags x/sys/cpu does not know.
 		f.Flags[FeatureCX16] = cpu.X86.HasCX16
 		f.Flags[FeatureRDTSCP] = c.Supports(cpuid.RDTSCP)
-		f.Flags[FeatureWAITPKG] = c.Supports(cpuid.WAITPKG)
-		f.Flags[FeatureSERIALIZE] = c.Supports(cpuid.SERIALIZE)
+		f.Flags[FeatureAVXAtomic] = cpu.X86.HasAVX && (c.VendorID == cpuid.Intel || c.VendorID == cpuid.AMD)
 	case "arm64":
 		// x/sys/cpu reads the kernel's HWCAP, which honours
 		// GODEBUG=cpu.atomics=off and what an emulator advertises.

@@ -32,7 +32,9 @@ const EnvVar = "GOHAL"
 
 // OverrideError reports an override that cannot be honoured. Its message
 // names the environment variable, the op, the variant and, for a variant the
-// CPU cannot run, the missing feature.
+// CPU cannot run, the missing feature. Text taken from the override is
+// quoted in the message up to 80 bytes, then cut ("..." and its length);
+// the Op and Variant fields hold it whole.
 type OverrideError struct {
 	Op      string // the op named, if any
 	Variant string // the variant named, if any
@@ -40,11 +42,20 @@ type OverrideError struct {
 	Msg     string // the complete message without the "GOHAL: " prefix
 }
 
+// Error returns the message prefixed with the variable's name, as in
+// `GOHAL: op "fetchadd64" variant "lse" needs CPU feature "atomics", which
+// this CPU lacks`. Package hal prints it, after "gohal: ", and exits with
+// status 2 when the GOHAL it reads at init cannot be honoured.
 func (e *OverrideError) Error() string { return EnvVar + ": " + e.Msg }
 
 // ParseOverride parses a GOHAL value into op → variant. Empty items (as in
 // "a=b,,c=d" or a trailing comma) are ignored; white space around names is
 // allowed. It checks syntax only: [Select] checks the names.
+//
+// The second result lists the ops in the order the value names them (the
+// map has no order), so that a caller checking the names reports the first
+// bad one, as Select does. A malformed item or an op named twice is an
+// *OverrideError, with nil results.
 func ParseOverride(s string) (map[string]string, []string, error) {
 	m := map[string]string{}
 	var order []string
@@ -57,11 +68,11 @@ func ParseOverride(s string) (map[string]string, []string, error) {
 		op, variant = strings.TrimSpace(op), strings.TrimSpace(variant)
 		if !ok || op == "" || variant == "" || strings.Contains(variant, "=") {
 			return nil, nil, &OverrideError{Op: op, Variant: variant,
-				Msg: fmt.Sprintf("item %d %q is malformed: want op=variant (e.g. %s=fetchadd64=llsc,pause=yield)", i+1, item, EnvVar)}
+				Msg: fmt.Sprintf("item %d %s is malformed: want op=variant (e.g. %s=fetchadd64=llsc,pause=yield)", i+1, quote(item), EnvVar)}
 		}
 		if prev, dup := m[op]; dup {
 			return nil, nil, &OverrideError{Op: op, Variant: variant,
-				Msg: fmt.Sprintf("op %q is given twice (%q and %q)", op, prev, variant)}
+				Msg: fmt.Sprintf("op %s is given twice (%s and %s)", quote(op), quote(prev), quote(variant))}
 		}
 		m[op] = variant
 		order = append(order, op)
@@ -86,13 +97,13 @@ func Select(f *Features, ops []Op, override string) ([]Choice, error) {
 		op, ok := byName[name]
 		if !ok {
 			return nil, &OverrideError{Op: name, Variant: want[name],
-				Msg: fmt.Sprintf("unknown op %q (known on %s: %s)", name, f.GOARCH, strings.Join(opNames(ops), ", "))}
+				Msg: fmt.Sprintf("unknown op %s (known on %s: %s)", quote(name), f.GOARCH, strings.Join(opNames(ops), ", "))}
 		}
 		v := want[name]
 		idx := op.index(v)
 		if idx < 0 {
 			return nil, &OverrideError{Op: name, Variant: v,
-				Msg: fmt.Sprintf("op %q has no variant %q on %s (variants: %s)", name, v, f.GOARCH, strings.Join(op.variantNames(), ", "))}
+				Msg: fmt.Sprintf("op %q has no variant %s on %s (variants: %s)", name, quote(v), f.GOARCH, strings.Join(op.variantNames(), ", "))}
 		}
 		if miss := missing(f, op.Variants[idx]); miss != "" {
 			return nil, &OverrideError{Op: name, Variant: v, Missing: miss,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func testOps() []Op {
@@ -170,4 +171,42 @@ func FuzzParseOverride(f *testing.F) {
 		// Selecting with the parsed override must not panic either.
 		_, _ = Select(arm64(), testOps(), s)
 	})
+}
+
+// TestErrorsQuoteBoundedInput checks that an error quotes at most about
+// 80 bytes of the override's text, says it was cut and how long it was
+// (issue 10 item 15: a 100 KB GOHAL value made a 100 KB line), and that
+// short names are quoted whole.
+func TestErrorsQuoteBoundedInput(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	for _, tc := range []struct{ name, override string }{
+		{"malformed", "fetchadd64=llsc," + long},
+		{"unknown op", long + "=llsc"},
+		{"unknown variant", "fetchadd64=" + long},
+		{"given twice", long + "=a," + long + "=b"},
+		{"twice, long variants", "pause=" + long + ",pause=" + long},
+		{"multibyte", "x" + strings.Repeat("é", 49_999) + "x=llsc"},
+	} {
+		_, err := Select(arm64(FeatureAtomics), testOps(), tc.override)
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		msg := err.Error()
+		if len(msg) > 400 || !strings.Contains(msg, "... (100000 bytes)") || !strings.HasPrefix(msg, "GOHAL: ") {
+			t.Errorf("%s: %d-byte message, want <= 400 with the cut marked: %.500s", tc.name, len(msg), msg)
+		}
+		if !utf8.ValidString(msg) {
+			t.Errorf("%s: message cut inside a character: %.500q", tc.name, msg)
+		}
+	}
+	// Exactly 80 bytes are quoted whole; 81 are cut.
+	_, err := Select(arm64(), testOps(), strings.Repeat("o", 80)+"=v")
+	if err == nil || !strings.Contains(err.Error(), `"`+strings.Repeat("o", 80)+`" (known`) {
+		t.Errorf("80-byte op name: %v", err)
+	}
+	_, err = Select(arm64(), testOps(), strings.Repeat("o", 81)+"=v")
+	if err == nil || !strings.Contains(err.Error(), `"`+strings.Repeat("o", 80)+`"... (81 bytes) (known`) {
+		t.Errorf("81-byte op name: %v", err)
+	}
 }

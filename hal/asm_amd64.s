@@ -63,6 +63,195 @@ mfence:
 	MFENCE
 	RET
 
+// func cas128(addr *[2]uint64, oldLo uint64, oldHi uint64, newLo uint64, newHi uint64) (lo uint64, hi uint64, swapped bool)
+TEXT ·cas128(SB), NOSPLIT, $0-57
+	// cas128: the entry of op cas128.
+	// It runs the variant whose index hal stored in selCas128.
+	CMPB ·selCas128+0(SB), $0x00
+	JNE  portable
+
+	// selCas128 = 0: cmpxchg16b (requires cx16)
+	MOVQ       addr+0(FP), DI
+	TESTQ      $0x0000000f, DI
+	JNE        cmpxchg16b_misaligned
+	MOVQ       oldLo+8(FP), AX
+	MOVQ       oldHi+16(FP), DX
+	MOVQ       newLo+24(FP), BX
+	MOVQ       newHi+32(FP), CX
+	LOCK
+	CMPXCHG16B (DI)
+	SETEQ      R8
+
+	// DX:AX holds the value found, swapped or not.
+	MOVQ AX, lo+40(FP)
+	MOVQ DX, hi+48(FP)
+	MOVB R8, swapped+56(FP)
+	RET
+
+cmpxchg16b_misaligned:
+	JMP ·misaligned128+0(SB)
+
+portable:
+	// selCas128 = 1: portable
+	// The Go variant: a tail jump to cas128_portable.
+	JMP ·cas128_portable+0(SB)
+
+// func cas128U(addr *[2]uint64, oldLo uint64, oldHi uint64, newLo uint64, newHi uint64) (lo uint64, hi uint64, swapped bool)
+TEXT ·cas128U(SB), NOSPLIT, $0-57
+	// cas128U: cas128 on the hal.Uint128 at addr: the aligned word's
+	// address replaces addr, then a tail jump to cas128 (or to cas128_moved when
+	// the value must be relocated first).
+	MOVQ addr+0(FP), DI
+	MOVQ DI, SI
+	NEGQ SI
+	ANDQ $0x0000000f, SI
+	MOVL 28(DI), R8
+	CMPQ R8, SI
+	JNE  moved
+	ADDQ SI, DI
+	MOVQ DI, addr+0(FP)
+	JMP  ·cas128+0(SB)
+
+moved:
+	JMP ·cas128_moved+0(SB)
+
+// func load128(addr *[2]uint64) (lo uint64, hi uint64)
+// Requires: AVX
+TEXT ·load128(SB), NOSPLIT, $0-24
+	// load128: the entry of op load128.
+	// It runs the variant whose index hal stored in selLoad128.
+	MOVBLZX ·selLoad128+0(SB), R11
+	CMPL    R11, $0x00000001
+	JEQ     cmpxchg16b
+	CMPL    R11, $0x00000002
+	JEQ     portable
+
+	// selLoad128 = 0: vmovdqa (requires avxatomic)
+	MOVQ    addr+0(FP), DI
+	TESTQ   $0x0000000f, DI
+	JNE     vmovdqa_misaligned
+	VMOVDQA (DI), X0
+
+	// lo and hi are adjacent in the frame: one 16-byte store.
+	VMOVDQU X0, lo+8(FP)
+	RET
+
+vmovdqa_misaligned:
+	JMP ·misaligned128+0(SB)
+
+cmpxchg16b:
+	// selLoad128 = 1: cmpxchg16b (requires cx16)
+	MOVQ       addr+0(FP), DI
+	TESTQ      $0x0000000f, DI
+	JNE        cmpxchg16b_misaligned
+	XORL       AX, AX
+	XORL       DX, DX
+	XORL       BX, BX
+	XORL       CX, CX
+	LOCK
+	CMPXCHG16B (DI)
+	MOVQ       AX, lo+8(FP)
+	MOVQ       DX, hi+16(FP)
+	RET
+
+cmpxchg16b_misaligned:
+	JMP ·misaligned128+0(SB)
+
+portable:
+	// selLoad128 = 2: portable
+	// The Go variant: a tail jump to load128_portable.
+	JMP ·load128_portable+0(SB)
+
+// func load128U(addr *[2]uint64) (lo uint64, hi uint64)
+TEXT ·load128U(SB), NOSPLIT, $0-24
+	// load128U: load128 on the hal.Uint128 at addr: the aligned word's
+	// address replaces addr, then a tail jump to load128 (or to load128_moved when
+	// the value must be relocated first).
+	MOVQ addr+0(FP), DI
+	MOVQ DI, SI
+	NEGQ SI
+	ANDQ $0x0000000f, SI
+	MOVL 28(DI), R8
+	CMPQ R8, SI
+	JNE  moved
+	ADDQ SI, DI
+	MOVQ DI, addr+0(FP)
+	JMP  ·load128+0(SB)
+
+moved:
+	JMP ·load128_moved+0(SB)
+
+// func store128(addr *[2]uint64, lo uint64, hi uint64)
+// Requires: AVX
+TEXT ·store128(SB), NOSPLIT, $0-24
+	// store128: the entry of op store128.
+	// It runs the variant whose index hal stored in selStore128.
+	MOVBLZX ·selStore128+0(SB), R11
+	CMPL    R11, $0x00000001
+	JEQ     cmpxchg16b
+	CMPL    R11, $0x00000002
+	JEQ     portable
+
+	// selStore128 = 0: vmovdqa (requires avxatomic)
+	MOVQ  addr+0(FP), DI
+	TESTQ $0x0000000f, DI
+	JNE   vmovdqa_misaligned
+
+	// lo and hi are adjacent in the frame: one 16-byte load.
+	VMOVDQU lo+8(FP), X0
+	VMOVDQA X0, (DI)
+
+	// The full fence that makes the store sequentially consistent.
+	LOCK
+	ORQ $0x00, (SP)
+	RET
+
+vmovdqa_misaligned:
+	JMP ·misaligned128+0(SB)
+
+cmpxchg16b:
+	// selStore128 = 1: cmpxchg16b (requires cx16)
+	MOVQ  addr+0(FP), DI
+	TESTQ $0x0000000f, DI
+	JNE   cmpxchg16b_misaligned
+	MOVQ  lo+8(FP), BX
+	MOVQ  hi+16(FP), CX
+	XORL  AX, AX
+	XORL  DX, DX
+
+cmpxchg16b_loop:
+	LOCK
+	CMPXCHG16B (DI)
+	JNE        cmpxchg16b_loop
+	RET
+
+cmpxchg16b_misaligned:
+	JMP ·misaligned128+0(SB)
+
+portable:
+	// selStore128 = 2: portable
+	// The Go variant: a tail jump to store128_portable.
+	JMP ·store128_portable+0(SB)
+
+// func store128U(addr *[2]uint64, lo uint64, hi uint64)
+TEXT ·store128U(SB), NOSPLIT, $0-24
+	// store128U: store128 on the hal.Uint128 at addr: the aligned word's
+	// address replaces addr, then a tail jump to store128 (or to store128_moved when
+	// the value must be relocated first).
+	MOVQ addr+0(FP), DI
+	MOVQ DI, SI
+	NEGQ SI
+	ANDQ $0x0000000f, SI
+	MOVL 28(DI), R8
+	CMPQ R8, SI
+	JNE  moved
+	ADDQ SI, DI
+	MOVQ DI, addr+0(FP)
+	JMP  ·store128+0(SB)
+
+moved:
+	JMP ·store128_moved+0(SB)
+
 // func Cycles() uint64
 // Requires: RDTSC, RDTSCP, SSE2
 TEXT ·Cycles(SB), NOSPLIT, $0-8

@@ -402,6 +402,8 @@ TEXT ·cas128(SB), NOSPLIT, $0-57
 	CBNZ      R9, llsc
 	// selCas128 = 0: lse (requires atomics)
 	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
 	MOVD      oldLo+8(FP), R0
 	MOVD      oldHi+16(FP), R1
 	MOVD      newLo+24(FP), R2
@@ -418,9 +420,13 @@ TEXT ·cas128(SB), NOSPLIT, $0-57
 	CSET      EQ, R4
 	MOVB      R4, swapped+56(FP)
 	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
 llsc:
 	// selCas128 = 1: llsc
 	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
 	MOVD      oldLo+8(FP), R6
 	MOVD      oldHi+16(FP), R7
 	MOVD      newLo+24(FP), R2
@@ -445,6 +451,131 @@ llsc_done:
 	MOVD      R1, hi+48(FP)
 	MOVB      R4, swapped+56(FP)
 	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
+
+// cas128U: cas128 on the hal.Uint128 at addr: the aligned word's
+// address replaces addr, then a tail jump to cas128 (or to cas128_moved when
+// the value must be relocated first).
+TEXT ·cas128U(SB), NOSPLIT, $0-57
+	MOVD      addr+0(FP), R0
+	NEG       R0, R1
+	AND       $15, R1
+	ADD       $28, R0, R2
+	LDARW     (R2), R3
+	CMP       R1, R3
+	BNE       moved
+	ADD       R1, R0
+	MOVD      R0, addr+0(FP)
+	JMP       ·cas128(SB)
+moved:
+	JMP       ·cas128_moved(SB)
+
+// load128: the entry of op load128.
+// It runs the variant whose index hal stored in selLoad128.
+TEXT ·load128(SB), NOSPLIT, $0-24
+	MOVBU     ·selLoad128(SB), R9
+	CBNZ      R9, llsc
+	// selLoad128 = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
+	MOVD      ZR, R0
+	MOVD      ZR, R1
+	MOVD      ZR, R2
+	MOVD      ZR, R3
+	WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]
+	MOVD      R0, lo+8(FP)
+	MOVD      R1, hi+16(FP)
+	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
+llsc:
+	// selLoad128 = 1: llsc
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
+llsc_loop:
+	LDAXP     (R5), (R0, R1)
+	STLXP     (R0, R1), (R5), R8
+	CBNZ      R8, llsc_loop
+	MOVD      R0, lo+8(FP)
+	MOVD      R1, hi+16(FP)
+	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
+
+// load128U: load128 on the hal.Uint128 at addr: the aligned word's
+// address replaces addr, then a tail jump to load128 (or to load128_moved when
+// the value must be relocated first).
+TEXT ·load128U(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	NEG       R0, R1
+	AND       $15, R1
+	ADD       $28, R0, R2
+	LDARW     (R2), R3
+	CMP       R1, R3
+	BNE       moved
+	ADD       R1, R0
+	MOVD      R0, addr+0(FP)
+	JMP       ·load128(SB)
+moved:
+	JMP       ·load128_moved(SB)
+
+// store128: the entry of op store128.
+// It runs the variant whose index hal stored in selStore128.
+TEXT ·store128(SB), NOSPLIT, $0-24
+	MOVBU     ·selStore128(SB), R9
+	CBNZ      R9, llsc
+	// selStore128 = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
+	MOVD      lo+8(FP), R2
+	MOVD      hi+16(FP), R3
+	LDP       (R5), (R0, R1)
+lse_loop:
+	MOVD      R0, R6
+	MOVD      R1, R7
+	WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]
+	CMP       R6, R0
+	BNE       lse_loop
+	CMP       R7, R1
+	BNE       lse_loop
+	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
+llsc:
+	// selStore128 = 1: llsc
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
+	MOVD      lo+8(FP), R2
+	MOVD      hi+16(FP), R3
+llsc_loop:
+	LDAXP     (R5), (R0, R1)
+	STLXP     (R2, R3), (R5), R8
+	CBNZ      R8, llsc_loop
+	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
+
+// store128U: store128 on the hal.Uint128 at addr: the aligned word's
+// address replaces addr, then a tail jump to store128 (or to store128_moved when
+// the value must be relocated first).
+TEXT ·store128U(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	NEG       R0, R1
+	AND       $15, R1
+	ADD       $28, R0, R2
+	LDARW     (R2), R3
+	CMP       R1, R3
+	BNE       moved
+	ADD       R1, R0
+	MOVD      R0, addr+0(FP)
+	JMP       ·store128(SB)
+moved:
+	JMP       ·store128_moved(SB)
 
 // Cycles: the entry of op cycles.
 TEXT ·Cycles(SB), NOSPLIT, $0-8

@@ -1,6 +1,6 @@
 // Package hal is gohal's hardware layer: spin-wait hints, compare-and-swap,
 // fetch-add and swap, acquire/release loads and stores, full fences, a
-// self-aligning 128-bit CAS, a cycle counter and a spin-lock acquire loop
+// self-aligning 128-bit word (load, store, swap, CAS), a cycle counter and a spin-lock acquire loop
 // (test, pause, compare-and-swap in one call), each implemented per
 // architecture in generated assembly and chosen once, at init, from the
 // features of the CPU the program runs on.
@@ -75,7 +75,7 @@
 // On architectures without a backend, with the purego build tag, and in
 // race-detector builds, every op is implemented in Go over sync/atomic (so the
 // race detector sees every access); Pause yields with runtime.Gosched and
-// the 128-bit CAS uses striped locks. [Selected] then reports the variant
+// the 128-bit ops use striped locks. [Selected] then reports the variant
 // "portable".
 //
 // # Pointers

@@ -28,29 +28,43 @@ func Force(op, variant string) (restore func(), err error) {
 		}
 		return func() {}, nil
 	}
-	var prev, next Choice
+	// A 128-bit op takes the others of its group along (see group128):
+	// they get the choices selectFor made with this override.
+	ops := []string{op}
+	if in128(op) {
+		ops = group128
+	}
+	prev := append([]Choice(nil), selected...)
+	found := false
 	for i, c := range selected {
-		if c.Op == op {
-			prev = c
+		for _, o := range ops {
+			if c.Op != o {
+				continue
+			}
+			found = found || o == op
 			for _, n := range choices {
-				if n.Op == op {
-					next = n
+				if n.Op == o {
+					if err := apply(n); err != nil {
+						return nil, err
+					}
+					selected[i] = n
 				}
 			}
-			if err := apply(next); err != nil {
-				return nil, err
-			}
-			selected[i] = next
-			idx := i
-			return func() {
-				if err := apply(prev); err != nil {
-					panic(err)
-				}
-				selected[idx] = prev
-			}, nil
 		}
 	}
-	return nil, fmt.Errorf("hal: op %q not selected", op)
+	if !found {
+		return nil, fmt.Errorf("hal: op %q not selected", op)
+	}
+	return func() {
+		for i, c := range prev {
+			if selected[i] != c {
+				if err := apply(c); err != nil {
+					panic(err)
+				}
+				selected[i] = c
+			}
+		}
+	}, nil
 }
 
 // Runnable reports whether this CPU can run the named variant of op, and if

@@ -50,10 +50,13 @@ func selectFor(f *dispatch.Features, override string) ([]Choice, error) {
 		}
 	}
 	choices, err := dispatch.Select(f, ops, override)
-	if e, ok := err.(*dispatch.OverrideError); ok && Binding(archOps[0].name) == binding.Portable {
-		err = portableOverrideError(e, f.GOARCH)
+	if err != nil {
+		if e, ok := err.(*dispatch.OverrideError); ok && Binding(archOps[0].name) == binding.Portable {
+			err = portableOverrideError(e, f.GOARCH)
+		}
+		return nil, err
 	}
-	return choices, err
+	return unify128(choices, override)
 }
 
 // portableOverrideError rewrites an override error about an unknown

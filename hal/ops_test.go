@@ -14,7 +14,7 @@ import (
 type calls struct {
 	opFuncs
 	// cas128 takes a Uint128: the API binding goes through its methods
-	// (built on the unexported cas128 entry), the table binding through
+	// (built on the unexported Uint128 entry cas128U), the table binding through
 	// Table().CompareAndSwap128 on u.Addr().
 	cas128  func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 	load128 func(u *hal.Uint128) (lo, hi uint64)
@@ -22,6 +22,10 @@ type calls struct {
 	// SpinLockUint32 (Go, capping each assembly call), the table binding
 	// the entry's variant itself.
 	spinlock32 func(addr *uint32, spins uint32) bool
+	// store128 and swap128 likewise: Uint128's Store and Swap, or the
+	// table's Store128 row (swap128 is a CAS loop over the table's rows).
+	store128 func(u *hal.Uint128, lo, hi uint64)
+	swap128  func(u *hal.Uint128, lo, hi uint64) (oldLo, oldHi uint64)
 }
 
 func apiBinding() calls {
@@ -38,21 +42,33 @@ func apiBinding() calls {
 		},
 		load128:    func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
 		spinlock32: func(a *uint32, s uint32) bool { return hal.SpinLockUint32(a, s) },
+		store128:   func(u *hal.Uint128, lo, hi uint64) { u.Store(lo, hi) },
+		swap128:    func(u *hal.Uint128, lo, hi uint64) (uint64, uint64) { return u.Swap(lo, hi) },
 	}
 }
 
 // tableBinding reads the table after any Force, so it calls the variant
 // forced.
 func tableBinding() calls {
-	c128 := hal.Table().CompareAndSwap128.Func
+	t := hal.Table()
+	c128, l128, s128 := t.CompareAndSwap128.Func, t.Load128.Func, t.Store128.Func
 	return calls{
 		opFuncs: tableFuncs(),
 		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
 			return c128(u.Addr(), oldLo, oldHi, newLo, newHi)
 		},
-		load128: func(u *hal.Uint128) (uint64, uint64) {
-			lo, hi, _ := c128(u.Addr(), 0, 0, 0, 0)
-			return lo, hi
+		load128:  func(u *hal.Uint128) (uint64, uint64) { return l128(u.Addr()) },
+		store128: func(u *hal.Uint128, lo, hi uint64) { s128(u.Addr(), lo, hi) },
+		swap128: func(u *hal.Uint128, lo, hi uint64) (uint64, uint64) {
+			a := u.Addr()
+			oLo, oHi := l128(a)
+			for {
+				l, h, ok := c128(a, oLo, oHi, lo, hi)
+				if ok {
+					return oLo, oHi
+				}
+				oLo, oHi = l, h
+			}
 		},
 		spinlock32: hal.Table().SpinLockUint32.Func,
 	}

@@ -93,6 +93,7 @@ func stripeFor(addr *[2]uint64) *stripe {
 }
 
 func cas128_portable(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	checkAligned128(addr)
 	s := stripeFor(addr)
 	s.Lock()
 	lo, hi = addr[0], addr[1]
@@ -102,6 +103,26 @@ func cas128_portable(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi
 	}
 	s.Unlock()
 	return lo, hi, swapped
+}
+
+// load128_portable reads the word under its stripe's lock: a reader takes
+// the lock as a writer does, so it never sees half of a store.
+func load128_portable(addr *[2]uint64) (lo, hi uint64) {
+	checkAligned128(addr)
+	s := stripeFor(addr)
+	s.Lock()
+	lo, hi = addr[0], addr[1]
+	s.Unlock()
+	return lo, hi
+}
+
+// store128_portable writes the word under its stripe's lock.
+func store128_portable(addr *[2]uint64, lo, hi uint64) {
+	checkAligned128(addr)
+	s := stripeFor(addr)
+	s.Lock()
+	addr[0], addr[1] = lo, hi
+	s.Unlock()
 }
 
 // portableEpoch anchors the portable cycle counter: nanoseconds on the

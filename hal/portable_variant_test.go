@@ -61,9 +61,10 @@ func cas128Blocks(t *testing.T) bool {
 	return blocked
 }
 
-// The entry of an op with a Go variant is generated Go that switches on the
-// flag: forcing the portable variant must route the entry to it, and
-// forcing another variant away from it.
+// The entry of an op with a Go variant beside assembly ones reads the flag
+// in assembly and tail-jumps to the Go variant when it is chosen (an op
+// with only a Go variant has a Go entry): forcing the portable variant
+// must route the entry to it, and forcing another variant away from it.
 func TestGoEntryFollowsFlag(t *testing.T) {
 	if !hasVariant("cas128", "portable") {
 		t.Skip("cas128 has no portable variant in this build")

@@ -6,7 +6,6 @@ package hal
 
 import (
 	"github.com/gohal/gohal/hal/binding"
-	"github.com/gohal/gohal/hal/direct"
 	"sync/atomic"
 )
 
@@ -43,6 +42,8 @@ var bindings = map[string]binding.Kind{
 	"storerelease64":      binding.Single,
 	"fence":               binding.Flag,
 	"cas128":              binding.Flag,
+	"load128":             binding.Flag,
+	"store128":            binding.Flag,
 	"cycles":              binding.Flag,
 	"spinlock32":          binding.Single,
 }
@@ -176,12 +177,59 @@ func Fence()
 // oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
 // value found (which equals old when it swapped) and whether it swapped.
 // Sequentially consistent.
-func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
-	switch selCas128 {
-	case 1: // portable
-		return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
-	}
-	return direct.CompareAndSwap128Cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)
+//
+//go:noescape
+func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+
+// cas128U is cas128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to cas128, or to cas128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func cas128U(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+
+// cas128_moved is where cas128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs cas128 on the word.
+func cas128_moved(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	return cas128(resolve128(addr), oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+//
+//go:noescape
+func load128(addr *[2]uint64) (lo, hi uint64)
+
+// load128U is load128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to load128, or to load128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func load128U(addr *[2]uint64) (lo, hi uint64)
+
+// load128_moved is where load128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs load128 on the word.
+func load128_moved(addr *[2]uint64) (lo, hi uint64) {
+	return load128(resolve128(addr))
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+//
+//go:noescape
+func store128(addr *[2]uint64, lo, hi uint64)
+
+// store128U is store128 on the hal.Uint128 at addr: assembly that finds the
+// aligned word and jumps to store128, or to store128_moved when the value must be
+// relocated first.
+//
+//go:noescape
+func store128U(addr *[2]uint64, lo, hi uint64)
+
+// store128_moved is where store128U jumps when the Uint128 at addr moved (or was never
+// placed): it relocates the value and runs store128 on the word.
+func store128_moved(addr *[2]uint64, lo, hi uint64) {
+	store128(resolve128(addr), lo, hi)
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the

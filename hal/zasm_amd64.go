@@ -13,9 +13,11 @@ import (
 // reads it with one byte load and branches to that variant's body. A
 // gohal_static build has no entries, and nothing reads them.
 var (
-	selFence  uint8 // fence
-	selCas128 uint8 // cas128
-	selCycles uint8 // cycles
+	selFence    uint8 // fence
+	selCas128   uint8 // cas128
+	selLoad128  uint8 // load128
+	selStore128 uint8 // store128
+	selCycles   uint8 // cycles
 )
 
 // archOps lists the amd64 ops in spec order, each with its variants in
@@ -89,6 +91,16 @@ var archOps = []opImpl{
 	rowCompareAndSwap128(&selCas128, []variant[fnCompareAndSwap128]{
 		{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.CompareAndSwap128Cmpxchg16b},
 		{name: "portable", fn: cas128_portable},
+	}),
+	rowLoad128(&selLoad128, []variant[fnLoad128]{
+		{name: "vmovdqa", requires: []string{"avxatomic"}, fn: direct.Load128Vmovdqa},
+		{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.Load128Cmpxchg16b},
+		{name: "portable", fn: load128_portable},
+	}),
+	rowStore128(&selStore128, []variant[fnStore128]{
+		{name: "vmovdqa", requires: []string{"avxatomic"}, fn: direct.Store128Vmovdqa},
+		{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.Store128Cmpxchg16b},
+		{name: "portable", fn: store128_portable},
 	}),
 	rowCycles(&selCycles, []variant[fnCycles]{
 		{name: "rdtscp", requires: []string{"rdtscp"}, fn: direct.CyclesRdtscp},

@@ -31,6 +31,8 @@ var (
 	selLoadacquire32      uint8 // loadacquire32
 	selLoadacquire64      uint8 // loadacquire64
 	selCas128             uint8 // cas128
+	selLoad128            uint8 // load128
+	selStore128           uint8 // store128
 	selSpinlock32         uint8 // spinlock32
 )
 
@@ -121,6 +123,14 @@ var archOps = []opImpl{
 	rowCompareAndSwap128(&selCas128, []variant[fnCompareAndSwap128]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwap128Lse},
 		{name: "llsc", fn: direct.CompareAndSwap128Llsc},
+	}),
+	rowLoad128(&selLoad128, []variant[fnLoad128]{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.Load128Lse},
+		{name: "llsc", fn: direct.Load128Llsc},
+	}),
+	rowStore128(&selStore128, []variant[fnStore128]{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.Store128Lse},
+		{name: "llsc", fn: direct.Store128Llsc},
 	}),
 	rowCycles(nil, []variant[fnCycles]{
 		{name: "cntvct", fn: direct.CyclesCntvct},

@@ -105,6 +105,12 @@ var archOps = []opImpl{
 	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{
 		{name: "portable", fn: cas128_portable},
 	}),
+	rowLoad128(nil, []variant[fnLoad128]{
+		{name: "portable", fn: load128_portable},
+	}),
+	rowStore128(nil, []variant[fnStore128]{
+		{name: "portable", fn: store128_portable},
+	}),
 	rowCycles(nil, []variant[fnCycles]{
 		{name: "rdtime", fn: direct.CyclesRdtime},
 	}),

@@ -29,6 +29,8 @@ var allOps = []string{
 	"storerelease64",
 	"fence",
 	"cas128",
+	"load128",
+	"store128",
 	"cycles",
 	"spinlock32",
 }
@@ -81,6 +83,10 @@ func tableVariant(op string) string {
 		return t.Fence.Variant
 	case "cas128":
 		return t.CompareAndSwap128.Variant
+	case "load128":
+		return t.Load128.Variant
+	case "store128":
+		return t.Store128.Variant
 	case "cycles":
 		return t.Cycles.Variant
 	case "spinlock32":

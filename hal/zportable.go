@@ -50,6 +50,8 @@ var bindings = map[string]binding.Kind{
 	"storerelease64":      binding.Portable,
 	"fence":               binding.Portable,
 	"cas128":              binding.Portable,
+	"load128":             binding.Portable,
+	"store128":            binding.Portable,
 	"cycles":              binding.Portable,
 	"spinlock32":          binding.Portable,
 }
@@ -189,6 +191,33 @@ func Fence() {
 // Sequentially consistent.
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// cas128U is cas128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func cas128U(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	return cas128(resolve128(addr), oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+func load128(addr *[2]uint64) (lo, hi uint64) {
+	return load128_portable(addr)
+}
+
+// load128U is load128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func load128U(addr *[2]uint64) (lo, hi uint64) {
+	return load128(resolve128(addr))
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+func store128(addr *[2]uint64, lo, hi uint64) {
+	store128_portable(addr, lo, hi)
+}
+
+// store128U is store128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func store128U(addr *[2]uint64, lo, hi uint64) {
+	store128(resolve128(addr), lo, hi)
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the

@@ -21,6 +21,10 @@ func staticVariant(op string) string {
 	switch op {
 	case "cas128":
 		return "portable"
+	case "load128":
+		return "portable"
+	case "store128":
+		return "portable"
 	}
 	return direct.StaticVariant(op)
 }
@@ -50,6 +54,8 @@ var bindings = map[string]binding.Kind{
 	"storerelease64":      binding.Static,
 	"fence":               binding.Static,
 	"cas128":              binding.Static,
+	"load128":             binding.Static,
+	"store128":            binding.Static,
 	"cycles":              binding.Static,
 	"spinlock32":          binding.Static,
 }
@@ -189,6 +195,33 @@ func Fence() {
 // Sequentially consistent.
 func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return cas128_portable(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// cas128U is cas128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func cas128U(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
+	return cas128(resolve128(addr), oldLo, oldHi, newLo, newHi)
+}
+
+// load128 atomically loads the 16-byte-aligned word at addr,
+// sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.
+func load128(addr *[2]uint64) (lo, hi uint64) {
+	return load128_portable(addr)
+}
+
+// load128U is load128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func load128U(addr *[2]uint64) (lo, hi uint64) {
+	return load128(resolve128(addr))
+}
+
+// store128 atomically stores lo, hi into the 16-byte-aligned word at
+// addr, sequentially consistent.
+func store128(addr *[2]uint64, lo, hi uint64) {
+	store128_portable(addr, lo, hi)
+}
+
+// store128U is store128 on the hal.Uint128 at addr (see spec.Op.Uint128).
+func store128U(addr *[2]uint64, lo, hi uint64) {
+	store128(resolve128(addr), lo, hi)
 }
 
 // Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the

@@ -26,6 +26,8 @@ type (
 	fnStoreReleaseUint64    = func(addr *uint64, val uint64)
 	fnFence                 = func()
 	fnCompareAndSwap128     = func(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
+	fnLoad128               = func(addr *[2]uint64) (lo, hi uint64)
+	fnStore128              = func(addr *[2]uint64, lo, hi uint64)
 	fnCycles                = func() uint64
 	fnSpinLockUint32        = func(addr *uint32, spins uint32) (acquired bool)
 )
@@ -83,6 +85,10 @@ type DispatchTable struct {
 	// it returns the value found and whether it swapped. Use it with
 	// [Uint128.Addr].
 	CompareAndSwap128 Entry[fnCompareAndSwap128]
+	// Load128 is the row of op "load128" (see [load128]).
+	Load128 Entry[fnLoad128]
+	// Store128 is the row of op "store128" (see [store128]).
+	Store128 Entry[fnStore128]
 	// Cycles is the row of op "cycles" (see [Cycles]).
 	Cycles Entry[fnCycles]
 	// SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
@@ -223,6 +229,18 @@ func rowCompareAndSwap128(sel *uint8, vs []variant[fnCompareAndSwap128]) opImpl 
 	return row("cas128", sel, func(t *DispatchTable, e Entry[fnCompareAndSwap128]) { t.CompareAndSwap128 = e }, vs)
 }
 
+// rowLoad128 builds op load128's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowLoad128(sel *uint8, vs []variant[fnLoad128]) opImpl {
+	return row("load128", sel, func(t *DispatchTable, e Entry[fnLoad128]) { t.Load128 = e }, vs)
+}
+
+// rowStore128 builds op store128's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowStore128(sel *uint8, vs []variant[fnStore128]) opImpl {
+	return row("store128", sel, func(t *DispatchTable, e Entry[fnStore128]) { t.Store128 = e }, vs)
+}
+
 // rowCycles builds op cycles's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowCycles(sel *uint8, vs []variant[fnCycles]) opImpl {
@@ -285,6 +303,10 @@ func specVariants(goarch, op string) []string {
 		return []string{"lockor", "mfence"}
 	case "amd64/cas128":
 		return []string{"cmpxchg16b", "portable"}
+	case "amd64/load128":
+		return []string{"vmovdqa", "cmpxchg16b", "portable"}
+	case "amd64/store128":
+		return []string{"vmovdqa", "cmpxchg16b", "portable"}
 	case "amd64/cycles":
 		return []string{"rdtscp", "lfence_rdtsc"}
 	case "amd64/spinlock32":
@@ -332,6 +354,10 @@ func specVariants(goarch, op string) []string {
 	case "arm64/fence":
 		return []string{"dmb"}
 	case "arm64/cas128":
+		return []string{"lse", "llsc"}
+	case "arm64/load128":
+		return []string{"lse", "llsc"}
+	case "arm64/store128":
 		return []string{"lse", "llsc"}
 	case "arm64/cycles":
 		return []string{"cntvct"}
@@ -381,6 +407,10 @@ func specVariants(goarch, op string) []string {
 		return []string{"fence"}
 	case "riscv64/cas128":
 		return []string{"portable"}
+	case "riscv64/load128":
+		return []string{"portable"}
+	case "riscv64/store128":
+		return []string{"portable"}
 	case "riscv64/cycles":
 		return []string{"rdtime"}
 	case "riscv64/spinlock32":
@@ -415,6 +445,8 @@ var portableOps = []opImpl{
 	rowStoreReleaseUint64(nil, []variant[fnStoreReleaseUint64]{{name: "portable", fn: storerelease64_portable}}),
 	rowFence(nil, []variant[fnFence]{{name: "portable", fn: fence_portable}}),
 	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{{name: "portable", fn: cas128_portable}}),
+	rowLoad128(nil, []variant[fnLoad128]{{name: "portable", fn: load128_portable}}),
+	rowStore128(nil, []variant[fnStore128]{{name: "portable", fn: store128_portable}}),
 	rowCycles(nil, []variant[fnCycles]{{name: "portable", fn: cycles_portable}}),
 	rowSpinLockUint32(nil, []variant[fnSpinLockUint32]{{name: "portable", fn: spinlock32_portable}}),
 }

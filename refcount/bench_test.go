@@ -10,7 +10,8 @@ import (
 // BenchmarkRefcount runs the suite's Refcount section
 // (internal/suite/kit.go), the benchmarks halbench runs: one Inc of a
 // shared count, for the plain and checked counters, inlined (sync/atomic)
-// and through hal calls — the table of Linux's refcount_t work (plain
+// and through hal calls (all but Count live in internal/refimpl, as they
+// exist only to be measured) — the table of Linux's refcount_t work (plain
 // atomic vs checked call vs checked inline) — uncontended (threads=1) and
 // contended. The operation is written inline in the measuring loop, so
 // the harness adds no call per operation. The names are halbench's

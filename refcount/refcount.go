@@ -11,17 +11,11 @@
 // still in use. The first event that saturates a counter is reported once
 // through the hook set with [OnSaturate].
 //
-// The package has four counters with one method set, so the cost of the
-// checks and of the call into gohal's hardware layer can be measured
-// apart, as the kernel did when it weighed checked refcount_t against
-// plain atomic_t (plain atomic, checked call, checked inline):
-//
-//	            sync/atomic, inlined   hal call
-//	checked     Count                  CountHal
-//	unchecked   Plain                  PlainHal
-//
-// Count is the one to use; CountHal does the same through [hal] calls,
-// and Plain and PlainHal are atomic_t-like counters without the checks.
+// What the checks cost is measured: the kit's benchmarks (BenchmarkRefcount,
+// and halbench's Refcount section) compare Count with an unchecked
+// atomic_t-like count, and with both through calls into gohal's hal
+// package, as the
+// kernel did when it weighed checked refcount_t against plain atomic_t.
 //
 // # Memory ordering
 //
@@ -34,42 +28,30 @@
 package refcount
 
 import (
-	"log"
-	"math"
-	"sync"
 	"sync/atomic"
+
+	"github.com/gohal/gohal/internal/refimpl"
 )
 
 // SaturatedValue is the value a saturated counter holds: Linux's
 // REFCOUNT_SATURATED, INT_MIN/2, as far from both zero and the overflow
 // point as an int32 allows, so that racing increments and decrements on a
 // saturated counter cannot move it back into the valid range.
-const SaturatedValue int32 = math.MinInt32 / 2
+const SaturatedValue int32 = refimpl.SaturatedValue
 
 // The events that saturate a counter, as passed to the [OnSaturate] hook.
 const (
 	// EventIncOnZero: Inc on a counter at zero. The object was already
 	// released; the caller is using freed memory.
-	EventIncOnZero = "increment on 0; use-after-free"
+	EventIncOnZero = refimpl.EventIncOnZero
 	// EventOverflow: Inc or IncNotZero on a counter at math.MaxInt32.
-	EventOverflow = "addition overflow; saturated, leaking memory"
+	EventOverflow = refimpl.EventOverflow
 	// EventDecToZero: Dec took a counter to zero. Dec is for references
 	// that are never the last one; the object will never be released.
-	EventDecToZero = "decrement hit 0; leaking memory"
+	EventDecToZero = refimpl.EventDecToZero
 	// EventUnderflow: Dec or DecAndTest on a counter at zero.
-	EventUnderflow = "underflow; use-after-free"
+	EventUnderflow = refimpl.EventUnderflow
 )
-
-var (
-	hook    atomic.Pointer[func(event string)]
-	logOnce sync.Once
-)
-
-// defaultHook logs the first saturation event of the process and ignores
-// the rest, like the kernel's WARN_ONCE.
-func defaultHook(event string) {
-	logOnce.Do(func() { log.Printf("refcount: saturated: %s", event) })
-}
 
 // OnSaturate sets the function called when a counter saturates, and
 // returns the previous one. f is called once per counter, by the goroutine
@@ -81,66 +63,24 @@ func defaultHook(event string) {
 // (Misuse racing with correct use, such as an Inc on zero at the same
 // moment as a DecAndTest from one, can take a counter through zero twice
 // before it settles and report twice.)
-func OnSaturate(f func(event string)) (previous func(event string)) {
-	var p *func(string)
-	if f != nil {
-		p = &f
-	}
-	if old := hook.Swap(p); old != nil {
-		return *old
-	}
-	return defaultHook
-}
-
-// report calls the saturation hook.
-func report(event string) {
-	if f := hook.Load(); f != nil {
-		(*f)(event)
-		return
-	}
-	defaultHook(event)
-}
-
-// The checks are written on the value a fetch-and-add returned (the
-// counter's value before the operation), as in the kernel, and kept small
-// enough for the compiler to inline the fast path; the slow paths are
-// calls.
-
-// incBad reports whether an increment that found old must saturate:
-// old <= 0 (zero, or already saturated) or old == math.MaxInt32. One
-// unsigned comparison.
-func incBad(old int32) bool { return uint32(old-1) >= math.MaxInt32-1 }
-
-// incEvent names the event for an increment that found old, or "" when
-// the counter was already saturated.
-func incEvent(old int32) string {
-	switch {
-	case old == 0:
-		return EventIncOnZero
-	case old > 0:
-		return EventOverflow
-	}
-	return ""
-}
-
-// decEvent names the event for a Dec that found old <= 1, or "" when the
-// counter was already saturated.
-func decEvent(old int32) string {
-	switch {
-	case old == 1:
-		return EventDecToZero
-	case old == 0:
-		return EventUnderflow
-	}
-	return ""
-}
+func OnSaturate(f func(event string)) (previous func(event string)) { return refimpl.SetHook(f) }
 
 // Count is a checked reference count on sync/atomic, whose fast paths
 // inline into the caller. The zero value is a count of 0; a new object's
-// count is normally Set to 1.
+// count is normally Set to 1. A Count must not be copied after first use:
+// go vet reports copies.
 type Count struct {
+	_    noCopy
 	refs int32
 }
+
+// noCopy makes go vet's copylocks check report a copied Count: a copy
+// counts references of its own, so one of the two objects would be freed
+// early or never.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
 
 // Set sets the count to n without checks (refcount_set). A negative n
 // counts as saturated.
@@ -177,7 +117,7 @@ func (c *Count) IncNotZero() bool {
 		}
 		old = atomic.LoadInt32(&c.refs)
 	}
-	if incBad(old) {
+	if refimpl.IncBad(old) {
 		c.incSlow(old)
 	}
 	return true
@@ -206,22 +146,22 @@ func (c *Count) DecAndTest() bool {
 	return false
 }
 
-// incSlow handles an increment that found old: see incBad.
+// incSlow handles an increment that found old: see refimpl.IncBad.
 //
 //go:noinline
-func (c *Count) incSlow(old int32) { c.saturate(incEvent(old)) }
+func (c *Count) incSlow(old int32) { c.saturate(refimpl.IncEvent(old)) }
 
 // decSlow handles a decrement that found old <= 0, or old == 1 in Dec
 // (DecAndTest never calls it with 1).
 //
 //go:noinline
-func (c *Count) decSlow(old int32) { c.saturate(decEvent(old)) }
+func (c *Count) decSlow(old int32) { c.saturate(refimpl.DecEvent(old)) }
 
 // saturate pins the count at SaturatedValue and reports event, unless the
 // count was already saturated (event == "").
 func (c *Count) saturate(event string) {
 	atomic.StoreInt32(&c.refs, SaturatedValue)
 	if event != "" {
-		report(event)
+		refimpl.Report(event)
 	}
 }

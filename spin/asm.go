@@ -8,13 +8,14 @@ import "github.com/gohal/gohal/hal"
 // again while the lock is held, and tries the compare-and-swap when the
 // word reads free, all in one call instead of one call per pause and per
 // compare-and-swap. The call returns after [spinBudget] pauses without the
-// lock; Lock then yields the processor, as every waiter in this package
-// does, and calls again, so the oversubscription policy stays in Go (an
-// assembly loop cannot yield). The zero value is unlocked.
+// lock; Lock then parks until a releaser wakes it, as every waiter in this
+// package does, and calls again, so the waiting policy stays in Go (an
+// assembly loop cannot park). The zero value is unlocked.
 type Asm struct {
 	_    [lineSize]byte
 	word uint32
-	_    [lineSize - 4]byte
+	lot  parkingLot
+	_    [lineSize - wordLotSize]byte
 }
 
 // Lock locks l, waiting as long as necessary.
@@ -26,14 +27,21 @@ func (l *Asm) Lock() {
 }
 
 func (l *Asm) lockSlow() {
-	var w waiter
+	timeout := parkTimeout
 	for {
-		w.yield()
-		if hal.SpinLockUint32(&l.word, spinBudget) {
+		timeout = nextTimeout(timeout, l.lot.park(l.held, timeout))
+		budget := uint32(0)
+		if canSpin(0) {
+			budget = spinBudget
+		}
+		if hal.SpinLockUint32(&l.word, budget) {
 			return
 		}
 	}
 }
+
+// held reports whether l is held, for park.
+func (l *Asm) held() bool { return hal.LoadAcquireUint32(&l.word) != 0 }
 
 // TryLock tries to lock l without waiting and reports whether it
 // succeeded: hal.SpinLockUint32 with no budget, which does not attempt the
@@ -42,11 +50,13 @@ func (l *Asm) TryLock() bool {
 	return hal.SpinLockUint32(&l.word, 0)
 }
 
-// Unlock unlocks l with a release store. l may be unlocked by a goroutine
-// other than the one that locked it. Unlocking an unlocked Asm panics.
+// Unlock unlocks l with a release store and wakes one parked waiter if
+// any registered to park. l may be unlocked by a goroutine other than the
+// one that locked it. Unlocking an unlocked Asm panics.
 func (l *Asm) Unlock() {
 	if hal.LoadAcquireUint32(&l.word) == 0 {
 		panic("spin: unlock of unlocked Asm")
 	}
 	hal.StoreReleaseUint32(&l.word, 0)
+	l.lot.wakeIfParked()
 }

@@ -11,28 +11,47 @@
 //     is one assembly function, [hal.SpinLockUint32], generated per
 //     architecture like every hal op: one call per acquisition instead of
 //     one per pause and per compare-and-swap. It returns after a budget of
-//     pauses, and Lock yields in Go between calls.
+//     pauses, and Lock parks in Go between calls.
 //   - [Backoff]: TTAS that waits a bounded, exponentially growing number of
 //     pauses after each failed attempt.
-//   - [Ticket]: a FIFO-fair ticket lock.
+//   - [Ticket]: a ticket lock, FIFO among waiters that are spinning.
 //   - [MCS]: the Mellor-Crummey–Scott queue lock: each waiter spins on its
-//     own queue node, so a release touches one waiter's cache line only.
+//     own queue node, so a release touches one waiter's cache line only;
+//     FIFO among waiters that are spinning.
 //
 // Every lock is a [sync.Locker] with TryLock (the [Locker] interface), its
 // zero value is unlocked, and padding keeps its lock word on a cache line
-// of its own. A lock must not be copied after first use.
+// of its own. A lock must not be copied after first use (go vet's
+// copylocks check reports copies).
 //
-// # Oversubscription
+// # Waiting: spin while it can pay, then park
 //
 // A spinning waiter only makes sense while the holder is running on
-// another CPU. When goroutines outnumber CPUs the holder (or, for the FIFO
-// locks, the waiter whose turn it is) may be descheduled, and spinning then
-// only delays it. Every waiter in this package therefore spins for a
-// bounded budget of pauses and then yields its processor with
-// runtime.Gosched before spinning again, so eight goroutines on two CPUs
-// still make progress, even through the FIFO handoffs of [Ticket] and
-// [MCS]. [Asm] spends its budget inside [hal.SpinLockUint32], which
-// returns when the budget runs out, and yields between calls.
+// another CPU. When goroutines outnumber CPUs the holder (or, for a FIFO
+// lock, the waiter whose turn it is) may be descheduled, and spinning then
+// only delays it. Every waiter in this package therefore spins for at most
+// 128 pauses ([hal.Pause], a few microseconds), and only while the runtime
+// says spinning can pay (the check sync.Mutex makes: another processor is
+// running Go code and no goroutine waits in this processor's run queue),
+// then parks: it blocks on a channel of its own, a real sleep that leaves
+// its processor to other goroutines, until a releaser wakes it. Unlock
+// wakes one parked waiter, and only when some waiter registered to park:
+// when nobody waits, Lock and Unlock execute the same instructions as a
+// plain spin lock plus one load. Because that Unlock has no full fence, a
+// wake-up can be lost in a narrow race (park.go explains it), so a parked
+// waiter also wakes after a timeout (1 ms, doubling to 4 ms while it
+// keeps timing out) and looks at the lock again. BenchmarkParkWake
+// measures a park and wake-up round trip.
+//
+// [Ticket] and [MCS] are preemption-adaptive, after He, Scherer and
+// Scott's time-published queue locks (HiPC 2005): a waiter that stops
+// spinning publishes that it left the line, and a releaser that reaches it
+// passes over it to the next waiter still spinning instead of handing the
+// lock to a goroutine that is not running; the parked waiter rejoins the
+// line when it is woken. PassedOver counts the passes. So they are FIFO
+// among running waiters, not strictly FIFO: a strict FIFO lock convoys
+// whenever goroutines outnumber processors, every handover waiting for
+// the scheduler to run the next waiter (the README has the figures).
 //
 // # Memory ordering
 //

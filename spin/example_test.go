@@ -47,3 +47,29 @@ func ExampleLocker() {
 	// *spin.MCS: TryLock while held: false
 	// *sync.Mutex: TryLock while held: false
 }
+
+// Backoff is a sync.Locker, so it can stand in for a sync.Mutex wherever a
+// Locker is taken; here it guards a map. Keep the critical section short:
+// waiters spin (and yield between budgets of pauses) instead of sleeping.
+func ExampleBackoff() {
+	var (
+		mu    spin.Backoff
+		seen  = map[int]int{}
+		wg    sync.WaitGroup
+		guard sync.Locker = &mu
+	)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 100 {
+				guard.Lock()
+				seen[i%10] += g
+				guard.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Println(len(seen), seen[0], seen[9]) // 10 keys, each 10 × (0+1+2+3)
+	// Output: 10 60 60
+}

@@ -204,10 +204,14 @@ func TestUnlockOfUnlockedPanics(t *testing.T) {
 	})
 }
 
-// TestFIFO checks that the fair locks serve waiters in arrival order:
-// with the lock held, waiters queue one at a time (each is known to be
-// queued before the next starts), then the order they get in must match.
+// TestFIFO checks that the fair locks serve waiters that stay in line in
+// arrival order: with the lock held, waiters queue one at a time (each is
+// known to be queued before the next starts), then the order they get in
+// must match. Waiters normally leave the line after their spin budget
+// (TestPassOver); strictFIFO keeps them in it here.
 func TestFIFO(t *testing.T) {
+	strictFIFO = true
+	defer func() { strictFIFO = false }()
 	forEachLock(t, func(t *testing.T, k lockKind) {
 		if !k.fifo {
 			t.Skip("not a FIFO lock")
@@ -270,28 +274,200 @@ func mcsQueueLen(l *MCS) int {
 	return n
 }
 
-// TestLockWordPadding checks that nothing but padding shares a cache line
-// with a lock word, wherever the lock sits: the words start one line into
-// the struct (so, being 8-aligned and at most 8 bytes wide, they lie in a
-// line that starts after the struct does) and padding runs to two lines.
+// TestLockWordPadding checks that nothing but padding and the lock's own
+// fields share a cache line with a lock word, wherever the lock sits: the
+// lock's first fields (its word, the parking lot the releaser reads after
+// releasing, for FIFO locks their other hot fields) start one line into
+// the struct, so, being 8-aligned, they lie in a line that starts after
+// the struct does, and padding runs to two lines.
 func TestLockWordPadding(t *testing.T) {
 	check := func(name string, off, width, end uintptr) {
 		t.Helper()
-		if off != lineSize || width > 8 || end < 2*lineSize {
-			t.Errorf("%s: lock word at %d, %d bytes, next field or end at %d: want %d, <= 8, >= %d",
-				name, off, width, end, lineSize, 2*lineSize)
+		if off != lineSize || width > lineSize || end < 2*lineSize {
+			t.Errorf("%s: lock fields at %d, %d bytes, next field or end at %d: want %d, <= %d, >= %d",
+				name, off, width, end, lineSize, lineSize, 2*lineSize)
 		}
 	}
-	check("TAS", unsafe.Offsetof(TAS{}.word), 4, unsafe.Sizeof(TAS{}))
-	check("TTAS", unsafe.Offsetof(TTAS{}.word), 4, unsafe.Sizeof(TTAS{}))
-	check("Asm", unsafe.Offsetof(Asm{}.word), 4, unsafe.Sizeof(Asm{}))
-	check("Backoff", unsafe.Offsetof(Backoff{}.word), 4, unsafe.Sizeof(Backoff{}))
-	check("Ticket", unsafe.Offsetof(Ticket{}.next), 8, unsafe.Sizeof(Ticket{}))
+	check("TAS", unsafe.Offsetof(TAS{}.word), wordLotSize, unsafe.Sizeof(TAS{}))
+	check("TTAS", unsafe.Offsetof(TTAS{}.word), wordLotSize, unsafe.Sizeof(TTAS{}))
+	check("Asm", unsafe.Offsetof(Asm{}.word), wordLotSize, unsafe.Sizeof(Asm{}))
+	check("Backoff", unsafe.Offsetof(Backoff{}.word), wordLotSize, unsafe.Sizeof(Backoff{}))
+	check("Ticket", unsafe.Offsetof(Ticket{}.next), ticketHotSize, unsafe.Offsetof(Ticket{}.left))
 	// MCS: tail is the shared word; holder, beside it, is touched only by
 	// the holder, and own only by the holder and its successor.
-	check("MCS", unsafe.Offsetof(MCS{}.tail), 8, unsafe.Offsetof(MCS{}.own))
-	if s := unsafe.Sizeof(mcsNode{}); s != lineSize {
+	check("MCS", unsafe.Offsetof(MCS{}.tail), mcsHotSize, unsafe.Offsetof(MCS{}.own))
+	if s := unsafe.Sizeof(mcsNode{}); unsafe.Sizeof(uintptr(0)) == 8 && s != lineSize {
 		t.Errorf("mcsNode is %d bytes, want one %d-byte line", s, lineSize)
+	}
+}
+
+// TestEmbeddedAfterUint32 embeds every lock after a uint32 field, the
+// layout that puts a 64-bit word at a 4-byte offset on 32-bit platforms
+// unless the type aligns itself, and exercises the 64-bit words (Ticket's
+// slots and both FIFO locks' pass counters go through sync/atomic's 64-bit
+// operations, which panic on a misaligned word there). Run on GOARCH=arm
+// under qemu-arm by CI.
+func TestEmbeddedAfterUint32(t *testing.T) {
+	var s struct {
+		flag uint32
+		tas  TAS
+		f2   uint32
+		ttas TTAS
+		f3   uint32
+		asm  Asm
+		f4   uint32
+		bo   Backoff
+		f5   uint32
+		tk   Ticket
+		f6   uint32
+		mcs  MCS
+	}
+	for _, l := range []Locker{&s.tas, &s.ttas, &s.asm, &s.bo, &s.tk, &s.mcs} {
+		validate(t, l, 3, iterations(t, 2000, 500))
+	}
+	for i := range s.tk.left {
+		s.tk.left[i].Add(0)
+	}
+	if s.tk.PassedOver() > uint64(3*iterations(t, 2000, 500)) || s.mcs.PassedOver() > uint64(3*iterations(t, 2000, 500)) {
+		t.Errorf("passed over %d (Ticket), %d (MCS) times in %d acquisitions", s.tk.PassedOver(), s.mcs.PassedOver(), 3*iterations(t, 2000, 500))
+	}
+	for name, p := range map[string]unsafe.Pointer{"Ticket.passed": unsafe.Pointer(&s.tk.passed), "MCS.passed": unsafe.Pointer(&s.mcs.passed), "Ticket.left": unsafe.Pointer(&s.tk.left)} {
+		if uintptr(p)%8 != 0 {
+			t.Errorf("%s at %p: not 8-byte aligned", name, p)
+		}
+	}
+}
+
+// TestPassOver checks the preemption adaptivity of the FIFO locks: a
+// waiter that has spent its spin budget leaves the line and parks; the
+// releaser passes over it (counted by PassedOver) instead of handing it
+// the lock, so the lock is free at once for a running goroutine, and the
+// parked waiter, woken, gets the lock later.
+func TestPassOver(t *testing.T) {
+	forEachLock(t, func(t *testing.T, k lockKind) {
+		if !k.fifo {
+			t.Skip("not a FIFO lock")
+		}
+		l := k.new()
+		lot, passed := fifoLot(l)
+		l.Lock()
+		got := make(chan struct{})
+		go func() { l.Lock(); close(got); l.Unlock() }()
+		deadline := time.Now().Add(10 * time.Second)
+		for lot.parked.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if lot.parked.Load() == 0 {
+			t.Fatal("the waiter never parked")
+		}
+		l.Unlock()
+		select {
+		case <-got:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the passed-over waiter never got the lock")
+		}
+		if n := passed(); n != 1 {
+			t.Errorf("PassedOver = %d, want 1", n)
+		}
+	})
+}
+
+// fifoLot returns the parking lot and the PassedOver method of a FIFO
+// lock.
+func fifoLot(l Locker) (*parkingLot, func() uint64) {
+	switch l := l.(type) {
+	case *Ticket:
+		return &l.lot, l.PassedOver
+	case *MCS:
+		return &l.lot, l.PassedOver
+	}
+	panic(fmt.Sprintf("fifoLot: %T", l))
+}
+
+// TestParkedWaitersWake checks the non-FIFO locks' parking: waiters that
+// find the lock held for long park (registered in the lock's parking lot,
+// not polling), and all get the lock once it is released.
+func TestParkedWaitersWake(t *testing.T) {
+	forEachLock(t, func(t *testing.T, k lockKind) {
+		l := k.new()
+		lot := lotOf(l)
+		const waiters = 4
+		l.Lock()
+		var wg sync.WaitGroup
+		var got atomic.Int32
+		for range waiters {
+			wg.Add(1)
+			go func() { defer wg.Done(); l.Lock(); got.Add(1); l.Unlock() }()
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for lot.parked.Load() < waiters && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if n := lot.parked.Load(); n < waiters {
+			t.Fatalf("%d of %d waiters parked", n, waiters)
+		}
+		l.Unlock()
+		wg.Wait()
+		if got.Load() != waiters {
+			t.Fatalf("%d of %d waiters got the lock", got.Load(), waiters)
+		}
+	})
+}
+
+// lotOf returns the parking lot of any lock in the package.
+func lotOf(l Locker) *parkingLot {
+	switch l := l.(type) {
+	case *TAS:
+		return &l.lot
+	case *TTAS:
+		return &l.lot
+	case *Asm:
+		return &l.lot
+	case *Backoff:
+		return &l.lot
+	}
+	p, _ := fifoLot(l)
+	return p
+}
+
+// TestParkTimeout checks the parking lot's backstop: a parked goroutine
+// that nobody wakes comes back after its timeout and leaves the list, and
+// one that is woken reports it.
+func TestParkTimeout(t *testing.T) {
+	var p parkingLot
+	start := time.Now()
+	if how := p.park(func() bool { return true }, 2*time.Millisecond); how != timedOut {
+		t.Fatalf("park = %d, want timedOut", how)
+	}
+	if d := time.Since(start); d < 2*time.Millisecond {
+		t.Errorf("timed out after %v, before 2ms", d)
+	}
+	if p.head != nil || p.tail != nil || p.parked.Load() != 0 {
+		t.Fatalf("after a timeout: head %p tail %p parked %d", p.head, p.tail, p.parked.Load())
+	}
+	if how := p.park(func() bool { return false }, time.Hour); how != notBlocked {
+		t.Fatalf("park when not blocked = %d", how)
+	}
+	done := make(chan int)
+	go func() { done <- p.park(func() bool { return true }, time.Hour) }()
+	for p.parked.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	for {
+		p.mu.Lock()
+		queued := p.head != nil
+		p.mu.Unlock()
+		if queued {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	p.wakeIfParked()
+	if how := <-done; how != woken {
+		t.Fatalf("park = %d, want woken", how)
+	}
+	if p.waking.Load() != 0 || p.parked.Load() != 0 {
+		t.Fatalf("after a wake-up: waking %d parked %d", p.waking.Load(), p.parked.Load())
 	}
 }
 

@@ -2,6 +2,7 @@ package spin
 
 import (
 	"runtime"
+	_ "unsafe" // for go:linkname
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
@@ -12,28 +13,56 @@ import (
 // lines in pairs).
 const lineSize = cacheline.Size
 
-// Waiting policy. A waiter spins spinBudget pauses, then yields its
-// processor to other goroutines with runtime.Gosched and starts a new
-// budget; every osYieldEvery-th yield it also asks the kernel to run
-// another thread (sched_yield on Linux). runtime.Gosched hands the
-// processor to another goroutine but keeps the OS thread running, which
-// does not help when the goroutine everyone waits for sits on an OS thread
-// the kernel has descheduled because other processes want the CPUs. A
-// waiter never sleeps: a FIFO lock whose next-in-line waiter is asleep
-// stalls for the whole sleep, and the Go runtime rounds short sleeps of
-// an idle program up to a millisecond.
+// Waiting policy: spin while spinning can pay, then park.
 //
-// The Go runtime's own mutex spins four rounds of 30 PAUSEs before it
-// sleeps; 128 pauses is a few microseconds on current x86 and arm64
-// cores, long enough to cover a short critical section of a running holder
-// and short enough that a descheduled holder or successor gets a processor
-// back quickly.
+// A waiter spins (reads the lock, [hal.Pause]) for at most spinBudget
+// pauses, and only while the runtime says spinning can pay: the check
+// sync.Mutex makes before each of its spin rounds (runtime_canSpin: more
+// than one CPU, at least one other processor running Go code, where the
+// holder may be, and no goroutine waiting in this processor's run queue,
+// which the processor should run instead). When the budget is spent or
+// the check fails, the waiter parks (park.go) and the releaser wakes it.
+// The package cannot tell cheaply whether the holder itself is running,
+// so the budget stays short: 128 pauses are a few microseconds on current
+// x86 and arm64 cores, about the 4 × 30 PAUSEs sync.Mutex spins, long
+// enough to cover a short critical section of a running holder.
+//
+// canSpin is asked every canSpinEvery pauses (and before the first), not
+// at every pause: it is a call that reads a few scheduler words.
 const (
 	spinBudget   = 128
-	osYieldEvery = 8
+	canSpinEvery = 16
 )
 
-// waiter counts the pauses and yields of one waiting goroutine.
+// canSpin is sync.Mutex's spin check, sync.runtime_canSpin in the runtime,
+// called with 0 so that only the conditions above apply, not its count
+// of rounds. The runtime keeps this linkname for outside users
+// (go.dev/issue/67401).
+//
+//go:linkname canSpin sync.runtime_canSpin
+func canSpin(i int) bool
+
+// strictFIFO, set only by tests before they start goroutines, keeps
+// Ticket and MCS waiters in line (spinning and yielding) instead of
+// leaving it, so that tests can check the queue order among waiters that
+// never leave.
+var strictFIFO bool
+
+// spinning reports whether a waiter that has spun i pauses should spin
+// on.
+func spinning(i int) bool {
+	return i < spinBudget && (i%canSpinEvery != 0 || canSpin(0))
+}
+
+// Brief waits. A few waits are not lock waits but the other side of a
+// two-step operation that is known to be in progress (an MCS successor
+// between joining the queue and linking itself). They spin and yield
+// with runtime.Gosched until it finishes, asking the kernel to run another
+// thread (sched_yield on Linux) every osYieldEvery yields, for when the
+// goroutine waited for sits on an OS thread the kernel has descheduled.
+const osYieldEvery = 8
+
+// waiter counts the pauses and yields of one brief wait.
 type waiter struct {
 	spins  int
 	yields int
@@ -46,40 +75,6 @@ func (w *waiter) pause() {
 		hal.Pause()
 		return
 	}
-	w.yield()
-}
-
-// pauseWeighted spins once, charging weight pauses against the budget, so
-// a waiter that knows it is far from its turn yields sooner.
-func (w *waiter) pauseWeighted(weight int) {
-	if w.spins < spinBudget {
-		w.spins += weight
-		hal.Pause()
-		return
-	}
-	w.yield()
-}
-
-// pauseN spins n times in a row (for backoff), yielding whenever the
-// budget runs out on the way.
-func (w *waiter) pauseN(n int) {
-	for range n {
-		w.pause()
-	}
-}
-
-// spent counts one failed attempt that did not pause (TAS retries its
-// compare-and-swap without pausing) against the budget.
-func (w *waiter) spent() {
-	if w.spins < spinBudget {
-		w.spins++
-		return
-	}
-	w.yield()
-}
-
-// yield gives up the processor and starts a new spin budget.
-func (w *waiter) yield() {
 	w.spins = 0
 	w.yields++
 	if w.yields%osYieldEvery == 0 {

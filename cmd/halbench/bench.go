@@ -37,7 +37,8 @@ Flags:
   -filter REGEX   run only the benchmarks whose name matches REGEX
                   (names as in -list, e.g. 'Lock/kind=(ttas|mutex)/')
   -threads LIST   comma-separated goroutine counts (default 1,2,4,8)
-  -count N        samples per benchmark, at least 3 (default 10, -full 20)
+  -count N        samples per benchmark, at least 3, 4 for a verdict
+                  (default 10, -full 20)
   -benchtime D    time per sample, exactly (default: up to 20ms, -full 100ms)
   -json           print the whole report as JSON (same as -format json)
   -format F       text (default), json, or gobench: the Go benchmark
@@ -242,10 +243,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	rep := buildReport(cfg, benchs, samples, time.Since(start))
-	rep.SampleTime = h.shortest.String()
-	if h.longest != h.shortest {
-		rep.SampleTime = h.shortest.String() + "–" + h.longest.String()
-	}
+	rep.SampleTime = sampleTimeText(h.shortest, h.longest)
 	for name, d := range h.wall {
 		if b := rep.byName[name]; b != nil {
 			b.WallSeconds = d.Seconds()
@@ -271,6 +269,27 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// sampleTimeText is the sample time for the header: "20ms", or
+// "2ms–18.4ms" when the budget shortened some samples, each rounded to
+// three significant digits.
+func sampleTimeText(shortest, longest time.Duration) string {
+	a, b := roundDuration(shortest), roundDuration(longest)
+	if a == b {
+		return a.String()
+	}
+	return a.String() + "–" + b.String()
+}
+
+// roundDuration rounds d to three significant digits: 18.393156ms →
+// 18.4ms, 2.0004ms → 2ms.
+func roundDuration(d time.Duration) time.Duration {
+	unit := time.Duration(1)
+	for x := d; x >= 1000; x /= 10 {
+		unit *= 10
+	}
+	return d.Round(unit)
 }
 
 // gomaxprocs is recorded in the report and in Go benchmark names.

@@ -27,7 +27,7 @@ import (
 
 // tinyArgs make a run measure every benchmark on a tiny budget: the
 // default run's harness and report, minus the time.
-var tinyArgs = []string{"-benchtime", "100us", "-count", "3"}
+var tinyArgs = []string{"-benchtime", "100us", "-count", "4"}
 
 // runHalbench runs halbench with args and returns the exit status, stdout
 // and stderr.
@@ -89,8 +89,13 @@ func TestRunPrintsEverySection(t *testing.T) {
 		!strings.Contains(out, "portable implementation") {
 		t.Errorf("output lacks the verdict's binding paragraph")
 	}
-	if n := strings.Count(out, "Difference at 95.0% confidence") + strings.Count(out, "No difference proven at 95.0% confidence"); n != len(suite.Pairs()) {
-		t.Errorf("%d ministat verdicts, want one per pair (%d)", n, len(suite.Pairs()))
+	// One conclusion per pair, by the report's rule, and none of
+	// ministat's own (issue 10 item 9).
+	if n := len(regexp.MustCompile(`(?m)^(No difference proven|Faster|Slower) at 95% confidence: `).FindAllString(out, -1)); n != len(suite.Pairs()) {
+		t.Errorf("%d conclusions under the ministat blocks, want one per pair (%d)", n, len(suite.Pairs()))
+	}
+	if strings.Contains(out, "Student's t") || strings.Contains(out, "at 95.0% confidence") {
+		t.Errorf("the report prints ministat's t test conclusion beside its own rule")
 	}
 	// Every ratio cell is well formed: "r× [lo, hi]" with lo ≤ hi.
 	re := regexp.MustCompile(`([0-9.]+)× \[([0-9.]+), ([0-9.]+)\]`)
@@ -224,7 +229,7 @@ func TestGoBenchFormat(t *testing.T) {
 // XML with both charts.
 func TestJSONAndSVG(t *testing.T) {
 	svgPath := filepath.Join(t.TempDir(), "charts.svg")
-	code, out, errOut := runHalbench(t, "-json", "-svg", svgPath, "-benchtime", "100us", "-count", "3",
+	code, out, errOut := runHalbench(t, "-json", "-svg", svgPath, "-benchtime", "100us", "-count", "4",
 		"-filter", `^Dispatch/op=(fetchadd64|pause)/|^Lock/kind=(ttas|mutex)/|^Contended/op=fetchadd64/mode=(api|inline)/`)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -239,7 +244,7 @@ func TestJSONAndSVG(t *testing.T) {
 				Name    string
 				Threads int
 				NsPerOp struct{ Median *float64 } `json:"ns_per_op"`
-				Ratio   *struct{ Ratio, Lo, Hi float64 }
+				Ratio   *struct{ Ratio, Lo, Hi *float64 }
 				Samples []struct {
 					Iters   int
 					NsPerOp float64 `json:"ns_per_op"`
@@ -262,13 +267,13 @@ func TestJSONAndSVG(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("-json output does not parse: %v\n%.500s", err, out)
 	}
-	if rep.Count != 3 || len(rep.Sections) != 3 || len(rep.Pairs) < 3 || len(rep.Verdict.Paragraphs) < 3 {
+	if rep.Count != 4 || len(rep.Sections) != 3 || len(rep.Pairs) < 3 || len(rep.Verdict.Paragraphs) < 3 {
 		t.Errorf("count %d, %d sections, %d pairs, %d verdict paragraphs", rep.Count, len(rep.Sections), len(rep.Pairs), len(rep.Verdict.Paragraphs))
 	}
 	checkFeaturesShape(t, rep.Machine)
 	for _, s := range rep.Sections {
 		for _, b := range s.Benchmarks {
-			if len(b.Samples) != 3 || b.NsPerOp.Median == nil || !(*b.NsPerOp.Median > 0) {
+			if len(b.Samples) != 4 || b.NsPerOp.Median == nil || !(*b.NsPerOp.Median > 0) {
 				t.Errorf("%s: %d samples, median %v", b.Name, len(b.Samples), b.NsPerOp.Median)
 			}
 			for _, smp := range b.Samples {
@@ -276,8 +281,9 @@ func TestJSONAndSVG(t *testing.T) {
 					t.Errorf("%s: sample %+v", b.Name, smp)
 				}
 			}
-			if b.Ratio != nil && !(b.Ratio.Lo <= b.Ratio.Ratio && b.Ratio.Ratio <= b.Ratio.Hi) {
-				t.Errorf("%s: ratio %+v outside its interval", b.Name, *b.Ratio)
+			if b.Ratio != nil && (b.Ratio.Ratio == nil || b.Ratio.Lo == nil || b.Ratio.Hi == nil ||
+				!(*b.Ratio.Lo <= *b.Ratio.Ratio && *b.Ratio.Ratio <= *b.Ratio.Hi)) {
+				t.Errorf("%s: ratio %+v missing or outside its interval", b.Name, *b.Ratio)
 			}
 		}
 	}

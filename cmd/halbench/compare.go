@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,16 +15,19 @@ import (
 	"github.com/gohal/gohal/internal/ministat"
 )
 
-const compareUsage = `usage: halbench compare [-c 80|90|95|98|99|99.5] [-C column] [-d delims] [-w width] [-A] [-n] [-s] [-q] FILE...
+const compareUsage = `usage: halbench compare [-c 80|90|95|98|99|99.5] [-C column] [-d delims] [-w width] [-A] [-n] [-s] [-q] [FILE...]
 
 Compare samples like ministat(1): Student's t test with pooled variance of
-every FILE against the first, with ministat's plot and table.
+every FILE against the first, with ministat's plot and table. With no FILE,
+or for a FILE named "-", read standard input (named <stdin>).
 
 A FILE is either ministat's input (numbers, one per line; -C and -d choose
 the column) or Go benchmark output (go test -bench, benchstat's format),
 detected per file; -C or -d read every FILE as ministat input. For Go
-benchmark files there is one report per benchmark and unit found in every
-FILE. Every sample needs at least 3 values; at most 7 FILEs.
+benchmark files there is one report per package ("pkg:" line), benchmark
+and unit found in every FILE, each package's headed by its "pkg:" line.
+Every sample needs at least 3 values, all finite (NaN and Inf are errors);
+at most 7 FILEs.
 
 Flags may follow FILEs and single-letter flags combine (-sn, -c95), as with
 ministat.
@@ -140,7 +146,7 @@ func parseCompareArgs(args []string) (*compareConfig, error) {
 		err = &ministat.ConfidenceError{}
 	}
 	if err != nil {
-		return nil, &usageError{fmt.Sprintf("-c %s: %v", *conf, err)}
+		return nil, &usageError{fmt.Sprintf("-c %s: %v", benchfile.Shorten(*conf, 80), err)}
 	}
 	cfg.opts.Confidence = c
 	if *column < 1 {
@@ -162,12 +168,12 @@ func parseCompareArgs(args []string) (*compareConfig, error) {
 	cfg.opts.StatsOnly = *statsOnly
 	cfg.opts.Stack = *stack
 	cfg.opts.Quiet = *quiet
-	cfg.load = benchfile.LoadOptions{Column: *column, Delims: *delims}
+	cfg.load = benchfile.LoadOptions{Column: *column, Delims: *delims, Finite: true}
 	if cfg.column {
 		cfg.load.Format = benchfile.FormatColumns
 	}
 	if len(files) == 0 {
-		return nil, &usageError{"no input files"}
+		cfg.files = []string{"-"} // standard input, as ministat
 	}
 	if len(files) > ministat.MaxSamples {
 		return nil, &usageError{fmt.Sprintf("%d files; at most %d can be compared", len(files), ministat.MaxSamples)}
@@ -191,9 +197,19 @@ func endsWithTerminator(consumed []string) bool {
 	return false
 }
 
-// runCompare implements `halbench compare`; it returns the exit status: 0
-// on success, 2 for usage and input errors, 1 when writing fails.
+// runCompare implements `halbench compare` on the process's standard input;
+// it returns the exit status: 0 on success, 2 for usage and input errors, 1
+// when writing fails.
 func runCompare(args []string, stdout, stderr io.Writer) int {
+	return compareMain(args, os.Stdin, stdout, stderr)
+}
+
+// stdinName names standard input in the legend and in errors, as ministat
+// does.
+const stdinName = "<stdin>"
+
+// compareMain is runCompare reading "-" (and no FILE) from stdin.
+func compareMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg, err := parseCompareArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stderr, compareUsage)
@@ -201,7 +217,7 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "halbench compare: %v\n%s", err, compareUsage)
+		fmt.Fprintf(stderr, "halbench compare: %s\n%s", benchfile.Shorten(err.Error(), 200), compareUsage)
 		return 2
 	}
 	if err != nil {
@@ -210,13 +226,19 @@ func runCompare(args []string, stdout, stderr io.Writer) int {
 	}
 	files := make([]*benchfile.File, len(cfg.files))
 	for i, path := range cfg.files {
-		if files[i], err = benchfile.Load(path, cfg.load); err != nil {
+		if path == "-" {
+			// A second "-" reads what is left: nothing, as in ministat.
+			files[i], err = benchfile.LoadReader(stdin, stdinName, cfg.load)
+		} else {
+			files[i], err = benchfile.Load(path, cfg.load)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "halbench compare: %v\n", err)
 			return 2
 		}
 		if files[i].Format != files[0].Format {
 			fmt.Fprintf(stderr, "halbench compare: %s is %s but %s is %s; compare files of one kind\n",
-				files[0].Path, describe(files[0].Format), path, describe(files[i].Format))
+				files[0].Path, describe(files[0].Format), files[i].Path, describe(files[i].Format))
 			return 2
 		}
 	}
@@ -257,59 +279,103 @@ func tooFew(file, what string, n int) error {
 	return &inputError{fmt.Sprintf("%s: %s%d %s; at least %d are needed", file, what, n, points, ministat.MinSamples)}
 }
 
+// checkSample returns an inputError when values are too few for ministat or
+// so large that its sums overflow: ministat then prints inf and nan in the
+// table and still a verdict, which would be a wrong answer, not a result.
+// what names the series in a Go benchmark file ("" for a column file).
+func checkSample(file, what string, values []float64) error {
+	if len(values) < ministat.MinSamples {
+		if what != "" {
+			what += " has "
+		}
+		return tooFew(file, what, len(values))
+	}
+	st := ministat.Sample{Values: values}.Stats()
+	// Finite values give a finite mean and variance unless a sum
+	// overflows (a constant sample's tiny negative variance is finite).
+	if math.IsInf(st.Mean, 0) || math.IsInf(st.Var, 0) || math.IsNaN(st.Var) {
+		if what != "" {
+			what += ": "
+		}
+		return &inputError{fmt.Sprintf("%s: %svalues too large: the sum of the values or of their squares overflows (largest magnitude %g)",
+			file, what, math.Max(math.Abs(st.Min), math.Abs(st.Max)))}
+	}
+	return nil
+}
+
 // compareColumns prints one ministat report over all files.
 func compareColumns(w io.Writer, files []*benchfile.File, opts ministat.Options) error {
 	samples := make([]ministat.Sample, len(files))
 	for i, f := range files {
-		if len(f.Values) < ministat.MinSamples {
-			return tooFew(f.Path, "", len(f.Values))
+		if err := checkSample(f.Path, "", f.Values); err != nil {
+			return err
 		}
 		samples[i] = ministat.Sample{Name: f.Path, Values: f.Values}
 	}
 	return ministat.Write(w, samples, opts)
 }
 
-// compareGoBench prints one ministat report per benchmark and unit present
-// in every file, in the order of the first file, each headed by the
-// benchmark name and unit and separated by a blank line.
+// seriesKey names one report of Go benchmark files.
+type seriesKey struct{ pkg, name, unit string }
+
+// String names the series in messages: "pkg.BenchmarkName unit", or
+// without "pkg." for results before any "pkg:" line.
+func (k seriesKey) String() string {
+	s := "Benchmark" + k.name + " " + k.unit
+	if k.pkg != "" {
+		s = k.pkg + "." + s
+	}
+	return s
+}
+
+// compareGoBench prints one ministat report per package, benchmark and unit
+// present in every file, in order of first appearance with each package's
+// reports together, each headed by the benchmark name and unit and
+// separated by a blank line. A "pkg: NAME" line (as in the input, and as
+// benchstat heads its tables) precedes the first report of each package;
+// benchmarks of the same name in different packages are never merged.
 func compareGoBench(w, stderr io.Writer, files []*benchfile.File, opts ministat.Options) error {
 	for _, f := range files {
 		if len(f.Bench.Series) == 0 {
 			return &inputError{f.Path + ": no benchmark results"}
 		}
 	}
-	type key struct{ name, unit string }
-	var common []key
+	var common []seriesKey
 	var skipped []string
-	seen := map[key]bool{}
+	seen := map[seriesKey]bool{}
+	pkgOrder := map[string]int{}
 	for _, f := range files {
 		for _, s := range f.Bench.Series {
-			k := key{s.Name, s.Unit}
+			k := seriesKey{s.Pkg, s.Name, s.Unit}
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
 			var missing []string
 			for _, g := range files {
-				if g.Bench.Lookup(s.Name, s.Unit) == nil {
+				if g.Bench.Lookup(k.pkg, k.name, k.unit) == nil {
 					missing = append(missing, g.Path)
 				}
 			}
 			if len(missing) == 0 {
+				if _, ok := pkgOrder[k.pkg]; !ok {
+					pkgOrder[k.pkg] = len(pkgOrder)
+				}
 				common = append(common, k)
 			} else {
-				skipped = append(skipped, fmt.Sprintf("Benchmark%s %s (not in %s)", s.Name, s.Unit, strings.Join(missing, ", ")))
+				skipped = append(skipped, fmt.Sprintf("%v (not in %s)", k, strings.Join(missing, ", ")))
 			}
 		}
 	}
 	if len(common) == 0 {
 		return &inputError{"no benchmark has a unit present in every file"}
 	}
+	slices.SortStableFunc(common, func(a, b seriesKey) int { return pkgOrder[a.pkg] - pkgOrder[b.pkg] })
 	// Check every series before printing anything.
 	for _, k := range common {
 		for _, f := range files {
-			if s := f.Bench.Lookup(k.name, k.unit); len(s.Values) < ministat.MinSamples {
-				return tooFew(f.Path, fmt.Sprintf("Benchmark%s %s has ", k.name, k.unit), len(s.Values))
+			if err := checkSample(f.Path, k.String(), f.Bench.Lookup(k.pkg, k.name, k.unit).Values); err != nil {
+				return err
 			}
 		}
 	}
@@ -319,12 +385,17 @@ func compareGoBench(w, stderr io.Writer, files []*benchfile.File, opts ministat.
 				return err
 			}
 		}
+		if (i == 0 && k.pkg != "") || (i > 0 && k.pkg != common[i-1].pkg) {
+			if _, err := io.WriteString(w, strings.TrimSpace("pkg: "+k.pkg)+"\n"); err != nil {
+				return err
+			}
+		}
 		if _, err := fmt.Fprintf(w, "Benchmark%s %s\n", k.name, k.unit); err != nil {
 			return err
 		}
 		samples := make([]ministat.Sample, len(files))
 		for j, f := range files {
-			samples[j] = ministat.Sample{Name: f.Path, Values: f.Bench.Lookup(k.name, k.unit).Values}
+			samples[j] = ministat.Sample{Name: f.Path, Values: f.Bench.Lookup(k.pkg, k.name, k.unit).Values}
 		}
 		if err := ministat.Write(w, samples, opts); err != nil {
 			return err

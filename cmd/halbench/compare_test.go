@@ -46,6 +46,9 @@ var compareCases = []struct {
 	{"gobench-A-c90", "-A -c 90 old.bench new.bench"},
 	{"gobench-n-one", "-n new.bench"},
 	{"gobench-three", "-s old.bench new.bench old.bench"},
+	// Issue 10 item 4: BenchmarkX of example.com/a and of example.com/b
+	// are two reports.
+	{"gobench-pkgs", "-A pkgs-old.bench pkgs-new.bench"},
 }
 
 // runMinistat runs the real ministat in dir.
@@ -90,19 +93,31 @@ func ministatGoBench(t *testing.T, args []string) string {
 		}
 		parsed = append(parsed, g)
 	}
-	var b strings.Builder
+	// The series of the first file present in every file, each package's
+	// together, in order of first appearance.
+	var common []*benchfile.Series
+	var pkgs []string
 	for _, s := range parsed[0].Series {
 		inAll := true
 		for _, g := range parsed {
-			inAll = inAll && g.Lookup(s.Name, s.Unit) != nil
+			inAll = inAll && g.Lookup(s.Pkg, s.Name, s.Unit) != nil
 		}
-		if !inAll {
-			continue
+		if inAll {
+			common = append(common, s)
+			if !slices.Contains(pkgs, s.Pkg) {
+				pkgs = append(pkgs, s.Pkg)
+			}
 		}
+	}
+	slices.SortStableFunc(common, func(a, b *benchfile.Series) int {
+		return slices.Index(pkgs, a.Pkg) - slices.Index(pkgs, b.Pkg)
+	})
+	var b strings.Builder
+	for i, s := range common {
 		dir := t.TempDir()
 		for i, f := range files {
 			var col strings.Builder
-			for _, v := range parsed[i].Lookup(s.Name, s.Unit).Values {
+			for _, v := range parsed[i].Lookup(s.Pkg, s.Name, s.Unit).Values {
 				col.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + "\n")
 			}
 			if err := os.WriteFile(filepath.Join(dir, f), []byte(col.String()), 0o644); err != nil {
@@ -111,6 +126,9 @@ func ministatGoBench(t *testing.T, args []string) string {
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n")
+		}
+		if i == 0 && s.Pkg != "" || i > 0 && s.Pkg != common[i-1].Pkg {
+			b.WriteString("pkg: " + s.Pkg + "\n")
 		}
 		b.WriteString("Benchmark" + s.Name + " " + s.Unit + "\n")
 		b.WriteString(runMinistat(t, dir, append(slices.Clone(flags), files...)))
@@ -185,7 +203,7 @@ func TestCompareSkippedSeries(t *testing.T) {
 	if code := runCompare([]string{"-n", "old.bench", "new.bench"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	if want := "halbench compare: skipped BenchmarkOnlyOld-2 ns/op (not in new.bench)\n"; stderr.String() != want {
+	if want := "halbench compare: skipped github.com/gohal/gohal/hal.BenchmarkOnlyOld-2 ns/op (not in new.bench)\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 	if strings.Contains(stdout.String(), "OnlyOld") {
@@ -277,25 +295,35 @@ func TestCompareErrors(t *testing.T) {
 		{"non-numeric -C", []string{"-C", "two", "a.txt"}, `halbench compare: invalid value "two" for flag -C: parse error`, true},
 		{"empty -d", []string{"-d", "", "a.txt"}, "halbench compare: -d: the delimiter string is empty", true},
 		{"bad -w", []string{"-w", "1", "a.txt"}, "halbench compare: -w 1: the plot needs a width of at least 2", true},
-		{"zero files", nil, "halbench compare: no input files", true},
-		{"zero files with flags", []string{"-s", "-c", "99"}, "halbench compare: no input files", true},
+		{"zero files: empty stdin", nil, "halbench compare: <stdin>: 0 data points; at least 3 are needed", false},
+		{"zero files with flags", []string{"-s", "-c", "99"}, "halbench compare: <stdin>: 0 data points; at least 3 are needed", false},
+		{"stdin twice", []string{"-", "-"}, "halbench compare: <stdin>: 0 data points; at least 3 are needed", false},
 		{"eight files", []string{"a.txt", "a.txt", "a.txt", "a.txt", "a.txt", "a.txt", "a.txt", "a.txt"}, "halbench compare: 8 files; at most 7 can be compared", true},
 		{"missing file", []string{"a.txt", "missing.txt"}, "halbench compare: open missing.txt: no such file or directory", false},
 		{"malformed line", []string{"a.txt", "bad.txt"}, `halbench compare: bad.txt:3: invalid number "12abc" in column 1`, false},
 		{"column missing", []string{"-C", "5", "cols.txt"}, "halbench compare: cols.txt: 0 data points; at least 3 are needed", false},
-		{"single file with a short series", []string{"-n", "old.bench"}, "halbench compare: old.bench: BenchmarkOnlyOld-2 ns/op has 1 data point; at least 3 are needed", false},
+		{"single file with a short series", []string{"-n", "old.bench"}, "halbench compare: old.bench: github.com/gohal/gohal/hal.BenchmarkOnlyOld-2 ns/op has 1 data point; at least 3 are needed", false},
 		{"fewer than 3", []string{"a.txt", "two.txt"}, "halbench compare: two.txt: 2 data points; at least 3 are needed", false},
 		{"mixed formats", []string{"a.txt", "old.bench"}, "halbench compare: a.txt is ministat input (numbers in a column) but old.bench is Go benchmark output; compare files of one kind", false},
-		{"gobench fewer than 3", []string{"old.bench", "short.bench"}, "halbench compare: short.bench: BenchmarkAdd/impl=asm-2 ns/op has 2 data points; at least 3 are needed", false},
+		{"gobench fewer than 3", []string{"old.bench", "short.bench"}, "halbench compare: short.bench: github.com/gohal/gohal/hal.BenchmarkAdd/impl=asm-2 ns/op has 2 data points; at least 3 are needed", false},
 		{"gobench malformed", []string{"old.bench", "bad.bench"}, `halbench compare: bad.bench:5: parsing measurement: invalid syntax in "BenchmarkAdd-2 100 6,7 ns/op"`, false},
 		{"gobench nothing common", []string{"old.bench", "other.bench"}, "halbench compare: no benchmark has a unit present in every file", false},
 		{"gobench no results", []string{"config.bench", "old.bench"}, "halbench compare: config.bench: no benchmark results", false},
 		{"forced columns on gobench", []string{"-C", "1", "old.bench"}, `halbench compare: old.bench:1: invalid number "goos:" in column 1`, false},
+		// Issue 10 item 5: NaN and Inf are errors at their line.
+		{"nan", []string{"a.txt", "nan.txt"}, "halbench compare: nan.txt:3: NaN in column 1 is not a finite number", false},
+		{"inf first", []string{"inf.txt", "a.txt"}, "halbench compare: inf.txt:4: -Inf in column 1 is not a finite number", false},
+		{"nan -n", []string{"-n", "nan.txt"}, "halbench compare: nan.txt:3: NaN in column 1 is not a finite number", false},
+		{"gobench nan", []string{"pkgs-old.bench", "nan.bench"}, "halbench compare: nan.bench:4: BenchmarkX-2: NaN ns/op is not a finite number", false},
+		// Finite values whose sums overflow: ministat prints inf and nan and a verdict.
+		{"overflow", []string{"a.txt", "huge.txt"}, "halbench compare: huge.txt: values too large: the sum of the values or of their squares overflows (largest magnitude 1.7e+200)", false},
+		{"gobench overflow", []string{"-n", "huge.bench"}, "halbench compare: huge.bench: BenchmarkX-2 B/op: values too large: the sum of the values or of their squares overflows (largest magnitude 3e+160)", false},
+		{"gobench inf", []string{"inf.bench", "-A", "inf.bench"}, "halbench compare: inf.bench:3: BenchmarkX-2: +Inf B/op is not a finite number", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Chdir(filepath.Join("testdata", "compare"))
 			var stdout, stderr bytes.Buffer
-			code := runCompare(tc.args, &stdout, &stderr)
+			code := compareMain(tc.args, strings.NewReader(""), &stdout, &stderr)
 			if code != 2 {
 				t.Errorf("exit %d, want 2", code)
 			}

@@ -112,6 +112,17 @@ func TestFeaturesUsage(t *testing.T) {
 	}
 }
 
+// TestFeaturesHelp is issue 10 item 17: `features -h` exited 2 while
+// `-h` and `compare -h` exit 0.
+func TestFeaturesHelp(t *testing.T) {
+	for _, args := range [][]string{{"features", "-h"}, {"features", "-help"}, {"-h"}} {
+		code, out, errOut := runHalbench(t, args...)
+		if code != 0 || out != "" || !strings.Contains(errOut, "usage: halbench") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
 func TestHelp(t *testing.T) {
 	code, out, _ := runHalbench(t, "help")
 	if code != 0 || !strings.Contains(out, "halbench run -h") {

@@ -8,8 +8,10 @@
 //
 //	halbench [run] [flags]       measure and report (the default)
 //	halbench features [-json]    print the CPU's features and the dispatch table
-//	halbench compare [flags] FILE...
+//	halbench compare [flags] [FILE...]
 //	                             compare samples like ministat (plain columns or Go benchmark files)
+//	halbench tune [flags]        measure every variant of every op and print the GOHAL line for this machine
+//	halbench peers [flags]       run the peers module: the kit against other libraries
 //
 // Run `halbench help` or `halbench CMD -h` for the flags.
 package main
@@ -36,6 +38,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runFeatures(args, stdout, stderr)
 	case "compare":
 		return runCompare(args, stdout, stderr)
+	case "tune":
+		return runTune(args, stdout, stderr)
+	case "peers":
+		return runPeers(args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -48,9 +54,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage:
   halbench [run] [flags]            measure and report (default)
   halbench features [-json]         CPU features and the dispatch table
-  halbench compare [flags] FILE...  ministat-style comparison of samples
+  halbench compare [flags] [FILE...]  ministat-style comparison of samples
+  halbench tune [flags]             measure each op's variants; print a GOHAL line
+  halbench peers [flags]            gohal against other libraries (runs the peers module)
 
-Run "halbench run -h" or "halbench compare -h" for the flags. Typical uses:
+Run "halbench run -h", "halbench compare -h" or "halbench tune -h" for the flags. Typical uses:
   go run ./cmd/halbench                          the report (about a minute)
   go run ./cmd/halbench -format gobench > a.txt  samples for benchstat or halbench compare
   go run ./cmd/halbench -filter '^Lock/' -threads 1,2 -svg locks.svg

@@ -45,6 +45,8 @@ type report struct {
 	Threads    []int   `json:"threads"`
 	Filter     string  `json:"filter,omitempty"`
 	Confidence float64 `json:"confidence"`
+	// Rule names the one rule that decides "significant" everywhere.
+	Rule string `json:"significance_rule"`
 	// Machine is what `halbench features -json` prints.
 	Machine  featuresReport  `json:"machine"`
 	Sections []sectionReport `json:"sections"`
@@ -99,8 +101,9 @@ type benchReport struct {
 	NsPerOp     summary            `json:"ns_per_op"`
 	CyclesPerOp summary            `json:"cycles_per_op"`
 	Metrics     map[string]summary `json:"metrics,omitempty"`
-	// Ratio is median ns/op over the baseline's, with a bootstrap
-	// interval; nil for a baseline or when the baseline was not run.
+	// Ratio is ns/op over the baseline's (Hodges–Lehmann estimate) with
+	// its interval by the report's one rule; nil for a baseline or when
+	// the baseline was not run.
 	Ratio   *ratioJSON `json:"ratio,omitempty"`
 	Samples []sample   `json:"samples"`
 	// WallSeconds is the wall time spent on this benchmark, warm-up and
@@ -149,17 +152,27 @@ type pairReport struct {
 	Base  string `json:"base"`
 	Other string `json:"other"`
 	Unit  string `json:"unit"`
-	// Ratio is the ratio of medians with its bootstrap interval.
+	// Ratio is the ratio other/base with its interval, by the report's
+	// one rule (see signif.go).
 	Ratio ratioJSON `json:"ratio"`
-	// The fields of ministat's "Difference at 95.0% confidence".
+	// Significant is Ratio.Significant: the report's verdict.
+	Significant bool `json:"significant"`
+	// TTest holds, for reference only, what ministat's Student's t on the
+	// means says; it is not the report's rule and decides nothing.
+	TTest *tTestJSON `json:"ministat_t_test,omitempty"`
+
+	base, other []float64
+}
+
+// tTestJSON holds the fields of ministat's "Difference at 95.0%
+// confidence".
+type tTestJSON struct {
 	Diff        jnum `json:"diff"`
 	Err         jnum `json:"err"`
 	DiffPct     jnum `json:"diff_pct"`
 	ErrPct      jnum `json:"err_pct"`
 	PooledS     jnum `json:"pooled_s"`
 	Significant bool `json:"significant"`
-
-	base, other []float64
 }
 
 // buildReport computes the statistics of the samples.
@@ -176,6 +189,7 @@ func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]
 		SampleTime: cfg.sampleTime.String(),
 		Threads:    cfg.threads,
 		Confidence: confidence,
+		Rule:       ruleName,
 		Machine:    buildFeaturesReport(),
 		Elapsed:    elapsed.Seconds(),
 		byName:     map[string]*benchReport{},
@@ -225,7 +239,7 @@ func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]
 	}
 	for _, br := range r.byName {
 		if base := r.byName[br.Baseline]; base != nil && base != br {
-			rc := ratioOfMedians(base.ns(), br.ns(), confidence/100.0, ratioSeed(base.Name, br.Name))
+			rc := compareRatio(base.ns(), br.ns(), confidence/100.0)
 			br.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
 		}
 	}
@@ -235,11 +249,11 @@ func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]
 			continue
 		}
 		pr := pairReport{Title: p.Title, Base: p.Base, Other: p.Other, Unit: "ns/op", base: base.ns(), other: other.ns()}
-		rc := ratioOfMedians(pr.base, pr.other, confidence/100.0, ratioSeed(p.Base, p.Other))
+		rc := compareRatio(pr.base, pr.other, confidence/100.0)
 		pr.Ratio = ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+		pr.Significant = rc.Significant
 		if res, err := ministat.Compare(ministat.Sample{Values: pr.base}, ministat.Sample{Values: pr.other}, confidence); err == nil {
-			pr.Diff, pr.Err, pr.DiffPct, pr.ErrPct = jnum(res.Diff), jnum(res.Err), jnum(res.DiffPct), jnum(res.ErrPct)
-			pr.PooledS, pr.Significant = jnum(res.PooledS), res.Significant
+			pr.TTest = &tTestJSON{jnum(res.Diff), jnum(res.Err), jnum(res.DiffPct), jnum(res.ErrPct), jnum(res.PooledS), res.Significant}
 		}
 		r.Pairs = append(r.Pairs, pr)
 	}
@@ -254,10 +268,6 @@ func (r *report) brand() string {
 	}
 	return "unknown CPU"
 }
-
-// ratioSeed seeds the bootstrap of a ratio, so that the same comparison
-// gets the same interval wherever the report states it.
-func ratioSeed(base, other string) string { return base + " " + other }
 
 // groupByBaseline reorders a section's rows, stably, so that the rows
 // compared with one baseline are adjacent, in the order their groups first
@@ -284,8 +294,11 @@ func sortedUnits(m map[string]summary) []string {
 }
 
 // writeJSON prints the report as indented JSON.
-func writeJSON(w io.Writer, r *report) error {
+func writeJSON(w io.Writer, r *report) error { return writeJSONValue(w, r) }
+
+// writeJSONValue prints v as indented JSON.
+func writeJSONValue(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }

@@ -8,17 +8,28 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/gohal/gohal/internal/suite"
 )
 
 // The -svg charts: a self-contained SVG drawn by hand.
 //
+// Every contestant (a binding mode, a lock or counter kind) has one colour
+// and line style wherever it appears, fixed by its place in the whole
+// benchmark registry (so also the same from run to run and filter to
+// filter), and one legend at the top names them.
+//
 // The contention-scaling panels plot median ns/op against the number of
 // goroutines for every group of threaded benchmarks that differ only in
-// their kind or mode (one line per kind or mode), both axes logarithmic.
-// The mode-comparison bars show, per op, the median ns/op of each binding
-// mode on one goroutine with the 95% interval of the median as a whisker;
-// each op has its own scale, printed at the bar ends.
+// their kind or mode (one line per kind or mode), both axes logarithmic,
+// with the 95% interval of each median as a whisker (6 samples or more)
+// and a hollow marker where samples were cut short. The y range leaves a
+// margin above and below the data, so that no line lies on an axis. The
+// mode-comparison bars show, per op, the median ns/op of each binding mode
+// on one goroutine with the 95% interval of the median as a whisker; each
+// op has its own linear scale, drawn as an axis under its bars.
 
 const (
 	svgWidth   = 960
@@ -26,23 +37,100 @@ const (
 	panelH     = 240
 	panelCols  = 3
 	plotLeft   = 48 // inside a panel: room for y labels
-	plotRight  = 96 // room for the legend
+	plotRight  = 18
 	plotTop    = 28
 	plotBottom = 34
 	barRowH    = 16
 	barLabelW  = 150
 	barMaxW    = 560
+	legendItem = 110 // width of one legend entry
 )
 
-var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"}
+// palette holds twelve colours that stay distinct in print; beyond twelve
+// contestants the colours repeat with a dashed line.
+var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+	"#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#e7969c"}
 
 // seriesKeys are the name elements that tell contestants apart in a chart.
 var seriesKeys = []string{"kind", "mode"}
 
-type point struct{ x, y float64 }
+// style is a contestant's colour and line.
+type style struct {
+	colour string
+	dash   string // stroke-dasharray, "" for solid
+}
+
+// styles assigns every contestant of the registry its style: contestants
+// are numbered per key in registry order, modes first, and those of this
+// report that the registry lacks follow.
+type styles struct {
+	index map[string]int // "mode=api" → position
+	order []string       // the same, in order
+}
+
+func newStyles(r *report) *styles {
+	st := &styles{index: map[string]int{}}
+	add := func(name string) {
+		for _, k := range seriesKeys {
+			if v, _ := cutElement(name, k); v != "" {
+				e := k + "=" + v
+				if _, ok := st.index[e]; !ok {
+					st.index[e] = len(st.order)
+					st.order = append(st.order, e)
+				}
+				return
+			}
+		}
+	}
+	var modes, kinds []string
+	for _, bm := range suite.Select(suite.Options{Threads: []int{1}, Full: true}) {
+		if v, _ := cutElement(bm.Name, "mode"); v != "" {
+			modes = append(modes, bm.Name)
+		} else {
+			kinds = append(kinds, bm.Name)
+		}
+	}
+	for _, n := range append(modes, kinds...) {
+		add(n)
+	}
+	for _, s := range r.Sections {
+		for _, b := range s.Benchmarks {
+			add(b.Name)
+		}
+	}
+	return st
+}
+
+// of returns the style of a contestant ("mode=api").
+func (st *styles) of(key string) style {
+	i, ok := st.index[key]
+	if !ok {
+		return style{colour: "#000"}
+	}
+	s := style{colour: palette[i%len(palette)]}
+	if i/len(palette)%2 == 1 {
+		s.dash = "5,3"
+	}
+	return s
+}
+
+func (s style) strokeAttrs() string {
+	a := fmt.Sprintf(`stroke="%s"`, s.colour)
+	if s.dash != "" {
+		a += fmt.Sprintf(` stroke-dasharray="%s"`, s.dash)
+	}
+	return a
+}
+
+type point struct {
+	x, y   float64
+	lo, hi float64 // the 95% interval of the median; NaN when unknown
+	cut    bool    // some samples were cut short
+}
 
 type series struct {
-	label  string
+	label  string // the value, "api"
+	key    string // the element, "mode=api"
 	points []point
 }
 
@@ -58,6 +146,7 @@ type barGroup struct {
 
 type bar struct {
 	label        string
+	key          string
 	ns, lo, hi   float64
 	isBaseline   bool
 	significance string
@@ -69,14 +158,14 @@ func scalingPanels(r *report) []*panel {
 	byKey := map[string]*panel{}
 	for _, s := range r.Sections {
 		for _, b := range s.Benchmarks {
-			if _, rest := cutElement(b.Name, "threads"); rest == b.Name {
+			_, rest := cutElement(b.Name, "threads")
+			if rest == b.Name {
 				continue
 			}
-			_, rest := cutElement(b.Name, "threads")
-			label := ""
+			label, key := "", ""
 			for _, k := range seriesKeys {
 				if v, rr := cutElement(rest, k); v != "" {
-					label, rest = v, rr
+					label, key, rest = v, k+"="+v, rr
 					break
 				}
 			}
@@ -96,11 +185,12 @@ func scalingPanels(r *report) []*panel {
 				}
 			}
 			if se == nil {
-				se = &series{label: label}
+				se = &series{label: label, key: key}
 				p.series = append(p.series, se)
 			}
-			if y := float64(b.NsPerOp.Median); y > 0 && !math.IsNaN(y) {
-				se.points = append(se.points, point{float64(b.Threads), y})
+			if y := float64(b.NsPerOp.Median); y > 0 && !math.IsInf(y, 0) {
+				se.points = append(se.points, point{x: float64(b.Threads), y: y,
+					lo: float64(b.NsPerOp.Lo), hi: float64(b.NsPerOp.Hi), cut: b.truncated() > 0})
 			}
 		}
 	}
@@ -141,7 +231,7 @@ func modeBars(r *report) []*barGroup {
 				byKey[rest] = g
 				groups = append(groups, g)
 			}
-			br := bar{label: mode, ns: float64(b.NsPerOp.Median), lo: float64(b.NsPerOp.Lo), hi: float64(b.NsPerOp.Hi),
+			br := bar{label: mode, key: "mode=" + mode, ns: float64(b.NsPerOp.Median), lo: float64(b.NsPerOp.Lo), hi: float64(b.NsPerOp.Hi),
 				isBaseline: b.Baseline == b.Name}
 			if b.Ratio != nil {
 				br.significance = ratioCell(*b.Ratio)
@@ -156,17 +246,20 @@ func modeBars(r *report) []*barGroup {
 func writeSVG(w io.Writer, r *report) error {
 	panels := scalingPanels(r)
 	groups := modeBars(r)
+	st := newStyles(r)
 	var body bytes.Buffer
-	y := 40
-	fmt.Fprintf(&body, `<text x="16" y="24" class="h1">halbench: %s — %s/%s, GOMAXPROCS %d, %s run</text>`+"\n",
-		esc(r.brand()), esc(r.GOOS), esc(r.GOARCH), r.GOMAXPROCS, esc(r.Mode))
+	fmt.Fprintf(&body, `<text x="16" y="24" class="h1">halbench: %s — %s/%s, GOMAXPROCS %d</text>`+"\n",
+		esc(r.brand()), esc(r.GOOS), esc(r.GOARCH), r.GOMAXPROCS)
+	fmt.Fprintf(&body, `<text x="16" y="40" class="lbl">%s run: %d samples of %s per benchmark, interleaved after a warm-up</text>`+"\n",
+		esc(r.Mode), r.Count, esc(r.SampleTime))
+	y := drawLegend(&body, st, panels, groups, 50)
 	if len(panels) > 0 {
-		fmt.Fprintf(&body, `<text x="16" y="%d" class="h2">Contention scaling: median ns/op against goroutines (log–log)</text>`+"\n", y+16)
+		fmt.Fprintf(&body, `<text x="16" y="%d" class="h2">Contention scaling: median ns/op against goroutines (log–log); whiskers: 95%% interval of the median</text>`+"\n", y+16)
 		y += 28
 		for i, p := range panels {
 			px := 16 + (i%panelCols)*panelW
 			py := y + (i/panelCols)*panelH
-			drawPanel(&body, p, px, py)
+			drawPanel(&body, st, p, px, py)
 		}
 		y += ((len(panels) + panelCols - 1) / panelCols) * panelH
 	}
@@ -175,7 +268,7 @@ func writeSVG(w io.Writer, r *report) error {
 		fmt.Fprintf(&body, `<text x="16" y="%d" class="h2">Binding modes: median ns/op on one goroutine, whiskers: 95%% interval of the median (scale per op)</text>`+"\n", y+16)
 		y += 32
 		for _, g := range groups {
-			y = drawBars(&body, g, y)
+			y = drawBars(&body, st, g, y)
 		}
 	}
 	height := y + 16
@@ -190,21 +283,92 @@ func writeSVG(w io.Writer, r *report) error {
 	return bw.Flush()
 }
 
-// logTicks returns 1-2-5 ticks covering [lo, hi].
-func logTicks(lo, hi float64) []float64 {
-	var out []float64
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
-		for _, m := range []float64{1, 2, 5} {
-			v := m * math.Pow(10, e)
-			if v >= lo*0.999 && v <= hi*1.001 {
-				out = append(out, v)
+// drawLegend draws the one legend, a row per key (mode, kind) listing the
+// contestants drawn, from y on, and returns the next free y.
+func drawLegend(w io.Writer, st *styles, panels []*panel, groups []*barGroup, y int) int {
+	used := map[string]bool{}
+	cut := false
+	for _, p := range panels {
+		for _, s := range p.series {
+			used[s.key] = true
+			for _, pt := range s.points {
+				cut = cut || pt.cut
 			}
 		}
+	}
+	for _, g := range groups {
+		for _, b := range g.bars {
+			used[b.key] = true
+		}
+	}
+	fmt.Fprintln(w, `<g class="legend">`)
+	for _, k := range seriesKeys {
+		x := 16 + 44
+		row := false
+		for _, e := range st.order {
+			if !used[e] || !strings.HasPrefix(e, k+"=") {
+				continue
+			}
+			if !row {
+				y += 16
+				fmt.Fprintf(w, `<text x="16" y="%d" class="t">%s</text>`, y+4, esc(k))
+				row = true
+			}
+			if x+legendItem > svgWidth {
+				x = 16 + 44
+				y += 16
+			}
+			s := st.of(e)
+			fmt.Fprintf(w, `<line x1="%d" y1="%d" x2="%d" y2="%d" %s stroke-width="3"/><text x="%d" y="%d" class="lbl">%s</text>`+"\n",
+				x, y, x+22, y, s.strokeAttrs(), x+26, y+4, esc(strings.TrimPrefix(e, k+"=")))
+			x += legendItem
+		}
+	}
+	if cut {
+		y += 16
+		fmt.Fprintf(w, `<circle cx="%d" cy="%d" r="4" fill="white" stroke="#333" stroke-width="1.5"/><text x="%d" y="%d" class="lbl">samples cut short by the run cap (a lock convoy): ns/op over the operations done</text>`+"\n",
+			16+55, y, 16+66, y+4)
+	}
+	fmt.Fprintln(w, "</g>")
+	return y + 14
+}
+
+// logRange returns a y range for values from lo to hi on a log axis,
+// with a margin of an eighth of the span (at least 10%) on both sides, so
+// that no line lies on an axis.
+func logRange(lo, hi float64) (float64, float64) {
+	span := math.Log10(hi) - math.Log10(lo)
+	m := math.Max(span/8, math.Log10(1.1))
+	return lo / math.Pow(10, m), hi * math.Pow(10, m)
+}
+
+// logTicks returns 1-2-5 ticks within [lo, hi], or 1…9 ticks when that
+// gives fewer than three.
+func logTicks(lo, hi float64) []float64 {
+	for _, ms := range [][]float64{{1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
+		var out []float64
+		for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+			for _, m := range ms {
+				v := m * math.Pow(10, e)
+				if v >= lo && v <= hi {
+					out = append(out, v)
+				}
+			}
+		}
+		if len(out) >= 3 {
+			return out
+		}
+	}
+	// A narrow range: evenly spaced round values.
+	step := linearStep(hi-lo) / 2
+	var out []float64
+	for k := math.Ceil(lo / step); k*step <= hi; k++ {
+		out = append(out, k*step)
 	}
 	return out
 }
 
-func drawPanel(w io.Writer, p *panel, px, py int) {
+func drawPanel(w io.Writer, st *styles, p *panel, px, py int) {
 	x0, x1 := float64(px+plotLeft), float64(px+panelW-plotRight)
 	y0, y1 := float64(py+panelH-plotBottom), float64(py+plotTop)
 	xmin, xmax := math.Inf(1), math.Inf(-1)
@@ -219,34 +383,24 @@ func drawPanel(w io.Writer, p *panel, px, py int) {
 			}
 		}
 	}
-	// Pad the y range to whole 1-2-5 steps.
-	ylo := math.Pow(10, math.Floor(math.Log10(ymin)))
-	for _, m := range []float64{5, 2} {
-		if m*ylo <= ymin {
-			ylo *= m
-			break
-		}
-	}
-	yhi := math.Pow(10, math.Ceil(math.Log10(ymax)))
-	for _, m := range []float64{5, 2} {
-		if yhi/m >= ymax {
-			yhi /= m
-			break
-		}
-	}
-	if yhi <= ylo {
-		yhi = ylo * 2
-	}
+	ylo, yhi := logRange(ymin, ymax)
 	sx := func(x float64) float64 {
 		if xmax == xmin {
 			return (x0 + x1) / 2
 		}
-		return x0 + (math.Log2(x)-math.Log2(xmin))/(math.Log2(xmax)-math.Log2(xmin))*(x1-x0)
+		// Inset the outermost thread counts from the axes too.
+		pad := (x1 - x0) * 0.05
+		return x0 + pad + (math.Log2(x)-math.Log2(xmin))/(math.Log2(xmax)-math.Log2(xmin))*(x1-x0-2*pad)
 	}
 	sy := func(y float64) float64 {
 		return y0 - (math.Log10(y)-math.Log10(ylo))/(math.Log10(yhi)-math.Log10(ylo))*(y0-y1)
 	}
-	fmt.Fprintf(w, `<g><text x="%d" y="%d" class="t">%s</text>`+"\n", px+plotLeft, py+16, esc(p.title))
+	// The range follows the medians; whiskers reaching beyond it are
+	// clipped at the plot's edge, so that one noisy point does not
+	// flatten every line.
+	clip := fmt.Sprintf("clip%d_%d", px, py)
+	fmt.Fprintf(w, `<g><clipPath id="%s"><rect x="%.1f" y="%.1f" width="%.1f" height="%.1f"/></clipPath><text x="%d" y="%d" class="t">%s</text>`+"\n",
+		clip, x0, y1, x1-x0, y0-y1, px+plotLeft, py+16, esc(p.title))
 	for _, t := range logTicks(ylo, yhi) {
 		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="grid"/>`, x0, sy(t), x1, sy(t))
 		fmt.Fprintf(w, `<text x="%.1f" y="%.1f" text-anchor="end" class="lbl">%s</text>`+"\n", x0-4, sy(t)+4, esc(tickLabel(t)))
@@ -260,56 +414,83 @@ func drawPanel(w io.Writer, p *panel, px, py int) {
 		x0, y0, x1, y0, x0, y0, x0, y1)
 	fmt.Fprintf(w, `<text x="%.1f" y="%.1f" text-anchor="middle" class="lbl">goroutines</text>`+"\n", (x0+x1)/2, y0+28)
 	fmt.Fprintf(w, `<text transform="translate(%d,%.1f) rotate(-90)" text-anchor="middle" class="lbl">ns/op</text>`+"\n", px+10, (y0+y1)/2)
-	for i, s := range p.series {
-		c := palette[i%len(palette)]
+	for _, s := range p.series {
+		sty := st.of(s.key)
 		var pts []string
 		for _, pt := range s.points {
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", sx(pt.x), sy(pt.y)))
 		}
-		fmt.Fprintf(w, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.Join(pts, " "), c)
+		fmt.Fprintf(w, `<polyline points="%s" fill="none" %s stroke-width="2"><title>%s</title></polyline>`, strings.Join(pts, " "), sty.strokeAttrs(), esc(s.label))
 		for _, pt := range s.points {
-			fmt.Fprintf(w, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"><title>%s, %g goroutines: %s ns/op</title></circle>`,
-				sx(pt.x), sy(pt.y), c, esc(s.label), pt.x, num(pt.y))
+			if pt.lo > 0 && pt.hi >= pt.lo && !math.IsInf(pt.hi, 0) {
+				fmt.Fprintf(w, `<path d="M%.1f %.1fV%.1fM%.1f %.1fh6M%.1f %.1fh6" stroke="%s" stroke-width="1" fill="none" clip-path="url(#%s)"/>`,
+					sx(pt.x), sy(pt.lo), sy(pt.hi), sx(pt.x)-3, sy(pt.lo), sx(pt.x)-3, sy(pt.hi), sty.colour, clip)
+			}
+			fill, r, note := sty.colour, 2.5, ""
+			if pt.cut {
+				fill, r, note = "white", 4, ", samples cut short"
+			}
+			fmt.Fprintf(w, `<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s" stroke="%s" stroke-width="1.5"><title>%s, %g goroutines: %s ns/op%s</title></circle>`,
+				sx(pt.x), sy(pt.y), r, fill, sty.colour, esc(s.label), pt.x, num(pt.y), note)
 		}
-		ly := float64(py+plotTop) + float64(i)*15
-		fmt.Fprintf(w, "\n"+`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2"/><text x="%.1f" y="%.1f" class="lbl">%s</text>`+"\n",
-			x1+8, ly, x1+22, ly, c, x1+26, ly+4, esc(s.label))
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "</g>")
 }
 
+// tickLabel prints a tick value with at most six significant digits, so
+// that accumulated rounding (10.600000000000001) does not show.
 func tickLabel(v float64) string {
-	if v >= 1 {
-		return fmt.Sprintf("%g", v)
-	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
+	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
-// drawBars draws one op's modes from y on and returns the next free y.
-func drawBars(w io.Writer, g *barGroup, y int) int {
+// linearStep returns a 1-2-5 step that cuts [0, top] into 3 to 7 parts.
+func linearStep(top float64) float64 {
+	step := math.Pow(10, math.Floor(math.Log10(top)))
+	for _, m := range []float64{0.1, 0.2, 0.5, 1, 2, 5} {
+		if s := step * m; top/s <= 7 {
+			return s
+		}
+	}
+	return step * 10
+}
+
+// drawBars draws one op's modes from y on, with a linear ns/op axis under
+// them, and returns the next free y.
+func drawBars(w io.Writer, st *styles, g *barGroup, y int) int {
 	fmt.Fprintf(w, `<g><text x="16" y="%d" class="t">%s</text>`+"\n", y+12, esc(g.title))
 	y += 18
+	// The scale follows the medians, with room for the whiskers up to a
+	// quarter beyond the largest; a longer whisker ends in an arrow.
 	top := 0.0
 	for _, b := range g.bars {
 		top = math.Max(top, b.ns)
-		if !math.IsNaN(b.hi) {
-			top = math.Max(top, b.hi)
-		}
 	}
 	if top <= 0 {
 		top = 1
 	}
+	whiskerEnd := top * 1.25
+	step := linearStep(whiskerEnd)
+	top = math.Ceil(whiskerEnd/step) * step
 	x0 := 16.0 + barLabelW
 	scale := float64(barMaxW) / top
-	for i, b := range g.bars {
-		c := palette[i%len(palette)]
+	y0 := y
+	for _, b := range g.bars {
+		c := st.of(b.key).colour
 		by := float64(y)
 		fmt.Fprintf(w, `<text x="%.1f" y="%.1f" text-anchor="end" class="lbl">%s</text>`, x0-6, by+11, esc(b.label))
 		fmt.Fprintf(w, `<rect x="%.1f" y="%.1f" width="%.1f" height="%d" fill="%s"><title>%s: %s ns/op</title></rect>`,
 			x0, by+2, math.Max(b.ns*scale, 0.5), barRowH-4, c, esc(b.label), num(b.ns))
+		end := b.ns
 		if !math.IsNaN(b.lo) && !math.IsNaN(b.hi) {
+			hi := math.Min(b.hi, top)
+			mid := by + float64(barRowH)/2
 			fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#000" stroke-width="1.2"/>`,
-				x0+b.lo*scale, by+float64(barRowH)/2, x0+b.hi*scale, by+float64(barRowH)/2)
+				x0+b.lo*scale, mid, x0+hi*scale, mid)
+			if b.hi > top {
+				fmt.Fprintf(w, `<path d="M%.1f %.1fl-6 -4v8z" fill="#000"><title>interval up to %s ns</title></path>`, x0+hi*scale, mid, num(b.hi))
+			}
+			end = math.Max(end, hi)
 		}
 		note := num(b.ns) + " ns"
 		if b.isBaseline {
@@ -317,15 +498,22 @@ func drawBars(w io.Writer, g *barGroup, y int) int {
 		} else if b.significance != "" {
 			note += "  " + b.significance
 		}
-		end := math.Max(b.ns, b.hi)
-		if math.IsNaN(end) {
-			end = b.ns
-		}
 		fmt.Fprintf(w, `<text x="%.1f" y="%.1f" class="lbl">%s</text>`+"\n", x0+end*scale+6, by+11, esc(note))
 		y += barRowH
 	}
+	// The axis: a line, 1-2-5 ticks, and the unit.
+	ay := float64(y) + 2
+	fmt.Fprintf(w, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%.1f" class="ax"/><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="ax"/>`+"\n",
+		x0, y0, x0, ay, x0, ay, x0+top*scale, ay)
+	for k := 0.0; k*step <= top*(1+1e-9); k++ {
+		v := k * step
+		x := x0 + v*scale
+		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" class="ax"/><text x="%.1f" y="%.1f" text-anchor="middle" class="lbl">%s</text>`,
+			x, ay, x, ay+4, x, ay+15, esc(tickLabel(v)))
+	}
+	fmt.Fprintf(w, `<text x="%.1f" y="%.1f" text-anchor="middle" class="lbl">ns/op</text>`+"\n", x0+top*scale/2, ay+28)
 	fmt.Fprintln(w, "</g>")
-	return y + 8
+	return y + 42
 }
 
 // esc escapes s for XML text and attribute values.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gohal/gohal/internal/cyclebench"
 	"github.com/gohal/gohal/internal/ministat"
 )
 
@@ -15,19 +16,19 @@ import (
 // section, a ministat block per key comparison and the verdict.
 func writeText(w io.Writer, r *report) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "halbench: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s run: %d samples of %s per benchmark, interleaved after a warm-up; %v%% confidence\n\n",
+	fmt.Fprintf(bw, "halbench: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s run: %d samples of %s per benchmark, interleaved after a warm-up; %v%% confidence\n",
 		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Mode, r.Count, r.SampleTime, r.Confidence)
+	fmt.Fprintf(bw, "Significant, everywhere below: the %v%% %s of the ratio (or difference) excludes 1 (0);\nexact for any sample count, no verdict with fewer than %d samples per side.\n\n", r.Confidence, ruleName, minRuleSamples)
 	writeFeatures(bw, r.Machine)
 	for _, s := range r.Sections {
 		bw.WriteString("\n")
 		writeSection(bw, s)
 	}
 	if len(r.Pairs) > 0 {
-		fmt.Fprintf(bw, "\n== Key comparisons (ns/op; ministat: Student's t, pooled variance) ==\n")
+		fmt.Fprintf(bw, "\n== Key comparisons (ns/op; ministat's plot and table, then the report's rule) ==\n")
 		for _, p := range r.Pairs {
 			fmt.Fprintf(bw, "\n--- %s ---\n", p.Title)
-			samples := []ministat.Sample{{Name: p.Base, Values: p.base}, {Name: p.Other, Values: p.other}}
-			if err := ministat.Write(bw, samples, ministat.Options{Confidence: confidence}); err != nil {
+			if err := writePair(bw, p); err != nil {
 				return err
 			}
 		}
@@ -39,6 +40,40 @@ func writeText(w io.Writer, r *report) error {
 	}
 	fmt.Fprintf(bw, "\n(%d benchmarks measured in %.0f s.)\n", len(r.byName), r.Elapsed)
 	return bw.Flush()
+}
+
+// writePair prints ministat's plot and table for a key comparison, without
+// ministat's own Student's t conclusion (a second rule that could
+// contradict the report's), then the report's conclusion.
+func writePair(w io.Writer, p pairReport) error {
+	var buf strings.Builder
+	samples := []ministat.Sample{{Name: p.Base, Values: p.base}, {Name: p.Other, Values: p.other}}
+	if err := ministat.Write(&buf, samples, ministat.Options{Confidence: confidence}); err != nil {
+		return err
+	}
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		if strings.HasPrefix(line, "Difference at ") || strings.HasPrefix(line, "No difference proven") {
+			break
+		}
+		io.WriteString(w, line)
+	}
+	fmt.Fprintf(w, "%s\n", pairConclusion(p))
+	return nil
+}
+
+// pairConclusion is the report's one-line conclusion on a key comparison.
+func pairConclusion(p pairReport) string {
+	r := p.Ratio
+	switch {
+	case math.IsNaN(float64(r.Lo)):
+		return fmt.Sprintf("No verdict: fewer than %d samples per side (%s).", minRuleSamples, ruleName)
+	case !r.Significant:
+		return fmt.Sprintf("No difference proven at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
+	case r.Ratio < 1:
+		return fmt.Sprintf("Faster at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
+	default:
+		return fmt.Sprintf("Slower at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
+	}
 }
 
 // writeSection prints one section's table and legend. Rows keep the
@@ -72,7 +107,7 @@ func writeSection(w io.Writer, s sectionReport) {
 	}
 	header += "  vs baseline"
 	fmt.Fprintf(w, "\n%s\n", header)
-	cut := false
+	cut, maxed := false, false
 	for i, b := range s.Benchmarks {
 		if i > 0 && b.Baseline != s.Benchmarks[i-1].Baseline {
 			fmt.Fprintln(w)
@@ -83,6 +118,10 @@ func writeSection(w io.Writer, s sectionReport) {
 			v := "-"
 			if m, ok := b.Metrics[u]; ok {
 				v = num(float64(m.Median))
+				if u == cyclebench.FairnessUnit && atFairnessMax(float64(m.Median), b.Threads) {
+					v += "*"
+					maxed = true
+				}
 			}
 			line += fmt.Sprintf("  %*s", max(9, len(u)), v)
 		}
@@ -111,11 +150,43 @@ func writeSection(w io.Writer, s sectionReport) {
 		}
 	}
 	fmt.Fprintf(w, "\n  ± is the %v%% interval of the median ns/op, as a percentage of it; vs baseline\n", confidence)
-	fmt.Fprintf(w, "  is the ratio of medians, %v%% bootstrap interval; ~ marks an interval holding 1.\n", confidence)
+	fmt.Fprintf(w, "  is the ratio to the baseline's ns/op (median of the pairwise ratios) and its %v%%\n", confidence)
+	fmt.Fprintf(w, "  %s; ~ marks an interval holding 1: no difference proven.\n", ruleName)
+	if seen[cyclebench.FairnessUnit] {
+		for _, l := range fairnessLegend(maxed) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 	if cut {
 		fmt.Fprintf(w, "  Cut short: samples that hit the run cap (a FIFO-lock convoy, typical when other\n")
 		fmt.Fprintf(w, "  work shares the CPUs); their ns/op is over the operations done.\n")
 	}
+}
+
+// atFairnessMax reports that a fairness figure is the largest possible
+// for k goroutines (within rounding): one goroutine did its whole share
+// before any other completed an operation.
+func atFairnessMax(v float64, k int) bool {
+	return k > 1 && v >= 0.99*cyclebench.MaxRelStddev(k)
+}
+
+// fairnessLegend explains the fairness column; maxed adds the footnote
+// for cells marked with *.
+func fairnessLegend(maxed bool) []string {
+	ls := []string{
+		cyclebench.FairnessUnit + ": spread of the goroutines' progress when the first finished its",
+		"  share (population stddev as % of the mean): 0 = all equal; 100·√(k−1) (100, 173, 265",
+		"  at 2, 4, 8 goroutines) = one goroutine did everything. It depends on how long a share",
+		"  lasts, not only on the lock: a lock the releasing goroutine can take again at once",
+		"  (TAS, TTAS, sync.Mutex until a waiter has waited 1 ms) gives one goroutine everything",
+		"  over a short share, and with more goroutines than free CPUs it shows who got scheduled.",
+		"  Not stable with short samples (the default run shrinks them to fit a minute) or busy",
+		"  CPUs; compare it only between runs of one -benchtime, and use -full (100 ms samples).",
+	}
+	if maxed {
+		ls = append(ls, "* the maximum: one goroutine did its whole share before any other finished one operation.")
+	}
+	return ls
 }
 
 // spread is the half width of the median's interval as a percentage of
@@ -135,6 +206,9 @@ func spread(s summary) string {
 // ratioCell is "1.08× [1.05, 1.11]" with "~" appended when the interval
 // holds 1.
 func ratioCell(r ratioJSON) string {
+	if math.IsNaN(float64(r.Lo)) {
+		return fmt.Sprintf("%.2f× (too few samples)", float64(r.Ratio))
+	}
 	s := fmt.Sprintf("%.2f× [%.2f, %.2f]", float64(r.Ratio), float64(r.Lo), float64(r.Hi))
 	if !r.Significant {
 		s += " ~"

@@ -26,9 +26,10 @@ type fact struct {
 	What  string `json:"what"`
 }
 
-// diffStat is the difference other − base of one metric's medians, with
-// a bootstrap interval: robust to the odd outlier that a shared machine
-// throws in, where the t test on the means (the ministat blocks) is not.
+// diffStat is the difference other − base of one metric (Hodges–Lehmann
+// estimate) with its interval by the report's one rule: robust to the odd
+// outlier that a shared machine throws in, where a t test on the means
+// is not.
 type diffStat struct {
 	diffCI
 	ok bool
@@ -36,23 +37,22 @@ type diffStat struct {
 
 func diffOf(base, other *benchReport, unit string) diffStat {
 	b, o := base.metric(unit), other.metric(unit)
-	return diffStat{diffOfMedians(b, o, confidence/100.0, ratioSeed(base.Name, other.Name)+" "+unit),
-		len(b) >= 3 && len(o) >= 3}
+	return diffStat{compareDiff(b, o, confidence/100.0), len(b) >= minRuleSamples && len(o) >= minRuleSamples}
 }
 
 // describe gives the interval: "95% CI 2.1 to 3.9 cycles".
 func (d diffStat) describe(unit string) string {
-	return fmt.Sprintf("%v%% CI %s to %s %s, bootstrap of the difference of medians", confidence, num(d.Lo), num(d.Hi), unit)
+	return fmt.Sprintf("%v%% CI %s to %s %s, %s", confidence, num(d.Lo), num(d.Hi), unit, ruleName)
 }
 
-// costSentence states what a difference costs: the difference of medians
-// when the t test proves one, or that none was proven.
+// costSentence states what a difference costs: the estimated difference
+// when the report's rule proves one, or that none was proven.
 func costSentence(subject, how string, dc, dn diffStat) string {
 	switch {
 	case !dc.ok:
-		return fmt.Sprintf("%s: too few samples to say what it costs (%s).", subject, how)
+		return fmt.Sprintf("%s: too few samples to say what it costs (%s; the rule needs %d per side).", subject, how, minRuleSamples)
 	case !dc.Significant:
-		return fmt.Sprintf("%s costs nothing measurable here (%s): no difference proven at %v%% confidence, the medians differ by %s cycles (%s).",
+		return fmt.Sprintf("%s costs nothing measurable here (%s): no difference proven at %v%% confidence, the estimated difference is %s cycles (%s).",
 			subject, how, confidence, num(dc.Diff), dc.describe("cycles"))
 	case dc.Diff < 0:
 		return fmt.Sprintf("%s measured cheaper, by %s cycles (%s ns), which points at noise or code layout rather than a saving (%s; %s).",
@@ -104,8 +104,8 @@ func buildVerdict(r *report) verdict {
 	indirectNs := math.NaN()
 	if inline != nil && closure != nil {
 		dc, dn := diffOf(inline, closure, cyclebench.CyclesUnit), diffOf(inline, closure, "ns/op")
-		add("indirect_call_cycles", dc.Diff, "cycles", "closure − inline, fetchadd64, difference of medians: an indirect call to Go code")
-		add("indirect_call_ns", dn.Diff, "ns", "closure − inline, fetchadd64, difference of medians")
+		add("indirect_call_cycles", dc.Diff, "cycles", "closure − inline, fetchadd64, Hodges–Lehmann difference: an indirect call to Go code")
+		add("indirect_call_ns", dn.Diff, "ns", "closure − inline, fetchadd64, Hodges–Lehmann difference")
 		if dn.ok && dn.Significant && dn.Diff > 0 {
 			indirectNs = dn.Diff
 		}
@@ -115,14 +115,14 @@ func buildVerdict(r *report) verdict {
 	}
 	if api != nil && table != nil {
 		dc, dn := diffOf(api, table, cyclebench.CyclesUnit), diffOf(api, table, "ns/op")
-		add("table_over_api_cycles", dc.Diff, "cycles", "table − api, fetchadd64, difference of medians: indirect call + ABI0 wrapper, against hal's exported function (binding "+string(hal.Binding("fetchadd64"))+")")
-		add("table_over_api_ns", dn.Diff, "ns", "table − api, fetchadd64, difference of medians")
+		add("table_over_api_cycles", dc.Diff, "cycles", "table − api, fetchadd64, Hodges–Lehmann difference: indirect call + ABI0 wrapper, against hal's exported function (binding "+string(hal.Binding("fetchadd64"))+")")
+		add("table_over_api_ns", dn.Diff, "ns", "table − api, fetchadd64, Hodges–Lehmann difference")
 		p = append(p, costSentence("Calling hal through hal.Table() instead of its exported function", "the indirect call plus the ABI0 wrapper in front of the assembly, against hal.FetchAddUint64 (binding "+string(hal.Binding("fetchadd64"))+")", dc, dn))
 	}
 	if direct := get(suite.DispatchName("fetchadd64", suite.ModeDirect)); direct != nil && table != nil {
 		dc, dn := diffOf(direct, table, cyclebench.CyclesUnit), diffOf(direct, table, "ns/op")
-		add("table_over_direct_cycles", dc.Diff, "cycles", "table − direct, fetchadd64, difference of medians: indirect call + ABI0 wrapper, against a direct call of the same assembly")
-		add("table_over_direct_ns", dn.Diff, "ns", "table − direct, fetchadd64, difference of medians")
+		add("table_over_direct_cycles", dc.Diff, "cycles", "table − direct, fetchadd64, Hodges–Lehmann difference: indirect call + ABI0 wrapper, against a direct call of the same assembly")
+		add("table_over_direct_ns", dn.Diff, "ns", "table − direct, fetchadd64, Hodges–Lehmann difference")
 		p = append(p, costSentence("The func value against a direct call of the same assembly", "the indirect call plus the ABI0 wrapper alone", dc, dn))
 	}
 	if hz > 0 {
@@ -161,12 +161,12 @@ func buildVerdict(r *report) verdict {
 	p = append(p, bind)
 	if api != nil && inline != nil && api.Ratio != nil {
 		p = append(p, fmt.Sprintf("Measured on fetchadd64: the exported function costs %s the inlined intrinsic.", ratioText(*api.Ratio)))
-		add("api_over_inline", float64(api.Ratio.Ratio), "ratio", "fetchadd64 api / inline, median ns/op")
+		add("api_over_inline", float64(api.Ratio.Ratio), "ratio", "fetchadd64 api / inline, ns/op, Hodges–Lehmann ratio")
 	}
 	if api != nil && table != nil {
-		rc := ratioOfMedians(api.ns(), table.ns(), confidence/100.0, ratioSeed(api.Name, table.Name))
+		rc := compareRatio(api.ns(), table.ns(), confidence/100.0)
 		rj := ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
-		add("table_over_api", rc.Ratio, "ratio", "fetchadd64 table / api, median ns/op")
+		add("table_over_api", rc.Ratio, "ratio", "fetchadd64 table / api, ns/op, Hodges–Lehmann ratio")
 		s := fmt.Sprintf("The table's func value costs %s the exported function", ratioText(rj))
 		switch {
 		case rc.Significant && rc.Ratio > 1:
@@ -226,10 +226,13 @@ func buildVerdict(r *report) verdict {
 				word = "faster"
 			}
 		}
+		if math.IsNaN(float64(pr.Ratio.Lo)) {
+			word = fmt.Sprintf("no verdict: fewer than %d samples", minRuleSamples)
+		}
 		p = append(p, fmt.Sprintf("%s: %s (%s).", pr.Title, ratioText(pr.Ratio), word))
 	}
 	if len(p) > 0 {
-		v.Paragraphs = append(v.Paragraphs, "Key comparisons, the first named against the second: "+strings.Join(p, " "))
+		v.Paragraphs = append(v.Paragraphs, "Key comparisons, the first named against the second (significant: the "+ruleName+" excludes 1): "+strings.Join(p, " "))
 	}
 	if s := winners(r, "Lock", "kind", "Cheapest lock"); s != "" {
 		v.Paragraphs = append(v.Paragraphs, s)

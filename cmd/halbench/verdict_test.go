@@ -99,3 +99,66 @@ func TestVerdictFromNumbers(t *testing.T) {
 		t.Errorf("flat verdict budgets indirect calls it could not measure:\n%s", text)
 	}
 }
+
+// TestOneSignificanceRule is issue 10 item 9: the ministat block of a key
+// comparison and the verdict must not disagree. Samples where one
+// descheduled run hides a clear difference from the t test on the means:
+// the report's rule (one for the whole report) finds it, says so under the
+// block and in the verdict, and nothing prints ministat's contrary
+// conclusion.
+func TestOneSignificanceRule(t *testing.T) {
+	cfg, err := parseRunArgs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	benchs := suite.Select(suite.Options{Filter: regexp.MustCompile(`^Lock/kind=(mutex|ttas)/threads=2/cs=0`), Threads: []int{2}})
+	samples := fakeSamples(benchs, func(name string) float64 {
+		if name == suite.LockName("mutex", 2, 0) {
+			return 25
+		}
+		return 20
+	})
+	samples[suite.LockName("mutex", 2, 0)][3].NsPerOp = 2000 // descheduled once
+	r := buildReport(cfg, benchs, samples, time.Second)
+	if len(r.Pairs) != 1 {
+		t.Fatalf("%d pairs, want 1", len(r.Pairs))
+	}
+	p := r.Pairs[0]
+	if p.TTest == nil || p.TTest.Significant {
+		t.Fatalf("the test's premise failed: ministat's t test should see no difference: %+v", p.TTest)
+	}
+	if !p.Significant || !p.Ratio.Significant || float64(p.Ratio.Ratio) >= 1 {
+		t.Fatalf("pair %+v: want a significant ratio below 1", p)
+	}
+	var buf strings.Builder
+	if err := writeText(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"Faster at 95% confidence: + over x: 0.8", "(faster)", "Significant, everywhere below: the 95% " + ruleName} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"No difference proven", "Student's t", "no significant difference"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("report says %q, against its own rule:\n%s", bad, out)
+		}
+	}
+	// Too few samples: no verdict anywhere, not a guess.
+	for name, ss := range samples {
+		samples[name] = ss[:3]
+	}
+	r = buildReport(cfg, benchs, samples, time.Second)
+	buf.Reset()
+	writeText(&buf, r)
+	out = buf.String()
+	for _, want := range []string{"No verdict: fewer than 4 samples per side", "no verdict: fewer than 4 samples", "(too few samples)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("3 samples: report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "(faster)") || strings.Contains(out, "Faster at") {
+		t.Errorf("3 samples: report claims a difference:\n%s", out)
+	}
+}

@@ -52,6 +52,10 @@ var bodies = backend.Bodies[body]{
 	"fence/lockor":        fenceLockOr,
 	"fence/mfence":        func(c *build.Context, _ string) { c.MFENCE(); c.RET() },
 	"cas128/cmpxchg16b":   cas128,
+	"load128/vmovdqa":     load128VMOVDQA,
+	"load128/cmpxchg16b":  load128CMPXCHG16B,
+	"store128/vmovdqa":    store128VMOVDQA,
+	"store128/cmpxchg16b": store128CMPXCHG16B,
 	"cycles/rdtscp":       cyclesRDTSCP,
 	"cycles/lfence_rdtsc": cyclesLFENCE,
 	"spinlock32/pause":    spinLock32,
@@ -99,6 +103,30 @@ func (b *Backend) Select(sel string, labels []string) {
 		c.CMPL(reg.R11L, operand.U32(i+1))
 		c.JEQ(operand.LabelRef(l))
 	}
+}
+
+// TailJump implements backend.Backend.
+func (b *Backend) TailJump(name string) { tailJump(b.ctx, name) }
+
+// ResolveUint128 implements backend.Backend: SI = -addr & 15, the aligned
+// offset; the recorded offset is compared with it (a plain MOVL: under
+// x86-TSO a load is not reordered with the later accesses to the value);
+// on a match addr+SI goes back into the addr argument.
+func (b *Backend) ResolveUint128(entry, moved string) error {
+	c := b.ctx
+	c.Load(c.Param("addr"), reg.RDI)
+	c.MOVQ(reg.RDI, reg.RSI)
+	c.NEGQ(reg.RSI)
+	c.ANDQ(operand.U32(15), reg.RSI)
+	c.MOVL(operand.Mem{Base: reg.RDI, Disp: spec.Uint128AtOffset}, reg.R8L)
+	c.CMPQ(reg.R8, reg.RSI)
+	c.JNE(operand.LabelRef("moved"))
+	c.ADDQ(reg.RSI, reg.RDI)
+	c.Store(reg.RDI, c.Param("addr"))
+	tailJump(c, entry)
+	c.Label("moved")
+	tailJump(c, moved)
+	return nil
 }
 
 // Label implements backend.Backend.
@@ -260,8 +288,9 @@ func fenceLockOr(c *build.Context, _ string) {
 // cas128: LOCK CMPXCHG16B compares DX:AX with the 16 bytes at (DI) and
 // stores CX:BX if equal; otherwise it loads the value found into DX:AX. In
 // both cases DX:AX ends up holding the value found.
-func cas128(c *build.Context, _ string) {
+func cas128(c *build.Context, p string) {
 	c.Load(c.Param("addr"), reg.RDI)
+	alignCheck(c, p)
 	c.Load(c.Param("oldLo"), reg.RAX)
 	c.Load(c.Param("oldHi"), reg.RDX)
 	c.Load(c.Param("newLo"), reg.RBX)
@@ -274,6 +303,115 @@ func cas128(c *build.Context, _ string) {
 	c.Store(reg.RDX, c.Return("hi"))
 	c.Store(reg.R8B, c.Return("swapped"))
 	c.RET()
+	misaligned(c, p)
+}
+
+// alignCheck branches to the body's misaligned label when the word in DI
+// is not 16-byte aligned: CMPXCHG16B would fault (#GP) and VMOVDQA too.
+func alignCheck(c *build.Context, p string) {
+	c.TESTQ(operand.U32(15), reg.RDI)
+	c.JNE(operand.LabelRef(p + "misaligned"))
+}
+
+// misaligned is the body's misaligned label: a tail jump, with the
+// function's own argument frame, to the Go function that panics with an
+// error naming the address (spec.Misaligned128, in hal and hal/direct).
+func misaligned(c *build.Context, p string) {
+	c.Label(p + "misaligned")
+	tailJump(c, spec.Misaligned128)
+}
+
+// tailJump jumps to the Go function ·name of the same package (its ABI0
+// wrapper, which reads the arguments this function was called with).
+// avo's JMP builder takes only a label as a target (its flow-graph pass
+// rejects anything else), so the jump is a raw instruction, as LOCK is;
+// it ends the body, so no pass needs to know where it goes.
+func tailJump(c *build.Context, name string) {
+	c.Instruction(&ir.Instruction{Opcode: "JMP", Operands: []operand.Op{operand.NewDataAddr(operand.Symbol{Name: "·" + name}, 0)}})
+}
+
+// results128 stores X0's 16 bytes into the results lo and hi, which the
+// frame places next to each other, with one unaligned 16-byte store.
+func results128(c *build.Context) {
+	lo, err := c.Return("lo").Resolve()
+	if err != nil {
+		panic(err) // a spec whose 128-bit op has no result lo
+	}
+	c.Comment("lo and hi are adjacent in the frame: one 16-byte store.")
+	c.VMOVDQU(reg.X0, lo.Addr)
+}
+
+// load128VMOVDQA: Intel and AMD guarantee that a 16-byte-aligned VMOVDQA
+// is single-copy atomic on CPUs with AVX (spec: FeatureAVXAtomic). It
+// writes nothing. Under x86-TSO a load is not reordered with later loads
+// or stores, and every earlier store to the word is either a locked
+// instruction or a fenced store (store128), so it is a sequentially
+// consistent load.
+func load128VMOVDQA(c *build.Context, p string) {
+	c.Load(c.Param("addr"), reg.RDI)
+	alignCheck(c, p)
+	c.VMOVDQA(mem(reg.RDI), reg.X0)
+	results128(c)
+	c.RET()
+	misaligned(c, p)
+}
+
+// load128CMPXCHG16B: compare the word with 0 and, if equal, store 0: the
+// word does not change, and DX:AX receives its value either way. It needs
+// the line exclusively, as any locked write does.
+func load128CMPXCHG16B(c *build.Context, p string) {
+	c.Load(c.Param("addr"), reg.RDI)
+	alignCheck(c, p)
+	c.XORL(reg.EAX, reg.EAX)
+	c.XORL(reg.EDX, reg.EDX)
+	c.XORL(reg.EBX, reg.EBX)
+	c.XORL(reg.ECX, reg.ECX)
+	lock(c)
+	c.CMPXCHG16B(mem(reg.RDI))
+	c.Store(reg.RAX, c.Return("lo"))
+	c.Store(reg.RDX, c.Return("hi"))
+	c.RET()
+	misaligned(c, p)
+}
+
+// store128VMOVDQA: the 16-byte store, then a locked no-op (LOCK ORQ $0 on
+// the return address at the top of the stack, as the fence op's lockor):
+// a locked instruction is not reordered with earlier stores or later
+// loads, so no later load moves before the store: sequentially consistent,
+// as MFENCE would make it, at a locked op's cost.
+func store128VMOVDQA(c *build.Context, p string) {
+	c.Load(c.Param("addr"), reg.RDI)
+	alignCheck(c, p)
+	lo, err := c.Param("lo").Resolve()
+	if err != nil {
+		panic(err) // a spec whose 128-bit store has no parameter lo
+	}
+	c.Comment("lo and hi are adjacent in the frame: one 16-byte load.")
+	c.VMOVDQU(lo.Addr, reg.X0)
+	c.VMOVDQA(reg.X0, mem(reg.RDI))
+	c.Comment("The full fence that makes the store sequentially consistent.")
+	lock(c)
+	c.ORQ(operand.U8(0), operand.NewStackAddr(0))
+	c.RET()
+	misaligned(c, p)
+}
+
+// store128CMPXCHG16B: a CMPXCHG16B loop. The first guess is 0; a failed
+// CMPXCHG16B leaves the value found in DX:AX, the next guess, so the loop
+// ends on the first try after the word last changed.
+func store128CMPXCHG16B(c *build.Context, p string) {
+	c.Load(c.Param("addr"), reg.RDI)
+	alignCheck(c, p)
+	c.Load(c.Param("lo"), reg.RBX)
+	c.Load(c.Param("hi"), reg.RCX)
+	c.XORL(reg.EAX, reg.EAX)
+	c.XORL(reg.EDX, reg.EDX)
+	c.Label(p + "loop")
+	lock(c)
+	c.CMPXCHG16B(mem(reg.RDI))
+	c.JNE(operand.LabelRef(p + "loop"))
+	c.RET()
+	misaligned(c, p)
 }
 
 // cyclesRDTSCP: RDTSCP waits until all earlier instructions have executed

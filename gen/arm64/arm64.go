@@ -60,6 +60,10 @@ var bodies = backend.Bodies[body]{
 	"fence/dmb":           fenceDMB,
 	"cas128/lse":          cas128LSE,
 	"cas128/llsc":         cas128LLSC,
+	"load128/lse":         load128LSE,
+	"load128/llsc":        load128LLSC,
+	"store128/lse":        store128LSE,
+	"store128/llsc":       store128LLSC,
 	"cycles/cntvct":       cyclesCNTVCT,
 	"spinlock32/lse":      spinLock32(true),
 	"spinlock32/llsc":     spinLock32(false),
@@ -96,6 +100,27 @@ func (e *Backend) Select(sel string, labels []string) {
 		e.Ins("CMP", fmt.Sprintf("$%d", i+1), "R9")
 		e.Ins("BEQ", l)
 	}
+}
+
+// ResolveUint128 implements backend.Backend. The recorded offset is read
+// with LDARW, a load-acquire: the accesses to the value (CASPAL, LDAXP) may
+// not be performed before it, so a goroutine that sees the offset a
+// relocation stored (with a release store, after copying the value) sees
+// the copied value.
+func (e *Backend) ResolveUint128(entry, moved string) error {
+	e.Load("addr", "R0")
+	e.Ins("NEG", "R0", "R1")
+	e.Ins("AND", "$15", "R1")
+	e.Ins("ADD", fmt.Sprintf("$%d", spec.Uint128AtOffset), "R0", "R2")
+	e.Ins("LDARW", "(R2)", "R3")
+	e.Ins("CMP", "R1", "R3")
+	e.Ins("BNE", "moved")
+	e.Ins("ADD", "R1", "R0")
+	e.Ins("MOVD", "R0", e.Arg("addr"))
+	e.TailJump(entry)
+	e.Label("moved")
+	e.TailJump(moved)
+	return nil
 }
 
 // Variant implements backend.Backend.
@@ -256,12 +281,13 @@ func fenceDMB(e *Backend, _ string) error {
 // value found; X2:X3 holds new. The relaxed CASP the Go assembler offers
 // (CASPD) would not order surrounding accesses, so the acquire+release form
 // is WORD-encoded.
-func cas128LSE(e *Backend, _ string) error {
+func cas128LSE(e *Backend, p string) error {
 	w, err := caspal(0, 2, 5)
 	if err != nil {
 		return err
 	}
 	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
 	e.Load("oldLo", "R0")
 	e.Load("oldHi", "R1")
 	e.Load("newLo", "R2")
@@ -278,6 +304,7 @@ func cas128LSE(e *Backend, _ string) error {
 	e.Ins("CSET", "EQ", "R4")
 	e.Store("R4", 2)
 	e.Ret()
+	e.misaligned(p)
 	return nil
 }
 
@@ -287,6 +314,7 @@ func cas128LSE(e *Backend, _ string) error {
 // retries until that succeeds; the value then returned is atomic.
 func cas128LLSC(e *Backend, p string) error {
 	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
 	e.Load("oldLo", "R6")
 	e.Load("oldHi", "R7")
 	e.Load("newLo", "R2")
@@ -311,6 +339,103 @@ func cas128LLSC(e *Backend, p string) error {
 	e.Store("R1", 1)
 	e.Store("R4", 2)
 	e.Ret()
+	e.misaligned(p)
+	return nil
+}
+
+// alignCheck branches to the body's misaligned label when the word in r is
+// not 16-byte aligned: CASP and LDXP/STXP take an alignment fault there.
+func (e *Backend) alignCheck(r, p string) {
+	e.Ins("TST", "$15", r)
+	e.Ins("BNE", p+"misaligned")
+}
+
+// misaligned is the body's misaligned label: a tail jump, with the
+// function's own argument frame and the caller's LR, to the Go function
+// that panics with an error naming the address (spec.Misaligned128, in
+// hal and hal/direct).
+func (e *Backend) misaligned(p string) {
+	e.Label(p + "misaligned")
+	e.TailJump(spec.Misaligned128)
+}
+
+// load128LSE: CASPAL of 0 with 0 (X0:X1 = X2:X3 = 0): the word is
+// unchanged (0 is stored only where 0 was), and X0:X1 receives its value,
+// read single-copy atomically, with acquire and release ordering.
+func load128LSE(e *Backend, p string) error {
+	w, err := caspal(0, 2, 5)
+	if err != nil {
+		return err
+	}
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	for _, r := range []string{"R0", "R1", "R2", "R3"} {
+		e.Ins("MOVD", "ZR", r)
+	}
+	e.Word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.Store("R0", 0)
+	e.Store("R1", 1)
+	e.Ret()
+	e.misaligned(p)
+	return nil
+}
+
+// load128LLSC: LDAXP reads the pair; the STLXP of the same pair succeeds
+// only if no other write reached the word in between, which is what makes
+// the two halves one single-copy-atomic value. Retry until it does.
+func load128LLSC(e *Backend, p string) error {
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Label(p + "loop")
+	e.Ins("LDAXP", "(R5)", "(R0, R1)")
+	e.Ins("STLXP", "(R0, R1)", "(R5)", "R8")
+	e.Ins("CBNZ", "R8", p+"loop")
+	e.Store("R0", 0)
+	e.Store("R1", 1)
+	e.Ret()
+	e.misaligned(p)
+	return nil
+}
+
+// store128LSE: a CASPAL loop. The first guess is read with a plain LDP (it
+// may be torn: it is only a guess); a CASPAL that fails leaves the value
+// found in X0:X1, the next guess.
+func store128LSE(e *Backend, p string) error {
+	w, err := caspal(0, 2, 5)
+	if err != nil {
+		return err
+	}
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Load("lo", "R2")
+	e.Load("hi", "R3")
+	e.Ins("LDP", "(R5)", "(R0, R1)")
+	e.Label(p + "loop")
+	e.Ins("MOVD", "R0", "R6")
+	e.Ins("MOVD", "R1", "R7")
+	e.Word(w, "CASPAL X0, X1, X2, X3, [X5]")
+	e.Ins("CMP", "R6", "R0")
+	e.Ins("BNE", p+"loop")
+	e.Ins("CMP", "R7", "R1")
+	e.Ins("BNE", p+"loop")
+	e.Ret()
+	e.misaligned(p)
+	return nil
+}
+
+// store128LLSC: LDAXP/STLXP loop storing the new pair; the value read is
+// not used, the exclusive pair only makes the store atomic.
+func store128LLSC(e *Backend, p string) error {
+	e.Load("addr", "R5")
+	e.alignCheck("R5", p)
+	e.Load("lo", "R2")
+	e.Load("hi", "R3")
+	e.Label(p + "loop")
+	e.Ins("LDAXP", "(R5)", "(R0, R1)")
+	e.Ins("STLXP", "(R2, R3)", "(R5)", "R8")
+	e.Ins("CBNZ", "R8", p+"loop")
+	e.Ret()
+	e.misaligned(p)
 	return nil
 }
 

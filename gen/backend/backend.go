@@ -22,9 +22,12 @@
 // Package hal (asm_<arch>.s, zasm_<arch>.go, zapi_<arch>.go,
 // zstatic_<arch>.go): the exported API. Each op is bound one of the ways
 // gen/README.md ("Bindings") sets out, named by the constants of package
-// hal/binding; bindingOf applies those rules. An op with a Go variant
-// (spec.Variant.Go, hal's <op>_portable) has a Go entry (goentry.go)
-// instead of an assembly one.
+// hal/binding; bindingOf applies those rules. An op whose variants are
+// all Go (spec.Variant.Go, hal's <op>_portable) has a Go entry
+// (goentry.go) instead of an assembly one; a Go variant beside assembly
+// ones is a tail jump (TailJump) from the assembly entry. An op on a
+// hal.Uint128 (spec.Op.Uint128) also has a Uint128 entry, <op>U
+// (ResolveUint128), and a Go <op>_moved.
 //
 // In a gohal_static build (zstatic_<arch>.go) every exported function is
 // instead a Go function calling direct.Static<Export> (or, for an op with
@@ -77,6 +80,24 @@ type Backend interface {
 	// RET. Labels it needs start with prefix, so that several bodies can
 	// share one TEXT.
 	Variant(op *spec.Op, v spec.Variant, prefix string) error
+
+	// TailJump jumps to the Go function (or assembly) ·name of the same
+	// package with this function's own argument frame: the callee returns
+	// to this function's caller. The entry of an op uses it for a Go
+	// variant (hal's <op>_portable), so that the flag is read in assembly
+	// and only the Go variant pays for Go's ABI wrapper.
+	TailJump(name string)
+
+	// ResolveUint128 starts an entry whose addr argument is the address
+	// of a hal.Uint128, not of its word: it computes the 16-byte-aligned
+	// offset of that address, compares it with the uint32 at
+	// spec.Uint128AtOffset (the offset the value is at), and on a
+	// difference tail-jumps to ·moved (which relocates the value and
+	// redoes the op). Otherwise it stores the aligned word's address into
+	// the addr argument and tail-jumps to ·entry, which runs as if called
+	// with that word. On a weakly ordered CPU the read of the offset is a
+	// load-acquire, so that the value's accesses come after it.
+	ResolveUint128(entry, moved string) error
 
 	// Finish returns the assembly file written since the last Finish and
 	// resets the backend: the driver writes several files with one
@@ -175,11 +196,12 @@ func Generate(b Backend) (map[string][]byte, error) {
 	}
 	files[ProbeDir+"/asm_"+arch+".s"] = asm
 
-	// Package hal: the entries of the ops not bound inline. An op with a
-	// Go variant has its entry in Go (zapi_<arch>.go).
+	// Package hal: the entries of the ops not bound inline. An op whose
+	// only variants are Go has its entry in Go (zapi_<arch>.go); a Go
+	// variant beside assembly ones is a tail jump from the assembly entry.
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
-		if op.InlineBinding(arch) || op.HasGoVariant(arch) {
+		if op.InlineBinding(arch) || op.GoEntry(arch) {
 			continue
 		}
 		vs := op.Variants(arch)
@@ -202,8 +224,23 @@ func Generate(b Backend) (map[string][]byte, error) {
 			if len(vs) > 1 {
 				b.Comment(fmt.Sprintf("%s = %d: %s%s", op.SelVar(), j, v.Name, requires(v)))
 			}
+			if v.Go {
+				b.Comment(fmt.Sprintf("The Go variant: a tail jump to %s.", op.Symbol(v.Name)))
+				b.TailJump(op.Symbol(v.Name))
+				continue
+			}
 			if err := b.Variant(op, v, v.Name+"_"); err != nil {
 				return nil, fmt.Errorf("%s: %s/%s: %w", arch, op.Name, v.Name, err)
+			}
+		}
+		if op.Uint128 {
+			b.Text(op.UEntry(), op, []string{
+				fmt.Sprintf("%s: %s on the hal.Uint128 at addr: the aligned word's", op.UEntry(), op.GoName),
+				fmt.Sprintf("address replaces addr, then a tail jump to %s (or to %s when", op.GoName, op.Moved()),
+				"the value must be relocated first).",
+			})
+			if err := b.ResolveUint128(op.GoName, op.Moved()); err != nil {
+				return nil, fmt.Errorf("%s: %s: %w", arch, op.UEntry(), err)
 			}
 		}
 	}

@@ -30,6 +30,11 @@ func (r *recorder) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 	return nil
 }
 func (r *recorder) Finish(string, []string) ([]byte, error) { return nil, nil }
+func (r *recorder) TailJump(name string)                    { r.log = append(r.log, "jmp "+name) }
+func (r *recorder) ResolveUint128(entry, moved string) error {
+	r.log = append(r.log, "resolve128 "+entry+" "+moved)
+	return nil
+}
 
 func fullRecorder(arch string) *recorder {
 	r := &recorder{arch: arch}
@@ -196,9 +201,10 @@ func TestImplicitLevel(t *testing.T) {
 	}
 }
 
-// An op with a Go variant: the backend writes its assembly variants' own
-// symbols but no entry, is not asked for the Go variant, and must not
-// claim it.
+// An op with a Go variant beside assembly ones: the backend writes its
+// assembly variants' own symbols and an entry whose Go variant is a tail
+// jump to hal's <op>_portable; it is never asked for the Go variant's
+// body, and must not claim it. A Uint128 op also gets its U entry.
 func TestGoVariantLayout(t *testing.T) {
 	r := fullRecorder("amd64")
 	if _, err := Generate(r); err != nil {
@@ -208,7 +214,15 @@ func TestGoVariantLayout(t *testing.T) {
 	if !strings.Contains(log, "text CompareAndSwap128Cmpxchg16b\nbody cas128/cmpxchg16b cmpxchg16b_\n") {
 		t.Errorf("no direct symbol for cas128/cmpxchg16b:\n%s", log)
 	}
-	for _, bad := range []string{"text cas128\n", "cas128/portable", "text CompareAndSwap128Portable", "text CompareAndSwap128Flagged"} {
+	for _, want := range []string{
+		"text cas128\nselect selCas128 [portable]\nbody cas128/cmpxchg16b cmpxchg16b_\nlabel portable\njmp cas128_portable\n",
+		"text cas128U\nresolve128 cas128 cas128_moved\n",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("driver did not write %q:\n%s", want, log)
+		}
+	}
+	for _, bad := range []string{"body cas128/portable", "text CompareAndSwap128Portable", "text CompareAndSwap128Flagged"} {
 		if strings.Contains(log, bad) {
 			t.Errorf("driver asked the backend for %q:\n%s", bad, log)
 		}
@@ -227,13 +241,16 @@ func TestGoEntry(t *testing.T) {
 	}
 	zasm, zapi, zdirect := string(files["zasm_amd64.go"]), string(files["zapi_amd64.go"]), string(files["direct/zdirect_amd64.go"])
 	for _, c := range []struct{ file, name, want string }{
-		{zasm, "zasm_amd64.go", "selCas128 uint8 // cas128\n"},
+		{zasm, "zasm_amd64.go", "selCas128   uint8 // cas128\n"},
 		{zasm, "zasm_amd64.go", `{name: "portable", fn: cas128_portable},`},
 		{zasm, "zasm_amd64.go", `{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.CompareAndSwap128Cmpxchg16b},`},
-		// The entry reads the flag once and calls the variant directly.
-		{zapi, "zapi_amd64.go", "func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {\n" +
-			"\tswitch selCas128 {\n\tcase 1: // portable\n\t\treturn cas128_portable(addr, oldLo, oldHi, newLo, newHi)\n\t}\n" +
-			"\treturn direct.CompareAndSwap128Cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)\n}\n"},
+		// The entry is assembly (it reads the flag and tail-jumps to the
+		// Go variant when chosen): declared here, not written in Go.
+		{zapi, "zapi_amd64.go", "//go:noescape\nfunc cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)\n"},
+		// The Uint128 entry, and the Go function it jumps to after a move.
+		{zapi, "zapi_amd64.go", "//go:noescape\nfunc cas128U(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)\n"},
+		{zapi, "zapi_amd64.go", "func cas128_moved(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {\n" +
+			"\treturn cas128(resolve128(addr), oldLo, oldHi, newLo, newHi)\n}\n"},
 		// The assembly variant is declared in direct; the Go one nowhere.
 		{zdirect, "direct/zdirect_amd64.go", "//go:noescape\nfunc CompareAndSwap128Cmpxchg16b(addr *[2]uint64"},
 	} {

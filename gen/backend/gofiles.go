@@ -227,15 +227,35 @@ func (w *goWriter) bindingsMap(kind func(op *spec.Op) binding.Kind) {
 }
 
 // needsDirect reports whether hal's zapi file refers to package direct:
-// an op with a Go entry calls the assembly variants there.
+// a Go entry would call the assembly variants there. (Today a Go entry
+// exists only for an op whose variants are all Go.)
 func needsDirect(arch string) bool {
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
-		if op.HasGoVariant(arch) && len(op.AsmVariants(arch)) > 0 {
+		if op.GoEntry(arch) && len(op.AsmVariants(arch)) > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// uCall returns a statement that calls fn with the op's arguments, the
+// first, the address of a hal.Uint128, replaced by its aligned word
+// (hal's resolve128, which relocates the value if it must), and returns
+// its results.
+func uCall(op *spec.Op, fn string) string {
+	a := strings.Replace(args(op), op.Params[0].Name, "resolve128("+op.Params[0].Name+")", 1)
+	if len(op.Results) == 0 {
+		return fn + "(" + a + ")"
+	}
+	return "return " + fn + "(" + a + ")"
+}
+
+// uEntry writes the Uint128 entry of op (spec.Op.Uint128) where it is Go:
+// a call of the op's entry on the resolved word.
+func uEntry(w *goWriter, op *spec.Op) {
+	w.p("\n// %s is %s on the hal.Uint128 at addr (see spec.Op.Uint128).\n", op.UEntry(), op.GoName)
+	w.p("func %s {\n\t%s\n}\n", op.Decl(op.UEntry())[len("func "):], uCall(op, op.GoName))
 }
 
 // zapiFile: the exported API outside gohal_static builds: inlined
@@ -264,14 +284,26 @@ func zapiFile(arch string) *goWriter {
 			w.p("func %s {\n\t%s\n}\n", op.Decl(op.GoName)[len("func "):], inlineBody(op))
 			continue
 		}
-		if op.HasGoVariant(arch) {
+		if op.GoEntry(arch) {
 			w.p("%s\n", goEntry(op, arch))
+			if op.Uint128 {
+				uEntry(w, op)
+			}
 			continue
 		}
 		if op.HasPointer() {
 			w.p("//\n//go:noescape\n")
 		}
 		w.p("%s\n", op.Decl(op.GoName))
+		if op.Uint128 {
+			w.p("\n// %s is %s on the hal.Uint128 at addr: assembly that finds the\n", op.UEntry(), op.GoName)
+			w.p("// aligned word and jumps to %s, or to %s when the value must be\n", op.GoName, op.Moved())
+			w.p("// relocated first.\n//\n//go:noescape\n")
+			w.p("%s\n", op.Decl(op.UEntry()))
+			w.p("\n// %s is where %s jumps when the Uint128 at addr moved (or was never\n", op.Moved(), op.UEntry())
+			w.p("// placed): it relocates the value and runs %s on the word.\n", op.GoName)
+			w.p("func %s {\n\t%s\n}\n", op.Decl(op.Moved())[len("func "):], uCall(op, op.GoName))
+		}
 	}
 	return w
 }
@@ -309,6 +341,9 @@ func zstaticFile(arch string) *goWriter {
 			fn = op.Symbol(op.Variants(arch)[0].Name)
 		}
 		w.p("func %s {\n\t%s\n}\n", op.Decl(op.GoName)[len("func "):], call(op, fn))
+		if op.Uint128 {
+			uEntry(w, op)
+		}
 	}
 	return w
 }
@@ -585,6 +620,9 @@ func zportableFile(arches []string) *goWriter {
 			body = inlineBody(op)
 		}
 		w.p("func %s {\n\t%s\n}\n", op.Decl(op.GoName)[len("func "):], body)
+		if op.Uint128 {
+			uEntry(w, op)
+		}
 	}
 	return w
 }

@@ -125,3 +125,8 @@ func (m Bodies[B]) Lookup(arch string, op *spec.Op, v spec.Variant) (B, error) {
 
 // Pending returns the text written since the last Finish (for tests).
 func (e *TextEmitter) Pending() string { return e.buf.String() }
+
+// TailJump implements Backend: a jump to ·name with this function's own
+// argument frame (on arm64 with LR still the caller's, as the entries have
+// no frame).
+func (e *TextEmitter) TailJump(name string) { e.Ins("JMP", "·"+name+"(SB)") }

@@ -111,6 +111,14 @@ func (e *Backend) Select(sel string, labels []string) {
 	}
 }
 
+// ResolveUint128 implements backend.Backend. No riscv64 entry needs it:
+// the 128-bit ops have only Go variants here (no Zacas), so their entries,
+// the Uint128 ones included, are Go. A Zacas variant would need it written
+// (a plain MOVWU of the offset, then FENCE R,RW for the acquire).
+func (e *Backend) ResolveUint128(entry, moved string) error {
+	return fmt.Errorf("riscv64 has no 128-bit assembly variant, so no Uint128 entry in assembly (%s)", entry)
+}
+
 // Variant implements backend.Backend.
 func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 	f, err := bodies.Lookup("riscv64", op, v)

@@ -59,6 +59,25 @@ const PortableName = "portable"
 // Zacas).
 func Portable(why string) Variant { return Variant{Name: PortableName, Go: true, Why: why} }
 
+// Uint128AtOffset is the byte offset, inside a hal.Uint128, of the uint32
+// that records at which offset (0, 4, 8 or 12 bytes from the start) the
+// value lies: the one that was 16-byte aligned when it was last placed. The
+// Uint128 entries (Op.Uint128) compare it with the aligned offset of the
+// Uint128's current address. hal's tests check the layout.
+const Uint128AtOffset = 28
+
+// Misaligned128 is the Go function, in hal and in hal/direct alike, that
+// the 128-bit variants jump to when addr is not 16-byte aligned.
+const Misaligned128 = "misaligned128"
+
+// UEntry is the name of hal's entry of a Uint128 op that takes the
+// address of the hal.Uint128 itself: "load128U".
+func (op *Op) UEntry() string { return op.GoName + "U" }
+
+// Moved is the name of hal's Go function that a Uint128 entry jumps to
+// when the value must be relocated first: "load128_moved".
+func (op *Op) Moved() string { return op.GoName + "_moved" }
+
 // Op is one hardware op.
 type Op struct {
 	Name    string  // spec name: what GOHAL and dispatch call the op
@@ -77,6 +96,16 @@ type Op struct {
 	// ("atomic.AddUint64(addr, delta) - delta"); empty when it has none
 	// (pause, fences, the 128-bit CAS, the cycle counter).
 	Inline string
+
+	// Uint128 marks a 128-bit op on the word of a hal.Uint128. Its
+	// variants check that addr is 16-byte aligned and jump to hal's (or
+	// hal/direct's) misaligned128, which panics, when it is not. And hal
+	// gets, besides the entry GoName, an entry GoName+"U" whose addr is
+	// the address of a hal.Uint128 itself: it finds the aligned word
+	// inside (see Uint128Layout) and jumps to GoName with addr replaced,
+	// or to hal's GoName+"_moved" when the value must be relocated first.
+	// Uint128's methods are then one call, which the compiler inlines.
+	Uint128 bool
 
 	// PortableDoc, if set, is a sentence appended to Doc in the portable
 	// build (purego, race, a GOARCH without a backend), where the op is
@@ -164,6 +193,13 @@ func (op *Op) AsmVariants(goarch string) []Variant {
 		}
 	}
 	return out
+}
+
+// GoEntry reports whether hal's entry of the op on goarch is a Go function:
+// when all its variants there are Go. (A Go variant beside assembly ones is
+// reached by a tail jump from the assembly entry.)
+func (op *Op) GoEntry(goarch string) bool {
+	return len(op.AsmVariants(goarch)) == 0
 }
 
 // HasGoVariant reports whether one of the op's variants on goarch is
@@ -579,6 +615,7 @@ either direction.`,
 		Name: "cas128", GoName: "cas128", Export: "CompareAndSwap128",
 		Params: []Param{{"addr", "*[2]uint64"}, {"oldLo", "uint64"}, {"oldHi", "uint64"},
 			{"newLo", "uint64"}, {"newHi", "uint64"}},
+		Uint128: true,
 		Results: []Param{{"lo", "uint64"}, {"hi", "uint64"}, {"swapped", "bool"}},
 		Doc: `cas128 atomically compares the 16-byte-aligned word at addr with
 oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
@@ -602,6 +639,49 @@ it returns the value found and whether it swapped. Use it with
 			// and neither a CPU nor an emulator here has it (Debian's
 			// qemu 7.2 lacks it), so no such variant could be run.
 			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit CAS without Zacas")},
+		},
+	},
+	{
+		Name: "load128", GoName: "load128", Export: "Load128",
+		Params:  []Param{{"addr", "*[2]uint64"}},
+		Results: []Param{{"lo", "uint64"}, {"hi", "uint64"}},
+		Uint128: true,
+		Doc: `load128 atomically loads the 16-byte-aligned word at addr,
+sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.`,
+		Arch: map[string][]Variant{
+			"amd64": {
+				{Name: "vmovdqa", Requires: []string{dispatch.FeatureAVXAtomic}, Why: "VMOVDQA: one 16-byte load, atomic when aligned on AVX CPUs of Intel and AMD; it writes nothing, so readers share the line (x86-TSO: a load is not reordered with later loads or stores, and it is ordered after every locked instruction and fenced store)"},
+				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B of 0 with 0: returns the value; it writes (0 over 0 when the word is 0), so it needs the line exclusively"},
+				Portable("hal's striped-lock Go fallback, for CPUs without CMPXCHG16B"),
+			},
+			// FEAT_LSE2 makes an aligned LDP single-copy atomic (a load
+			// that writes nothing), but Debian's qemu 7.2 has no
+			// HWCAP_USCAT even with -cpu max, so no test could run such
+			// a variant: see ARCHITECTURES.md.
+			"arm64": {
+				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL of 0 with 0 (WORD-encoded): returns the value, acquire and release; it writes"},
+				{Name: "llsc", Why: "LDAXP, then STLXP of the pair read, retried until the store-exclusive succeeds: only then was the pair read single-copy atomic"},
+			},
+			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit atomic without Zacas")},
+		},
+	},
+	{
+		Name: "store128", GoName: "store128", Export: "Store128",
+		Params:  []Param{{"addr", "*[2]uint64"}, {"lo", "uint64"}, {"hi", "uint64"}},
+		Uint128: true,
+		Doc: `store128 atomically stores lo, hi into the 16-byte-aligned word at
+addr, sequentially consistent.`,
+		Arch: map[string][]Variant{
+			"amd64": {
+				{Name: "vmovdqa", Requires: []string{dispatch.FeatureAVXAtomic}, Why: "VMOVDQA store, then LOCK ORQ $0 on the top of the stack: the locked no-op is the full fence that makes the store sequentially consistent (no later load moves before it), cheaper than MFENCE"},
+				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B loop from a first guess of 0: locked, so sequentially consistent"},
+				Portable("hal's striped-lock Go fallback, for CPUs without CMPXCHG16B"),
+			},
+			"arm64": {
+				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL loop (WORD-encoded) from a first guess read with LDP: acquire and release"},
+				{Name: "llsc", Why: "LDAXP/STLXP loop storing the new pair: acquire and release"},
+			},
+			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit atomic without Zacas")},
 		},
 	},
 	{
@@ -677,8 +757,8 @@ var (
 // Features lists the feature names a variant may require: the dispatch
 // package's constants.
 var Features = []string{
-	dispatch.FeatureCX16, dispatch.FeatureRDTSCP, dispatch.FeatureWAITPKG,
-	dispatch.FeatureSERIALIZE, dispatch.FeatureAtomics, dispatch.FeatureLRCPC,
+	dispatch.FeatureCX16, dispatch.FeatureRDTSCP, dispatch.FeatureAtomics, dispatch.FeatureLRCPC,
+	dispatch.FeatureAVXAtomic,
 }
 
 // Find returns the op called name, or nil.

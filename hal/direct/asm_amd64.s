@@ -259,6 +259,8 @@ TEXT ·FenceMfence(SB), NOSPLIT, $0
 TEXT ·CompareAndSwap128Cmpxchg16b(SB), NOSPLIT, $0-57
 	// cas128, variant "cmpxchg16b" (requires cx16): LOCK CMPXCHG16B; faults on a word not 16-byte aligned
 	MOVQ       addr+0(FP), DI
+	TESTQ      $0x0000000f, DI
+	JNE        cmpxchg16b_misaligned
 	MOVQ       oldLo+8(FP), AX
 	MOVQ       oldHi+16(FP), DX
 	MOVQ       newLo+24(FP), BX
@@ -272,6 +274,84 @@ TEXT ·CompareAndSwap128Cmpxchg16b(SB), NOSPLIT, $0-57
 	MOVQ DX, hi+48(FP)
 	MOVB R8, swapped+56(FP)
 	RET
+
+cmpxchg16b_misaligned:
+	JMP ·misaligned128+0(SB)
+
+// func Load128Vmovdqa(addr *[2]uint64) (lo uint64, hi uint64)
+// Requires: AVX
+TEXT ·Load128Vmovdqa(SB), NOSPLIT, $0-24
+	// load128, variant "vmovdqa" (requires avxatomic): VMOVDQA: one 16-byte load, atomic when aligned on AVX CPUs of Intel and AMD; it writes nothing, so readers share the line (x86-TSO: a load is not reordered with later loads or stores, and it is ordered after every locked instruction and fenced store)
+	MOVQ    addr+0(FP), DI
+	TESTQ   $0x0000000f, DI
+	JNE     vmovdqa_misaligned
+	VMOVDQA (DI), X0
+
+	// lo and hi are adjacent in the frame: one 16-byte store.
+	VMOVDQU X0, lo+8(FP)
+	RET
+
+vmovdqa_misaligned:
+	JMP ·misaligned128+0(SB)
+
+// func Load128Cmpxchg16b(addr *[2]uint64) (lo uint64, hi uint64)
+TEXT ·Load128Cmpxchg16b(SB), NOSPLIT, $0-24
+	// load128, variant "cmpxchg16b" (requires cx16): LOCK CMPXCHG16B of 0 with 0: returns the value; it writes (0 over 0 when the word is 0), so it needs the line exclusively
+	MOVQ       addr+0(FP), DI
+	TESTQ      $0x0000000f, DI
+	JNE        cmpxchg16b_misaligned
+	XORL       AX, AX
+	XORL       DX, DX
+	XORL       BX, BX
+	XORL       CX, CX
+	LOCK
+	CMPXCHG16B (DI)
+	MOVQ       AX, lo+8(FP)
+	MOVQ       DX, hi+16(FP)
+	RET
+
+cmpxchg16b_misaligned:
+	JMP ·misaligned128+0(SB)
+
+// func Store128Vmovdqa(addr *[2]uint64, lo uint64, hi uint64)
+// Requires: AVX
+TEXT ·Store128Vmovdqa(SB), NOSPLIT, $0-24
+	// store128, variant "vmovdqa" (requires avxatomic): VMOVDQA store, then LOCK ORQ $0 on the top of the stack: the locked no-op is the full fence that makes the store sequentially consistent (no later load moves before it), cheaper than MFENCE
+	MOVQ  addr+0(FP), DI
+	TESTQ $0x0000000f, DI
+	JNE   vmovdqa_misaligned
+
+	// lo and hi are adjacent in the frame: one 16-byte load.
+	VMOVDQU lo+8(FP), X0
+	VMOVDQA X0, (DI)
+
+	// The full fence that makes the store sequentially consistent.
+	LOCK
+	ORQ $0x00, (SP)
+	RET
+
+vmovdqa_misaligned:
+	JMP ·misaligned128+0(SB)
+
+// func Store128Cmpxchg16b(addr *[2]uint64, lo uint64, hi uint64)
+TEXT ·Store128Cmpxchg16b(SB), NOSPLIT, $0-24
+	// store128, variant "cmpxchg16b" (requires cx16): LOCK CMPXCHG16B loop from a first guess of 0: locked, so sequentially consistent
+	MOVQ  addr+0(FP), DI
+	TESTQ $0x0000000f, DI
+	JNE   cmpxchg16b_misaligned
+	MOVQ  lo+8(FP), BX
+	MOVQ  hi+16(FP), CX
+	XORL  AX, AX
+	XORL  DX, DX
+
+cmpxchg16b_loop:
+	LOCK
+	CMPXCHG16B (DI)
+	JNE        cmpxchg16b_loop
+	RET
+
+cmpxchg16b_misaligned:
+	JMP ·misaligned128+0(SB)
 
 // func CyclesRdtscp() uint64
 // Requires: RDTSCP

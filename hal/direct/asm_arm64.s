@@ -368,6 +368,8 @@ TEXT ·FenceDmb(SB), NOSPLIT, $0-0
 // cas128, variant "lse" (requires atomics): CASPAL (WORD-encoded; the relaxed CASP would not order)
 TEXT ·CompareAndSwap128Lse(SB), NOSPLIT, $0-57
 	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
 	MOVD      oldLo+8(FP), R0
 	MOVD      oldHi+16(FP), R1
 	MOVD      newLo+24(FP), R2
@@ -384,10 +386,14 @@ TEXT ·CompareAndSwap128Lse(SB), NOSPLIT, $0-57
 	CSET      EQ, R4
 	MOVB      R4, swapped+56(FP)
 	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
 
 // cas128, variant "llsc": LDAXP/STLXP loop; a failed compare still completes a STLXP of the value read, since only a successful store-exclusive makes the pair load single-copy atomic
 TEXT ·CompareAndSwap128Llsc(SB), NOSPLIT, $0-57
 	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
 	MOVD      oldLo+8(FP), R6
 	MOVD      oldHi+16(FP), R7
 	MOVD      newLo+24(FP), R2
@@ -412,6 +418,74 @@ llsc_done:
 	MOVD      R1, hi+48(FP)
 	MOVB      R4, swapped+56(FP)
 	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
+
+// load128, variant "lse" (requires atomics): CASPAL of 0 with 0 (WORD-encoded): returns the value, acquire and release; it writes
+TEXT ·Load128Lse(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
+	MOVD      ZR, R0
+	MOVD      ZR, R1
+	MOVD      ZR, R2
+	MOVD      ZR, R3
+	WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]
+	MOVD      R0, lo+8(FP)
+	MOVD      R1, hi+16(FP)
+	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
+
+// load128, variant "llsc": LDAXP, then STLXP of the pair read, retried until the store-exclusive succeeds: only then was the pair read single-copy atomic
+TEXT ·Load128Llsc(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
+llsc_loop:
+	LDAXP     (R5), (R0, R1)
+	STLXP     (R0, R1), (R5), R8
+	CBNZ      R8, llsc_loop
+	MOVD      R0, lo+8(FP)
+	MOVD      R1, hi+16(FP)
+	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
+
+// store128, variant "lse" (requires atomics): CASPAL loop (WORD-encoded) from a first guess read with LDP: acquire and release
+TEXT ·Store128Lse(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       lse_misaligned
+	MOVD      lo+8(FP), R2
+	MOVD      hi+16(FP), R3
+	LDP       (R5), (R0, R1)
+lse_loop:
+	MOVD      R0, R6
+	MOVD      R1, R7
+	WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]
+	CMP       R6, R0
+	BNE       lse_loop
+	CMP       R7, R1
+	BNE       lse_loop
+	RET
+lse_misaligned:
+	JMP       ·misaligned128(SB)
+
+// store128, variant "llsc": LDAXP/STLXP loop storing the new pair: acquire and release
+TEXT ·Store128Llsc(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R5
+	TST       $15, R5
+	BNE       llsc_misaligned
+	MOVD      lo+8(FP), R2
+	MOVD      hi+16(FP), R3
+llsc_loop:
+	LDAXP     (R5), (R0, R1)
+	STLXP     (R2, R3), (R5), R8
+	CBNZ      R8, llsc_loop
+	RET
+llsc_misaligned:
+	JMP       ·misaligned128(SB)
 
 // cycles, variant "cntvct": ISB; MRS CNTVCT_EL0: the ISB keeps the counter read from being done early, out of order
 TEXT ·CyclesCntvct(SB), NOSPLIT, $0-8

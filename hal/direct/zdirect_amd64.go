@@ -193,6 +193,48 @@ func FenceMfence()
 //go:noescape
 func CompareAndSwap128Cmpxchg16b(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 
+// Load128Vmovdqa is variant "vmovdqa" of load128 (requires avxatomic):
+// VMOVDQA: one 16-byte load, atomic when aligned on AVX CPUs of Intel and AMD;
+// it writes nothing, so readers share the line (x86-TSO: a load is not
+// reordered with later loads or stores, and it is ordered after every locked
+// instruction and fenced store).
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has avxatomic (see hal.Runnable).
+//
+//go:noescape
+func Load128Vmovdqa(addr *[2]uint64) (lo, hi uint64)
+
+// Load128Cmpxchg16b is variant "cmpxchg16b" of load128 (requires cx16): LOCK
+// CMPXCHG16B of 0 with 0: returns the value; it writes (0 over 0 when the word
+// is 0), so it needs the line exclusively.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has cx16 (see hal.Runnable).
+//
+//go:noescape
+func Load128Cmpxchg16b(addr *[2]uint64) (lo, hi uint64)
+
+// Store128Vmovdqa is variant "vmovdqa" of store128 (requires avxatomic):
+// VMOVDQA store, then LOCK ORQ $0 on the top of the stack: the locked no-op is
+// the full fence that makes the store sequentially consistent (no later load
+// moves before it), cheaper than MFENCE.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has avxatomic (see hal.Runnable).
+//
+//go:noescape
+func Store128Vmovdqa(addr *[2]uint64, lo, hi uint64)
+
+// Store128Cmpxchg16b is variant "cmpxchg16b" of store128 (requires cx16): LOCK
+// CMPXCHG16B loop from a first guess of 0: locked, so sequentially consistent.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has cx16 (see hal.Runnable).
+//
+//go:noescape
+func Store128Cmpxchg16b(addr *[2]uint64, lo, hi uint64)
+
 // CyclesRdtscp is variant "rdtscp" of cycles (requires rdtscp): RDTSCP: waits
 // for earlier instructions to execute before reading the TSC.
 //

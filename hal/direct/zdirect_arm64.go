@@ -345,6 +345,41 @@ func CompareAndSwap128Lse(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (l
 //go:noescape
 func CompareAndSwap128Llsc(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 
+// Load128Lse is variant "lse" of load128 (requires atomics): CASPAL of 0 with
+// 0 (WORD-encoded): returns the value, acquire and release; it writes.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func Load128Lse(addr *[2]uint64) (lo, hi uint64)
+
+// Load128Llsc is variant "llsc" of load128: LDAXP, then STLXP of the pair
+// read, retried until the store-exclusive succeeds: only then was the pair
+// read single-copy atomic.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func Load128Llsc(addr *[2]uint64) (lo, hi uint64)
+
+// Store128Lse is variant "lse" of store128 (requires atomics): CASPAL loop
+// (WORD-encoded) from a first guess read with LDP: acquire and release.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func Store128Lse(addr *[2]uint64, lo, hi uint64)
+
+// Store128Llsc is variant "llsc" of store128: LDAXP/STLXP loop storing the new
+// pair: acquire and release.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func Store128Llsc(addr *[2]uint64, lo, hi uint64)
+
 // CyclesCntvct is variant "cntvct" of cycles: ISB; MRS CNTVCT_EL0: the ISB
 // keeps the counter read from being done early, out of order.
 //

@@ -60,6 +60,10 @@ func StaticVariant(op string) string {
 		return "lockor"
 	case "cas128":
 		return "cmpxchg16b"
+	case "load128":
+		return "cmpxchg16b"
+	case "store128":
+		return "cmpxchg16b"
 	case "cycles":
 		return "lfence_rdtsc"
 	case "spinlock32":
@@ -231,6 +235,20 @@ func StaticFence() {
 // bound by a direct call to CompareAndSwap128Cmpxchg16b.
 func StaticCompareAndSwap128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return CompareAndSwap128Cmpxchg16b(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// StaticLoad128 is load128 with its variant fixed at compile time, as hal's
+// load128 is in a gohal_static build: at amd64.v2, variant "cmpxchg16b", bound
+// by a direct call to Load128Cmpxchg16b.
+func StaticLoad128(addr *[2]uint64) (lo, hi uint64) {
+	return Load128Cmpxchg16b(addr)
+}
+
+// StaticStore128 is store128 with its variant fixed at compile time, as hal's
+// store128 is in a gohal_static build: at amd64.v2, variant "cmpxchg16b",
+// bound by a direct call to Store128Cmpxchg16b.
+func StaticStore128(addr *[2]uint64, lo, hi uint64) {
+	Store128Cmpxchg16b(addr, lo, hi)
 }
 
 // StaticCycles is cycles with its variant fixed at compile time, as hal's

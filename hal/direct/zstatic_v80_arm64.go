@@ -60,6 +60,10 @@ func StaticVariant(op string) string {
 		return "dmb"
 	case "cas128":
 		return "llsc"
+	case "load128":
+		return "llsc"
+	case "store128":
+		return "llsc"
 	case "cycles":
 		return "cntvct"
 	case "spinlock32":
@@ -227,6 +231,20 @@ func StaticFence() {
 // bound by a direct call to CompareAndSwap128Llsc.
 func StaticCompareAndSwap128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return CompareAndSwap128Llsc(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// StaticLoad128 is load128 with its variant fixed at compile time, as hal's
+// load128 is in a gohal_static build: at arm64.v8.0, variant "llsc", bound by
+// a direct call to Load128Llsc.
+func StaticLoad128(addr *[2]uint64) (lo, hi uint64) {
+	return Load128Llsc(addr)
+}
+
+// StaticStore128 is store128 with its variant fixed at compile time, as hal's
+// store128 is in a gohal_static build: at arm64.v8.0, variant "llsc", bound by
+// a direct call to Store128Llsc.
+func StaticStore128(addr *[2]uint64, lo, hi uint64) {
+	Store128Llsc(addr, lo, hi)
 }
 
 // StaticCycles is cycles with its variant fixed at compile time, as hal's

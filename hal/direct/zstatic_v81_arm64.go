@@ -60,6 +60,10 @@ func StaticVariant(op string) string {
 		return "dmb"
 	case "cas128":
 		return "lse"
+	case "load128":
+		return "lse"
+	case "store128":
+		return "lse"
 	case "cycles":
 		return "cntvct"
 	case "spinlock32":
@@ -230,6 +234,20 @@ func StaticFence() {
 // by a direct call to CompareAndSwap128Lse.
 func StaticCompareAndSwap128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {
 	return CompareAndSwap128Lse(addr, oldLo, oldHi, newLo, newHi)
+}
+
+// StaticLoad128 is load128 with its variant fixed at compile time, as hal's
+// load128 is in a gohal_static build: at arm64.v8.1, variant "lse", bound by a
+// direct call to Load128Lse.
+func StaticLoad128(addr *[2]uint64) (lo, hi uint64) {
+	return Load128Lse(addr)
+}
+
+// StaticStore128 is store128 with its variant fixed at compile time, as hal's
+// store128 is in a gohal_static build: at arm64.v8.1, variant "lse", bound by
+// a direct call to Store128Lse.
+func StaticStore128(addr *[2]uint64, lo, hi uint64) {
+	Store128Lse(addr, lo, hi)
 }
 
 // StaticCycles is cycles with its variant fixed at compile time, as hal's

@@ -50,8 +50,8 @@ type point struct {
 // fewer fields than column or when a field up to and including the column
 // begins with '#'. The chosen field must be a number in strtod(3)'s
 // syntax, in full ("1.5", "-2e3", "0x1p4", "inf", "nan"); anything else is
-// a *LineError naming the line, where ministat exits with "Invalid data on
-// line N". Unlike ministat, a line longer than 8191 bytes is not split in
+// a *LineError naming the line and quoting at most 80 bytes of the field,
+// where ministat exits with "Invalid data on line N". Unlike ministat, a line longer than 8191 bytes is not split in
 // two and a NUL byte ends the line only for the purpose of parsing, as it
 // does in C.
 func ParseColumns(r io.Reader, file string, column int, delims string) ([]float64, error) {
@@ -95,7 +95,7 @@ func parseColumns(r io.Reader, file string, column int, delims string) ([]point,
 		if tok, ok := field(string(buf), column, delims); ok {
 			v, n := strtod(tok)
 			if n != len(tok) {
-				return nil, &LineError{file, line, fmt.Sprintf("invalid number %q in column %d", tok, column)}
+				return nil, &LineError{file, line, fmt.Sprintf("invalid number %s in column %d", Quote(tok), column)}
 			}
 			pts = append(pts, point{line, v})
 		}

@@ -5,13 +5,16 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 
 	"golang.org/x/perf/benchfmt"
 )
 
-// Series is the measurements of one benchmark in one unit.
+// Series is the measurements of one benchmark of one package in one unit.
 type Series struct {
+	// Pkg is the value of the "pkg:" configuration line in force where
+	// the results were read ("" before any). Benchmarks of the same name
+	// in different packages are different series, as in benchstat.
+	Pkg string
 	// Name is the full benchmark name without the "Benchmark" prefix,
 	// sub-benchmark keys and GOMAXPROCS suffix included
 	// ("Add/impl=asm-2").
@@ -36,17 +39,18 @@ type UnitInfo struct {
 
 // GoBench is the content of a Go benchmark format file.
 type GoBench struct {
-	// Series lists every (benchmark, unit) pair in order of first
-	// appearance.
+	// Series lists every (package, benchmark, unit) triple in order of
+	// first appearance.
 	Series []*Series
 	// Units lists the unit metadata lines in order of appearance.
 	Units []UnitInfo
 }
 
-// Lookup returns the series of the named benchmark in unit, or nil.
-func (g *GoBench) Lookup(name, unit string) *Series {
+// Lookup returns the series of the named benchmark of package pkg in unit,
+// or nil.
+func (g *GoBench) Lookup(pkg, name, unit string) *Series {
 	for _, s := range g.Series {
-		if s.Name == name && s.Unit == unit {
+		if s.Pkg == pkg && s.Name == name && s.Unit == unit {
 			return s
 		}
 	}
@@ -57,7 +61,8 @@ func (g *GoBench) Lookup(name, unit string) *Series {
 const maxLine = bufio.MaxScanTokenSize
 
 // ParseGoBench reads the Go benchmark format from r with x/perf/benchfmt
-// and groups the measurements by benchmark name and unit. file names the
+// and groups the measurements by package ("pkg:" line), benchmark name and
+// unit. file names the
 // input in errors. Unlike benchfmt, which skips malformed lines, any syntax
 // error (a malformed result or unit line, conflicting unit metadata) is
 // returned as a *LineError: benchfmt's message and the quoted line. Lines that are neither results, unit metadata
@@ -81,13 +86,15 @@ func ParseGoBench(r io.Reader, file string) (*GoBench, error) {
 		rest = rest[min(i+1, len(rest)):]
 	}
 	g := &GoBench{}
-	index := map[[2]string]*Series{}
+	index := map[[3]string]*Series{}
 	units := map[string]int{}
 	br := benchfmt.NewReader(bytes.NewReader(data), file)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
-			return nil, &LineError{file, rec.Line, rec.Msg + " in " + quoteLine(data, rec.Line)}
+			// benchfmt's messages can quote the input (a unit's
+			// metadata value); keep them short too.
+			return nil, &LineError{file, rec.Line, Shorten(rec.Msg, 2*maxQuote) + " in " + quoteLine(data, rec.Line)}
 		case *benchfmt.UnitMetadata:
 			i, ok := units[rec.OrigUnit]
 			if !ok {
@@ -104,15 +111,16 @@ func ParseGoBench(r io.Reader, file string) (*GoBench, error) {
 		case *benchfmt.Result:
 			_, line := rec.Pos()
 			name := string(rec.Name)
+			pkg := rec.GetConfig("pkg")
 			for _, v := range rec.Values {
 				unit, val := v.Unit, v.Value
 				if v.OrigUnit != "" {
 					unit, val = v.OrigUnit, v.OrigValue
 				}
-				k := [2]string{name, unit}
+				k := [3]string{pkg, name, unit}
 				s := index[k]
 				if s == nil {
-					s = &Series{Name: name, Unit: unit}
+					s = &Series{Pkg: pkg, Name: name, Unit: unit}
 					index[k] = s
 					g.Series = append(g.Series, s)
 				}
@@ -127,8 +135,8 @@ func ParseGoBench(r io.Reader, file string) (*GoBench, error) {
 	return g, nil
 }
 
-// quoteLine returns line n (1-based) of data, quoted and shortened to 80
-// bytes for an error message.
+// quoteLine returns line n (1-based) of data, quoted and shortened by Quote
+// for an error message.
 func quoteLine(data []byte, n int) string {
 	for ; n > 1; n-- {
 		i := bytes.IndexByte(data, '\n')
@@ -140,9 +148,5 @@ func quoteLine(data []byte, n int) string {
 	if i := bytes.IndexByte(data, '\n'); i >= 0 {
 		data = data[:i]
 	}
-	data = bytes.TrimRight(data, "\r")
-	if len(data) > 80 {
-		return strconv.Quote(string(data[:77]) + "...")
-	}
-	return strconv.Quote(string(data))
+	return Quote(string(bytes.TrimRight(data, "\r")))
 }

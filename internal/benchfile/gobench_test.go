@@ -51,7 +51,7 @@ func TestParseGoBench(t *testing.T) {
 		{"Copy-2", "MB/s", []float64{3000}, []int{10}},
 		{"Copy-2", "allocs/op", []float64{0}, []int{10}},
 	} {
-		s := g.Lookup(w.name, w.unit)
+		s := g.Lookup("github.com/gohal/gohal/hal", w.name, w.unit)
 		if s == nil {
 			t.Errorf("no series %s %s", w.name, w.unit)
 			continue
@@ -69,7 +69,7 @@ func TestParseGoBench(t *testing.T) {
 	if want := []UnitInfo{{Unit: "cycles/op", Better: "lower"}}; !slices.Equal(g.Units, want) {
 		t.Errorf("units %v, want %v", g.Units, want)
 	}
-	if g.Lookup("Add/impl=asm-2", "sec/op") != nil {
+	if g.Lookup("github.com/gohal/gohal/hal", "Add/impl=asm-2", "sec/op") != nil {
 		t.Error("found a tidied unit")
 	}
 }
@@ -129,7 +129,7 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Load(plain) = %+v, %v", f, err)
 	}
 	f, err = Load(bench, LoadOptions{})
-	if err != nil || f.Format != FormatGoBench || f.Bench.Lookup("Copy-2", "MB/s") == nil {
+	if err != nil || f.Format != FormatGoBench || f.Bench.Lookup("github.com/gohal/gohal/hal", "Copy-2", "MB/s") == nil {
 		t.Errorf("Load(bench) = %+v, %v", f, err)
 	}
 	// Forcing the column format on a Go benchmark file.
@@ -209,7 +209,7 @@ func TestWriteGoBenchRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := g.Lookup("Add/impl=asm-2", "ns/op"); s == nil || !slices.Equal(s.Values, []float64{6.710000000000001, 1e-9}) {
+	if s := g.Lookup("", "Add/impl=asm-2", "ns/op"); s == nil || !slices.Equal(s.Values, []float64{6.710000000000001, 1e-9}) {
 		t.Errorf("ParseGoBench read %+v", s)
 	}
 	if DetectFormat(buf.Bytes()) != FormatGoBench {

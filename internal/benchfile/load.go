@@ -3,6 +3,8 @@ package benchfile
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"unicode"
 	"unicode/utf8"
@@ -95,6 +97,10 @@ type LoadOptions struct {
 	// ParseColumns.
 	Column int
 	Delims string
+	// Finite makes a NaN or infinite value an error (a *LineError
+	// naming the line it is on), in either format. ministat accepts
+	// "nan" and "inf" and prints a table of nan and a verdict.
+	Finite bool
 }
 
 // File is the content of one input file.
@@ -116,15 +122,41 @@ func Load(path string, opts LoadOptions) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return load(data, path, opts)
+}
+
+// LoadReader is Load for the content of r, named name in the File and in
+// errors (halbench compare names standard input "<stdin>", as ministat
+// does).
+func LoadReader(r io.Reader, name string, opts LoadOptions) (*File, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: read: %w", name, err)
+	}
+	return load(data, name, opts)
+}
+
+func load(data []byte, path string, opts LoadOptions) (*File, error) {
+	var err error
 	f := &File{Path: path, Format: opts.Format}
 	if f.Format == FormatAuto {
 		f.Format = DetectFormat(data)
 	}
 	switch f.Format {
 	case FormatColumns:
-		f.Values, err = ParseColumns(bytes.NewReader(data), path, opts.Column, opts.Delims)
+		var pts []point
+		pts, err = parseColumns(bytes.NewReader(data), path, opts.Column, opts.Delims)
+		for _, p := range pts {
+			if err == nil && opts.Finite && !isFinite(p.value) {
+				err = &LineError{path, p.line, fmt.Sprintf("%v in column %d is not a finite number", p.value, max(opts.Column, 1))}
+			}
+			f.Values = append(f.Values, p.value)
+		}
 	case FormatGoBench:
 		f.Bench, err = ParseGoBench(bytes.NewReader(data), path)
+		if err == nil && opts.Finite {
+			err = f.Bench.checkFinite(path)
+		}
 	default:
 		err = fmt.Errorf("%s: unknown format %v", path, f.Format)
 	}
@@ -132,4 +164,24 @@ func Load(path string, opts LoadOptions) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// checkFinite returns a *LineError for the first line (in file order) that
+// has a NaN or infinite value.
+func (g *GoBench) checkFinite(file string) error {
+	var bad *LineError
+	for _, s := range g.Series {
+		for i, v := range s.Values {
+			if isFinite(v) || (bad != nil && bad.Line <= s.Lines[i]) {
+				continue
+			}
+			bad = &LineError{file, s.Lines[i], fmt.Sprintf("Benchmark%s: %v %s is not a finite number", s.Name, v, s.Unit)}
+		}
+	}
+	if bad != nil {
+		return bad
+	}
+	return nil
 }

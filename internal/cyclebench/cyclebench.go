@@ -10,29 +10,22 @@
 // ns/op and cycles/op are both wall-clock time divided by the total number
 // of operations: the inverse of throughput.
 //
-// The three entry points differ in how the operation is called:
+// The two entry points differ in how the operation is called:
 //
-//   - [Run] calls op(worker) once per operation through a func value. It
-//     records each goroutine's progress, so [Result.Fairness] is available.
-//     The indirect call costs a nanosecond or two per operation, which does
-//     not matter for operations that cost tens of nanoseconds (locks).
 //   - [RunLoop] hands each goroutine its whole share at once, loop(worker,
 //     n), so the operation can be written inline in a plain for loop and the
-//     harness adds nothing per operation. Use it to compare operations that
-//     cost a few nanoseconds.
+//     harness adds nothing per operation.
 //   - [Start] and [Meter.Stop] bracket a benchmark's own `for b.Loop()`
 //     loop, for single-goroutine measurements of inlined operations.
 //
-// Run with one goroutine and Meter use testing.B.Loop on the benchmark's
-// goroutine; RunLoop always starts its workers behind the barrier.
+// RunLoop always starts its workers behind the barrier, even one.
 //
 // # Cycles
 //
 // cycles/op counts ticks of [hal.Cycles], whose rate is
 // [hal.CycleFrequency]: on amd64 the TSC (which ticks at a fixed nominal
 // rate, close to but not the same as the core clock), on arm64 the generic
-// timer, and in hal's portable build nanoseconds. [Result] gives both the
-// tick count and the time it corresponds to.
+// timer, and in hal's portable build nanoseconds.
 package cyclebench
 
 import (
@@ -50,11 +43,12 @@ import (
 // Unit names of the metrics this package reports, for use with
 // testing.B.ReportMetric and in benchstat tables.
 const (
-	// CyclesUnit is the metric [Run], [RunLoop] and [Meter.Stop] report:
+	// CyclesUnit is the metric [RunLoop] and [Meter.Stop] report:
 	// hal.Cycles ticks per operation.
 	CyclesUnit = "cycles/op"
-	// FairnessUnit is the metric [Result.ReportFairness] reports: the
-	// relative standard deviation of per-goroutine progress, in percent.
+	// FairnessUnit is the metric for the relative standard deviation of
+	// per-goroutine progress, in percent ([RelStddev]), which the suite's
+	// lock benchmarks report.
 	FairnessUnit = "fairness-stddev%"
 )
 
@@ -67,11 +61,6 @@ type Result struct {
 	// Ticks is the number of hal.Cycles ticks between the release of the
 	// start barrier and the end of the last goroutine's share.
 	Ticks uint64
-	// Progress holds, per goroutine, how many operations it had completed
-	// when the first goroutine finished its share (within one operation:
-	// each goroutine notices at its next operation). It is nil for runs
-	// that do not track progress ([RunLoop], [Meter]).
-	Progress []int
 }
 
 // CyclesPerOp returns Ticks divided by Ops, or 0 for an empty run.
@@ -82,23 +71,25 @@ func (r *Result) CyclesPerOp() float64 {
 	return float64(r.Ticks) / float64(r.Ops)
 }
 
-// Elapsed converts Ticks to time through hal.CycleFrequency.
-func (r *Result) Elapsed() time.Duration {
-	return time.Duration(float64(r.Ticks) / hal.CycleFrequency() * 1e9)
-}
-
-// Fairness returns the population standard deviation of Progress as a
-// percentage of its mean: 0 when every goroutine had done the same number
-// of operations when the first one finished, larger as one goroutine got
-// ahead of the others. It is 0 for one goroutine or when Progress is nil.
-func (r *Result) Fairness() float64 {
-	return RelStddev(r.Progress)
-}
-
-// ReportFairness reports [Result.Fairness] on b as the
-// "fairness-stddev%" metric.
-func (r *Result) ReportFairness(b *testing.B) {
-	b.ReportMetric(r.Fairness(), FairnessUnit)
+// MaxRelStddev returns the largest value [RelStddev] takes for k
+// non-negative values: 100·√(k−1), reached when one value holds the
+// whole sum and the others are 0. 0 for k < 2.
+//
+// As a fairness figure (the per-goroutine progress when the first
+// goroutine finished), the maximum means one goroutine did its whole
+// share before any other completed an operation. The figure is a property
+// of one run, not of the lock alone. A lock the releasing goroutine can
+// take again at once (test-and-set, TTAS, sync.Mutex until a waiter has
+// waited 1 ms) lets one goroutine do its whole share when the share is
+// short, and with more goroutines than CPUs free to run them the figure
+// shows which were scheduled first: with shares of a millisecond or less
+// most locks read the maximum. It is stable only for shares well over
+// Go's 10 ms time slice with a CPU per goroutine.
+func MaxRelStddev(k int) float64 {
+	if k < 2 {
+		return 0
+	}
+	return 100 * math.Sqrt(float64(k-1))
 }
 
 // RelStddev returns the population standard deviation of xs as a
@@ -134,53 +125,14 @@ func Share(total, threads, w int) int {
 	return n
 }
 
-// Run measures op, called b.N times in total, by threads goroutines behind
-// a start barrier, reports the "cycles/op" metric on b and returns the
-// measurement. worker, from 0 to threads-1, tells op which goroutine calls
-// it. With threads == 1, op runs in a `for b.Loop()` loop on the
-// benchmark's goroutine.
-//
-// op is called through a func value, once per operation; see [RunLoop]
-// to avoid that cost. Run panics if threads < 1.
-func Run(b *testing.B, threads int, op func(worker int)) *Result {
-	if threads < 1 {
-		panic("cyclebench: threads < 1")
-	}
-	if threads == 1 {
-		m := Start(b)
-		for b.Loop() {
-			op(0)
-		}
-		r := m.Stop()
-		r.Progress = []int{r.Ops}
-		return r
-	}
-	var stop atomic.Bool
-	progress := make([]int, threads)
-	r := runWorkers(b, threads, func(w, n int) {
-		noted := false
-		for i := 0; i < n; i++ {
-			op(w)
-			if !noted && stop.Load() {
-				progress[w] = i + 1
-				noted = true
-			}
-		}
-		if !noted {
-			stop.Store(true)
-			progress[w] = n
-		}
-	})
-	r.Progress = progress
-	return r
-}
-
-// RunLoop is like [Run], but calls loop(worker, n) once per goroutine, on
-// that goroutine, with the number of operations n it must perform, so the
-// operation can be inlined into the caller's loop. The start barrier and
-// the reporting are the same as Run's; with threads == 1 the one worker
-// also runs on its own goroutine behind the barrier, so the harness is the
-// same at every thread count. Progress is not tracked.
+// RunLoop measures b.N operations in total by threads goroutines behind a
+// start barrier: it calls loop(worker, n) once per goroutine, on that
+// goroutine, with worker from 0 to threads-1 and the number of operations
+// n it must perform, so the operation can be inlined into the caller's
+// loop. It reports the "cycles/op" metric on b and returns the
+// measurement. With threads == 1 the one worker also runs on its own
+// goroutine behind the barrier, so the harness is the same at every
+// thread count. RunLoop panics if threads < 1.
 func RunLoop(b *testing.B, threads int, loop func(worker, n int)) *Result {
 	if threads < 1 {
 		panic("cyclebench: threads < 1")
@@ -249,20 +201,37 @@ func runWorkers(b *testing.B, threads int, work func(w, n int)) *Result {
 type Meter struct {
 	b  *testing.B
 	c0 uint64
+	t0 time.Time
 }
 
 // Start begins a measurement on b. Call it just before the `for b.Loop()`
 // loop.
 func Start(b *testing.B) Meter {
-	return Meter{b: b, c0: hal.Cycles()}
+	c0 := hal.Cycles()
+	return Meter{b: b, c0: c0, t0: time.Now()}
 }
 
 // Stop ends the measurement begun by [Start], just after the loop,
 // reports the "cycles/op" metric over b.N operations and returns the
 // measurement.
+//
+// The ticks are counted over the interval b's timer measured: b.Loop's
+// first and last calls, between Start and Stop, also reset and stop the
+// timer, each reading the memory statistics (a stop-the-world pause of
+// tens of microseconds on a quiet machine, milliseconds on a loaded one,
+// which made cycles/op read up to 1.3 times ns/op in short runs). Stop
+// scales the ticks between Start and Stop by the share of that wall time
+// the timer counted: the counter ticks at a constant rate, so this is the
+// tick count of the timed part (and never negative or zero, however short
+// the run).
 func (m Meter) Stop() *Result {
 	c1 := hal.Cycles()
-	r := &Result{Threads: 1, Ops: m.b.N, Ticks: c1 - m.c0}
+	total, timed := time.Since(m.t0), m.b.Elapsed()
+	ticks := c1 - m.c0
+	if timed > 0 && timed < total {
+		ticks = uint64(float64(ticks) * float64(timed) / float64(total))
+	}
+	r := &Result{Threads: 1, Ops: m.b.N, Ticks: ticks}
 	m.b.ReportMetric(r.CyclesPerOp(), CyclesUnit)
 	return r
 }

@@ -2,12 +2,17 @@ package cyclebench
 
 import (
 	"flag"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gohal/gohal/hal"
 )
 
 func TestShare(t *testing.T) {
@@ -52,50 +57,6 @@ func runBench(fn func(b *testing.B)) testing.BenchmarkResult {
 	return testing.Benchmark(fn)
 }
 
-func TestRunCountsEveryOp(t *testing.T) {
-	for _, threads := range []int{1, 2, 3, 8} {
-		var calls atomic.Int64
-		var perWorker [8]atomic.Int64
-		var last *Result
-		var n int
-		res := runBench(func(b *testing.B) {
-			calls.Store(0)
-			for i := range perWorker {
-				perWorker[i].Store(0)
-			}
-			last = Run(b, threads, func(w int) {
-				calls.Add(1)
-				perWorker[w].Add(1)
-			})
-			n = b.N
-		})
-		if got := calls.Load(); got != int64(n) {
-			t.Errorf("threads=%d: op called %d times, b.N = %d", threads, got, n)
-		}
-		for w := range threads {
-			if got, want := perWorker[w].Load(), int64(Share(n, threads, w)); got != want {
-				t.Errorf("threads=%d: worker %d did %d ops, want %d", threads, w, got, want)
-			}
-		}
-		for w := threads; w < len(perWorker); w++ {
-			if perWorker[w].Load() != 0 {
-				t.Errorf("threads=%d: worker %d exists", threads, w)
-			}
-		}
-		if last.Threads != threads || last.Ops != n || len(last.Progress) != threads {
-			t.Errorf("threads=%d: result %+v, b.N %d", threads, last, n)
-		}
-		for w, p := range last.Progress {
-			if p < 1 || p > Share(n, threads, w) {
-				t.Errorf("threads=%d: progress[%d] = %d, share %d", threads, w, p, Share(n, threads, w))
-			}
-		}
-		if _, ok := res.Extra[CyclesUnit]; !ok {
-			t.Errorf("threads=%d: no %s metric in %v", threads, CyclesUnit, res.Extra)
-		}
-	}
-}
-
 func TestRunLoopSharesWork(t *testing.T) {
 	for _, threads := range []int{1, 2, 5} {
 		var total atomic.Int64
@@ -117,31 +78,73 @@ func TestRunLoopSharesWork(t *testing.T) {
 }
 
 // TestCyclesPerOpTracksTime checks that cycles/op converted to time with
-// hal.CycleFrequency agrees with ns/op for an op of known length.
+// hal.CycleFrequency agrees with ns/op, within 0.8 to 1.25, for an
+// operation of known length, through each entry point: RunLoop on one and
+// two goroutines, and Start/Stop around b.Loop.
+//
+// Other processes share the machine, and a run that loses the CPU at the
+// wrong moment is off by however long it waited: RunLoop's timer also
+// covers the main goroutine's wake-up after the last worker, and a run can
+// be descheduled between a clock read and the timer's. (Meter's ticks
+// also covered b.Loop's stop-the-world memory statistics reads, 1.05 to
+// 1.29 under load, until Meter.Stop scaled them to the timed part.) (Once, on a
+// cold go test ./..., a single run read 1.29; under a parallel build 2 of
+// 20 single runs failed, one at 1.8.) Such noise only moves a run away
+// from 1, so the test judges the run closest to 1 of up to five: a wrong
+// tick rate, or a harness that times a different interval from the
+// testing package's, fails all five.
 func TestCyclesPerOpTracksTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("timing test")
 	}
 	Calibrate()
-	var r *Result
-	res := testing.Benchmark(func(b *testing.B) {
-		r = Run(b, 1, func(int) { Spin(2000) })
-	})
-	nsPerOp := float64(res.T.Nanoseconds()) / float64(res.N)
-	viaCycles := float64(r.Elapsed().Nanoseconds()) / float64(r.Ops)
-	if ratio := viaCycles / nsPerOp; ratio < 0.8 || ratio > 1.25 {
-		t.Errorf("cycles say %.0f ns/op, timer says %.0f ns/op", viaCycles, nsPerOp)
-	}
-}
-
-func TestFairnessOfEvenRun(t *testing.T) {
-	r := &Result{Progress: []int{100, 100, 100}}
-	if r.Fairness() != 0 {
-		t.Errorf("Fairness of equal progress = %v", r.Fairness())
-	}
-	r = &Result{Progress: []int{100, 0}}
-	if r.Fairness() != 100 {
-		t.Errorf("Fairness of {100, 0} = %v, want 100", r.Fairness())
+	const spinNs = 2000
+	freq := hal.CycleFrequency()
+	for _, m := range []struct {
+		name  string
+		bench func(b *testing.B)
+	}{
+		{"RunLoop/threads=1", func(b *testing.B) {
+			RunLoop(b, 1, func(_, n int) {
+				for range n {
+					Spin(spinNs)
+				}
+			})
+		}},
+		{"RunLoop/threads=2", func(b *testing.B) {
+			RunLoop(b, 2, func(_, n int) {
+				for range n {
+					Spin(spinNs)
+				}
+			})
+		}},
+		{"Meter", func(b *testing.B) {
+			m := Start(b)
+			for b.Loop() {
+				Spin(spinNs)
+			}
+			m.Stop()
+		}},
+	} {
+		best, tries := 0.0, []string{}
+		for range 5 {
+			res := testing.Benchmark(m.bench)
+			nsPerOp := float64(res.T.Nanoseconds()) / float64(res.N)
+			viaCycles := res.Extra[CyclesUnit] / freq * 1e9
+			ratio := viaCycles / nsPerOp
+			tries = append(tries, fmt.Sprintf("cycles %.0f ns/op, timer %.0f ns/op (%.2f)", viaCycles, nsPerOp, ratio))
+			if math.Abs(math.Log(ratio)) < math.Abs(math.Log(best)) || best == 0 {
+				best = ratio
+			}
+			if math.Abs(math.Log(ratio)) < math.Log(1.05) {
+				break // close enough: no need for more tries
+			}
+		}
+		if best < 0.8 || best > 1.25 {
+			t.Errorf("%s: no run within 0.8..1.25 of the timer: %s", m.name, strings.Join(tries, "; "))
+		} else {
+			t.Logf("%s: %s", m.name, strings.Join(tries, "; "))
+		}
 	}
 }
 
@@ -196,13 +199,13 @@ func TestTally(t *testing.T) {
 	}
 }
 
-func TestRunPanicsOnZeroThreads(t *testing.T) {
+func TestRunLoopPanicsOnZeroThreads(t *testing.T) {
 	defer func() {
 		if recover() == nil {
-			t.Error("Run with 0 threads did not panic")
+			t.Error("RunLoop with 0 threads did not panic")
 		}
 	}()
-	Run(&testing.B{}, 0, func(int) {})
+	RunLoop(&testing.B{}, 0, func(int, int) {})
 }
 
 // TestMain shortens testing.Benchmark's runs: the tests check the
@@ -213,4 +216,53 @@ func TestMain(m *testing.M) {
 		f.Value.Set("50ms")
 	}
 	os.Exit(m.Run())
+}
+
+// TestMaxRelStddev: the values the lock table showed for every lock in one
+// run of issue 10 (100, 173, 265 at 2, 4, 8 goroutines) are exactly one
+// goroutine doing all the work, and no progress vector goes beyond them.
+func TestMaxRelStddev(t *testing.T) {
+	for k, want := range map[int]float64{1: 0, 2: 100, 4: 173.205, 8: 264.575} {
+		xs := make([]int, k)
+		xs[0] = 1000
+		if got := RelStddev(xs); math.Abs(got-want) > 0.001 || math.Abs(MaxRelStddev(k)-got) > 1e-9 {
+			t.Errorf("k=%d: one does all: RelStddev %v, MaxRelStddev %v, want %v", k, got, MaxRelStddev(k), want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for range 1000 {
+		k := 2 + rng.IntN(7)
+		xs := make([]int, k)
+		for i := range xs {
+			xs[i] = rng.IntN(3) * rng.IntN(1000)
+		}
+		if got := RelStddev(xs); got > MaxRelStddev(k)+1e-9 {
+			t.Fatalf("RelStddev(%v) = %v > MaxRelStddev(%d) = %v", xs, got, k, MaxRelStddev(k))
+		}
+	}
+}
+
+// TestMeterShortRun checks that a Meter around a run of a few nanoseconds
+// in all still reports a positive cycles/op: the time b.Loop spends
+// outside its timer, far longer than such a run, must not swallow it.
+func TestMeterShortRun(t *testing.T) {
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set("20x"); err != nil {
+		t.Fatal(err)
+	}
+	defer bt.Value.Set(old)
+	for range 50 {
+		var x int
+		res := testing.Benchmark(func(b *testing.B) {
+			m := Start(b)
+			for b.Loop() {
+				x++
+			}
+			m.Stop()
+		})
+		if c := res.Extra[CyclesUnit]; res.N != 20 || !(c > 0) {
+			t.Fatalf("20 increments: N = %d, cycles/op = %v", res.N, c)
+		}
+	}
 }

@@ -72,7 +72,9 @@ type Stats struct {
 	// Mean is Σy/n; Var is (Σy² − (Σy)²/n)/(n−1), possibly a tiny
 	// negative number; Stddev is √Var, NaN when Var < 0.
 	Mean, Var, Stddev float64
-	// Sorted is a sorted copy of the sample's values.
+	// Sorted is a copy of the sample's values in the order ministat's
+	// qsort(3) leaves them: ascending, equal values (−0 and 0) in input
+	// order, NaNs where glibc's merge sort puts them.
 	Sorted []float64
 }
 
@@ -93,11 +95,13 @@ func (s Sample) Stats() Stats {
 	for _, v := range s.Values {
 		sy = sse(sy+v, sy, v)
 		vv := sse(float64(v*v), v)
-		syy = sse(float64(syy+vv), syy, vv)
+		// ministat's AddPoint compiles to "addsd syy, vv": vv is the
+		// first operand, whose NaN wins when both are NaNs.
+		syy = sse(float64(vv+syy), vv, syy)
 	}
 	fn := float64(n)
 	st.Sorted = slices.Clone(s.Values)
-	slices.Sort(st.Sorted)
+	qsort(st.Sorted) // ministat's order of equal values (−0, 0) and NaNs
 	st.Min = st.Sorted[0]
 	st.Max = st.Sorted[n-1]
 	st.Median = st.Sorted[n/2]

@@ -51,14 +51,17 @@ const (
 // DispatchOps are the ops the Dispatch and Contended sections measure,
 // and DispatchModes their modes, in the order of the README's table.
 var (
-	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "cycles", "fetchor64", "fetchand64"}
+	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "load128", "store128", "cycles", "fetchor64", "fetchand64"}
 	DispatchModes = []string{ModeAPI, ModeInline, ModeDirect, ModeFlag, ModeTable, ModeClosure, ModeStatic, ModeGeneric}
 )
 
 // ContendedOps are the ops measured under contention: those that work on
 // a shared word. Pause and the cycle counter touch no shared memory, so
 // running them on more goroutines than CPUs measures the scheduler.
-var ContendedOps = []string{"fetchadd64", "cas64", "swap64", "loadacquire64", "cas128"}
+//
+// load128mixed is a Contended case only: goroutine 0 stores the 128-bit
+// word, the others load it.
+var ContendedOps = []string{"fetchadd64", "cas64", "swap64", "loadacquire64", "cas128", "load128", "load128mixed"}
 
 // Absent returns why op has no benchmark in mode in this build, or "" if
 // it has one.
@@ -66,6 +69,10 @@ func Absent(op, mode string) string {
 	switch {
 	case mode == ModeInline && (op == "pause" || op == "cas128" || op == "cycles"):
 		return "no sync/atomic intrinsic"
+	case mode == ModeInline && (op == "load128" || op == "store128" || op == "load128mixed"):
+		return "no sync/atomic intrinsic"
+	case op == "load128mixed" && mode != ModeAPI && mode != ModeDirect && mode != ModeGeneric:
+		return "the mixed case is measured in the api, direct and generic modes only"
 	case mode == ModeGeneric && (op == "cas64" || op == "loadacquire64"):
 		return "the portable fallback is the inline sync/atomic call itself"
 	case (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic) && !haveAsm:
@@ -96,6 +103,8 @@ func init() {
 	addDispatch()
 	addContended()
 	addArchModes()
+	add128()
+	add128Arch()
 	addBits()
 	flushDispatch()
 	if haveAsm {
@@ -150,6 +159,9 @@ var dispatchBaseline = map[string]string{
 	"loadacquire64": ModeInline,
 	"pause":         ModeAPI,
 	"cas128":        ModeAPI,
+	"load128":       ModeAPI,
+	"store128":      ModeAPI,
+	"load128mixed":  ModeAPI,
 	"cycles":        ModeAPI,
 	"fetchor64":     ModeInline,
 	"fetchand64":    ModeInline,
@@ -192,11 +204,15 @@ func stage(b Bench) {
 // flushDispatch registers the staged benchmarks in table order. A staged
 // name outside DispatchOps × DispatchModes is a bug.
 func flushDispatch() {
-	for _, name := range []func(op, mode string) string{
-		DispatchName,
-		func(op, mode string) string { return ContendedName(op, mode, 0) },
+	for _, section := range []struct {
+		name func(op, mode string) string
+		ops  []string
+	}{
+		{DispatchName, DispatchOps},
+		{func(op, mode string) string { return ContendedName(op, mode, 0) }, ContendedOps},
 	} {
-		for _, op := range DispatchOps {
+		name := section.name
+		for _, op := range section.ops {
 			for _, mode := range DispatchModes {
 				if b, ok := staged[name(op, mode)]; ok {
 					Add(b)
@@ -206,7 +222,7 @@ func flushDispatch() {
 		}
 	}
 	for n := range staged {
-		panic("suite: " + n + ": op or mode not in DispatchOps/DispatchModes")
+		panic("suite: " + n + ": op or mode not in DispatchOps (ContendedOps)/DispatchModes")
 	}
 }
 

@@ -40,11 +40,15 @@ func TestDispatchModes(t *testing.T) {
 			continue
 		}
 		known := false
-		for _, op := range DispatchOps {
+		ops := DispatchOps
+		if strings.HasPrefix(name, "Contended/") {
+			ops = ContendedOps
+		}
+		for _, op := range ops {
 			known = known || strings.Contains(name, "/op="+op+"/")
 		}
 		if !known {
-			t.Errorf("%s: op not in DispatchOps", name)
+			t.Errorf("%s: op not in DispatchOps (Dispatch) or ContendedOps (Contended)", name)
 		}
 	}
 }

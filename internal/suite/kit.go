@@ -9,6 +9,7 @@ import (
 
 	"github.com/gohal/gohal/counter"
 	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/refimpl"
 	"github.com/gohal/gohal/refcount"
 	"github.com/gohal/gohal/spin"
 )
@@ -29,16 +30,17 @@ func init() {
 		{"kind=ttas", "test-and-test-and-set: read, pause, CAS when free"},
 		{"kind=asm", "TTAS whose whole acquire loop is one assembly call (hal.SpinLockUint32)"},
 		{"kind=backoff", "TTAS with bounded exponential backoff"},
-		{"kind=ticket", "FIFO ticket lock"},
-		{"kind=mcs", "Mellor-Crummey-Scott queue lock"},
+		{"kind=ticket", "ticket lock, FIFO among spinning waiters; passes over parked ones"},
+		{"kind=mcs", "Mellor-Crummey-Scott queue lock, FIFO among spinning waiters; passes over parked ones"},
+		{PassedOverUnit, "how often a releaser passed over a waiter that had left the line (parked), per acquisition"},
 		{"kind=mutex", "sync.Mutex, the baseline"},
 		{"cs=N", "busy critical section of about N ns"},
 	})
 	addLegends("Refcount", [][2]string{
-		{"kind=plain", "refcount.Plain: unchecked atomic add, inlined sync/atomic"},
-		{"kind=plain-hal", "refcount.PlainHal: unchecked, through hal calls"},
+		{"kind=plain", "an unchecked atomic_t-like count (measured only): inlined sync/atomic add"},
+		{"kind=plain-hal", "the unchecked count through hal calls"},
 		{"kind=checked-inline", "refcount.Count: refcount_t saturation checks, inlined sync/atomic"},
-		{"kind=checked-hal", "refcount.CountHal: the same checks through hal calls"},
+		{"kind=checked-hal", "refcount.Count's checks through hal calls"},
 	})
 	addLegends("Counter", [][2]string{
 		{"kind=fetchadd", "counter.FetchAdd: one fetch-and-add, wait-free (baseline)"},
@@ -143,8 +145,8 @@ const TruncatedUnit = "truncated-ops"
 const capCheckMask = 63
 
 // progress records, per goroutine, how many operations it had done when
-// the first goroutine finished its share, for the fairness metric (as
-// cyclebench.Run does, but inline in the body's own loop), and stops the
+// the first goroutine finished its share, for the fairness metric (kept
+// inline in the body's own loop), and stops the
 // goroutines when the run cap passes.
 type progress struct {
 	stop  atomic.Bool
@@ -192,6 +194,22 @@ func (p *progress) report(b *testing.B, r *cyclebench.Result) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(ops), "ns/op")
 		b.ReportMetric(float64(r.Ticks)/float64(ops), cyclebench.CyclesUnit)
 		b.ReportMetric(float64(ops), TruncatedUnit)
+	}
+}
+
+// PassedOverUnit is the metric the FIFO locks' bodies report: how many
+// times a releaser passed over a waiter that had left the line (stopped
+// spinning and parked), per acquisition (spin.Ticket.PassedOver).
+const PassedOverUnit = "passed-over/op"
+
+// reportPassed reports passed passes over the operations the run did.
+func (p *progress) reportPassed(b *testing.B, passed uint64) {
+	ops := 0
+	for _, n := range p.ops {
+		ops += n
+	}
+	if ops > 0 {
+		b.ReportMetric(float64(passed)/float64(ops), PassedOverUnit)
 	}
 }
 
@@ -306,6 +324,7 @@ func lockTicket(cs int) func(*testing.B, int) {
 			p.done(w, i, noted)
 		})
 		p.report(b, r)
+		p.reportPassed(b, l.PassedOver())
 	}
 }
 
@@ -328,6 +347,7 @@ func lockMCS(cs int) func(*testing.B, int) {
 			p.done(w, i, noted)
 		})
 		p.report(b, r)
+		p.reportPassed(b, l.PassedOver())
 	}
 }
 
@@ -373,7 +393,7 @@ type padded[T any] struct {
 // operations).
 
 func refPlain(b *testing.B, threads int) {
-	c := new(padded[refcount.Plain])
+	c := new(padded[refimpl.Plain])
 	c.v.Set(1)
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
@@ -383,7 +403,7 @@ func refPlain(b *testing.B, threads int) {
 }
 
 func refPlainHal(b *testing.B, threads int) {
-	c := new(padded[refcount.PlainHal])
+	c := new(padded[refimpl.PlainHal])
 	c.v.Set(1)
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
@@ -403,7 +423,7 @@ func refChecked(b *testing.B, threads int) {
 }
 
 func refCheckedHal(b *testing.B, threads int) {
-	c := new(padded[refcount.CountHal])
+	c := new(padded[refimpl.CountHal])
 	c.v.Set(1)
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {

@@ -1,11 +1,11 @@
-package refcount
+package refimpl
 
 import "github.com/gohal/gohal/hal"
 
 // saturatedBits is SaturatedValue as the uint32 the hal counters store.
 const saturatedBits = uint32(1<<32 + int64(SaturatedValue))
 
-// CountHal is [Count] with every atomic operation a call into [hal]
+// CountHal is refcount.Count with every atomic operation a call into [hal]
 // (an assembly function on amd64 and arm64), for measuring what the call
 // costs next to sync/atomic's inlined instructions. Semantics and
 // saturation are identical. The zero value is a count of 0.
@@ -23,15 +23,15 @@ func (c *CountHal) Load() int32 { return int32(hal.LoadAcquireUint32(&c.refs)) }
 // Saturated reports whether the count is saturated.
 func (c *CountHal) Saturated() bool { return c.Load() < 0 }
 
-// Inc adds a reference; see [Count.Inc].
+// Inc adds a reference; see refcount.Count.Inc.
 func (c *CountHal) Inc() {
-	if old := int32(hal.FetchAddUint32(&c.refs, 1)); incBad(old) {
+	if old := int32(hal.FetchAddUint32(&c.refs, 1)); IncBad(old) {
 		c.incSlow(old)
 	}
 }
 
 // IncNotZero adds a reference unless the count is 0; see
-// [Count.IncNotZero].
+// refcount.Count.IncNotZero.
 func (c *CountHal) IncNotZero() bool {
 	old := hal.LoadAcquireUint32(&c.refs)
 	for {
@@ -43,14 +43,14 @@ func (c *CountHal) IncNotZero() bool {
 		}
 		old = hal.LoadAcquireUint32(&c.refs)
 	}
-	if incBad(int32(old)) {
+	if IncBad(int32(old)) {
 		c.incSlow(int32(old))
 	}
 	return true
 }
 
 // Dec drops a reference that is known not to be the last; see
-// [Count.Dec].
+// refcount.Count.Dec.
 func (c *CountHal) Dec() {
 	if old := int32(hal.FetchAddUint32(&c.refs, ^uint32(0))); old <= 1 {
 		c.decSlow(old)
@@ -58,7 +58,7 @@ func (c *CountHal) Dec() {
 }
 
 // DecAndTest drops a reference and reports whether it was the last; see
-// [Count.DecAndTest].
+// refcount.Count.DecAndTest.
 func (c *CountHal) DecAndTest() bool {
 	old := int32(hal.FetchAddUint32(&c.refs, ^uint32(0)))
 	if old > 1 {
@@ -72,14 +72,14 @@ func (c *CountHal) DecAndTest() bool {
 }
 
 //go:noinline
-func (c *CountHal) incSlow(old int32) { c.saturate(incEvent(old)) }
+func (c *CountHal) incSlow(old int32) { c.saturate(IncEvent(old)) }
 
 //go:noinline
-func (c *CountHal) decSlow(old int32) { c.saturate(decEvent(old)) }
+func (c *CountHal) decSlow(old int32) { c.saturate(DecEvent(old)) }
 
 func (c *CountHal) saturate(event string) {
 	hal.StoreReleaseUint32(&c.refs, saturatedBits)
 	if event != "" {
-		report(event)
+		Report(event)
 	}
 }

@@ -1,4 +1,4 @@
-package refcount
+package refimpl
 
 import (
 	"sync/atomic"
@@ -8,7 +8,7 @@ import (
 
 // Plain is an unchecked reference count on sync/atomic, like the kernel's
 // atomic_t before refcount_t: it wraps on overflow and goes negative on
-// underflow. It is the baseline the checked counters are measured
+// underflow. It is the baseline the checked counts are measured
 // against. The zero value is a count of 0.
 type Plain struct {
 	refs int32

@@ -1,0 +1,512 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gohal/gohal/internal/benchfile"
+	"github.com/gohal/gohal/internal/cyclebench"
+)
+
+// `halbench peers` runs the benchmarks of the peers module (peers/, a module
+// of its own so that xsync and the other peer libraries never enter the
+// library's go.mod) with `go test` as a subprocess, reads the output with
+// internal/benchfile and prints, per task, every implementation's median
+// cycles/op and its ratio to the best peer at the same thread count.
+//
+// Why a subprocess and not in-process: halbench is in the library's module,
+// which must not depend on the peers, so it cannot link their code. Running
+// `go test` needs the go command and the peers' module download, which is
+// what the peers module needs anyway; -in reads a saved run instead.
+
+// peersModule is the module path peers/go.mod must declare.
+const peersModule = "github.com/gohal/gohal/peers"
+
+// peerTruncatedUnit is the metric of a peers lock benchmark cut short by
+// its run cap: the number of operations done.
+const peerTruncatedUnit = "truncated-ops"
+
+// peerGohalPrefix starts the impl name of every gohal implementation; any
+// other impl is a peer.
+const peerGohalPrefix = "gohal-"
+
+func runPeers(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("halbench peers", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", "", "the peers module `directory` (default: peers/ in the current directory or a parent)")
+	count := fs.Int("count", 6, "samples per benchmark: rounds, each one sample of every benchmark")
+	benchtime := fs.String("benchtime", "100ms", "go test -benchtime of each sample")
+	bench := fs.String("bench", "^BenchmarkPeer$", "go test -bench `regexp`, e.g. 'Peer/what=counter'")
+	in := fs.String("in", "", "read a saved `file` of go test -bench output instead of running the benchmarks")
+	out := fs.String("o", "", "also write the raw go test output to `file`")
+	markdown := fs.Bool("markdown", false, "print the ratio table as Markdown (the README's table)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: halbench peers [-dir DIR] [-count N] [-benchtime D] [-bench RE] [-o FILE] [-markdown]")
+		fmt.Fprintln(stderr, "       halbench peers -in FILE [-markdown]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "halbench peers: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	if *count < 1 {
+		fmt.Fprintf(stderr, "halbench peers: -count %d: must be at least 1\n", *count)
+		return 2
+	}
+	if err := checkBenchtime(*benchtime); err != nil {
+		fmt.Fprintf(stderr, "halbench peers: -benchtime %q: %v\n", *benchtime, err)
+		return 2
+	}
+	if _, err := regexp.Compile(*bench); err != nil {
+		fmt.Fprintf(stderr, "halbench peers: -bench: %v\n", err)
+		return 2
+	}
+	if *in != "" && (*dir != "" || *out != "") {
+		fmt.Fprintln(stderr, "halbench peers: -in reads a saved run; -dir and -o apply only to a new run")
+		return 2
+	}
+
+	var data []byte
+	var file, command string
+	if *in != "" {
+		var err error
+		if data, err = os.ReadFile(*in); err != nil {
+			fmt.Fprintln(stderr, "halbench peers:", err)
+			return 1
+		}
+		file, command = *in, "halbench peers -in "+*in
+	} else {
+		d := *dir
+		if d == "" {
+			var err error
+			if d, err = findPeersDir(); err != nil {
+				fmt.Fprintln(stderr, "halbench peers:", err)
+				return 1
+			}
+		} else if err := checkPeersDir(d); err != nil {
+			fmt.Fprintln(stderr, "halbench peers: -dir:", err)
+			return 1
+		}
+		testArgs := []string{"-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime, "-test.count", "1"}
+		command = fmt.Sprintf("cd %s && go test -c -o /tmp/peers.test . && for i in $(seq %d); do /tmp/peers.test %s; done",
+			d, *count, shellJoin(testArgs))
+		fmt.Fprintln(stderr, "halbench peers: running", command)
+		var err error
+		data, err = runPeerRounds(d, testArgs, *count, stderr)
+		if *out != "" {
+			if werr := os.WriteFile(*out, data, 0o644); werr != nil {
+				fmt.Fprintln(stderr, "halbench peers:", werr)
+				return 1
+			}
+		}
+		if err != nil {
+			stderr.Write(data)
+			fmt.Fprintln(stderr, "halbench peers:", err)
+			return 1
+		}
+		file = "the peers' output"
+	}
+
+	g, err := benchfile.ParseGoBench(bytes.NewReader(data), file)
+	if err != nil {
+		fmt.Fprintln(stderr, "halbench peers:", err)
+		return 1
+	}
+	tab, err := peerTable(g)
+	if err != nil {
+		fmt.Fprintf(stderr, "halbench peers: %s: %v\n", file, err)
+		return 1
+	}
+	machine := peerMachineLine()
+	if *in != "" {
+		machine = "" // the file's machine is not necessarily this one
+	}
+	if *markdown {
+		tab.writeMarkdown(stdout)
+	} else {
+		tab.writeText(stdout, machine, command)
+	}
+	return 0
+}
+
+// checkBenchtime accepts what go test's -benchtime does: a positive
+// duration or a positive count of iterations, "Nx".
+func checkBenchtime(s string) error {
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		if v, err := strconv.Atoi(n); err != nil || v < 1 {
+			return fmt.Errorf("want a duration such as 100ms or an iteration count such as 10x")
+		}
+		return nil
+	}
+	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
+		return fmt.Errorf("want a duration such as 100ms or an iteration count such as 10x")
+	}
+	return nil
+}
+
+// findPeersDir looks for the peers module in the current directory and its
+// parents: a directory peers/ whose go.mod declares peersModule.
+func findPeersDir() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := wd; ; {
+		p := filepath.Join(d, "peers")
+		if checkPeersDir(p) == nil {
+			return p, nil
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return "", fmt.Errorf("no peers module (peers/go.mod declaring %s) in %s or a parent: run from the gohal repository or pass -dir", peersModule, wd)
+		}
+		d = up
+	}
+}
+
+// checkPeersDir reports whether dir holds a go.mod declaring peersModule.
+func checkPeersDir(dir string) error {
+	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "module" {
+			if strings.Trim(fields[1], `"`) == peersModule {
+				return nil
+			}
+			return fmt.Errorf("%s: module %s, want %s", filepath.Join(dir, "go.mod"), fields[1], peersModule)
+		}
+	}
+	return fmt.Errorf("%s: no module line", filepath.Join(dir, "go.mod"))
+}
+
+// runPeerRounds builds the peers module's test binary in a temporary
+// directory, then runs it rounds times with args (one sample of every
+// benchmark per round) in dir, and returns the standard output of all
+// rounds; standard error goes to stderr as it comes.
+//
+// Rounds rather than one run of -count N: -count runs a benchmark's
+// samples back to back, so a burst of somebody else's load on a shared
+// machine lands on one implementation's samples; rounds spread it over
+// all of them, which is what a ratio between implementations needs.
+func runPeerRounds(dir string, args []string, rounds int, stderr io.Writer) ([]byte, error) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		return nil, fmt.Errorf("the go command is needed to run the peers module: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "halbench-peers")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "peers.test")
+	build := exec.Command(goCmd, "test", "-c", "-o", bin, ".")
+	build.Dir = dir
+	build.Stdout = stderr
+	build.Stderr = stderr
+	if err := build.Run(); err != nil {
+		return nil, fmt.Errorf("go test -c: %w", err)
+	}
+	var buf bytes.Buffer
+	for i := range rounds {
+		fmt.Fprintf(stderr, "halbench peers: round %d of %d\n", i+1, rounds)
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Stdout = &buf
+		cmd.Stderr = stderr
+		if err := cmd.Run(); err != nil {
+			return buf.Bytes(), fmt.Errorf("round %d: %w", i+1, err)
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// shellJoin quotes args for a POSIX shell where needed.
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a != "" && strings.IndexFunc(a, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=", r))
+		}) < 0 {
+			q[i] = a
+		} else {
+			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(q, " ")
+}
+
+// peerMachineLine is `halbench features` in one line: CPU, GOARCH,
+// features and the cycle counter's rate.
+func peerMachineLine() string {
+	r := buildFeaturesReport()
+	f := r.Features.Features
+	names := f.Names()
+	if len(names) == 0 {
+		names = []string{"(none that gohal uses)"}
+	}
+	return fmt.Sprintf("%s, %s, features %s, counter %.4g MHz", f.Brand, f.GOARCH,
+		strings.Join(names, " "), r.Features.CounterHz/1e6)
+}
+
+// peerNameRE matches a peer benchmark's name as benchfile gives it
+// ("Benchmark" removed, GOMAXPROCS suffix kept).
+var peerNameRE = regexp.MustCompile(`^Peer/what=([a-z0-9]+)/impl=([A-Za-z0-9.-]+)/threads=([0-9]+)(?:/op=([a-z0-9]+))?(?:-[0-9]+)?$`)
+
+// peerTab is the result: tasks in order of first appearance.
+type peerTab struct {
+	Unit      string
+	Truncated bool // some sample was cut short
+	Threads   []int
+	Tasks     []*peerTask
+}
+
+// peerTask is one task (what, and op for uint128) and its implementations.
+type peerTask struct {
+	Name  string // "counter", "uint128 cas"
+	Impls []*peerImpl
+}
+
+// peerImpl is one implementation's medians, by thread count.
+type peerImpl struct {
+	Name   string
+	Gohal  bool
+	Median map[int]float64
+	N      map[int]int
+	// Truncated counts, per thread count, the samples cut short by the
+	// peers' lock run cap (a "truncated-ops" metric).
+	Truncated map[int]int
+}
+
+// peerTable groups the cycles/op series of g (ns/op when a file has no
+// cycles/op) by task and implementation.
+func peerTable(g *benchfile.GoBench) (*peerTab, error) {
+	unit := cyclebench.CyclesUnit
+	has := func(u string) bool {
+		for _, s := range g.Series {
+			if s.Unit == u && peerNameRE.MatchString(s.Name) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(unit) {
+		unit = "ns/op"
+		if !has(unit) {
+			return nil, fmt.Errorf("no BenchmarkPeer/what=…/impl=…/threads=… results")
+		}
+	}
+	t := &peerTab{Unit: unit}
+	tasks := map[string]*peerTask{}
+	impls := map[[2]string]*peerImpl{}
+	threads := map[int]bool{}
+	for _, s := range g.Series {
+		m := peerNameRE.FindStringSubmatch(s.Name)
+		if m == nil || s.Unit != unit {
+			continue
+		}
+		task := m[1]
+		if m[4] != "" {
+			task += " " + m[4]
+		}
+		n, err := strconv.Atoi(m[3])
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("line %d: bad thread count in %s", s.Lines[0], s.Name)
+		}
+		pt := tasks[task]
+		if pt == nil {
+			pt = &peerTask{Name: task}
+			tasks[task] = pt
+			t.Tasks = append(t.Tasks, pt)
+		}
+		pi := impls[[2]string{task, m[2]}]
+		if pi == nil {
+			pi = &peerImpl{Name: m[2], Gohal: strings.HasPrefix(m[2], peerGohalPrefix),
+				Median: map[int]float64{}, N: map[int]int{}, Truncated: map[int]int{}}
+			impls[[2]string{task, m[2]}] = pi
+			pt.Impls = append(pt.Impls, pi)
+		}
+		if _, dup := pi.Median[n]; dup {
+			return nil, fmt.Errorf("line %d: %s appears under two names", s.Lines[0], s.Name)
+		}
+		pi.Median[n] = peerMedian(s.Values)
+		pi.N[n] = len(s.Values)
+		if ts := g.Lookup(s.Pkg, s.Name, peerTruncatedUnit); ts != nil {
+			pi.Truncated[n] = len(ts.Values)
+			t.Truncated = true
+		}
+		threads[n] = true
+	}
+	for n := range threads {
+		t.Threads = append(t.Threads, n)
+	}
+	sort.Ints(t.Threads)
+	return t, nil
+}
+
+// peerMedian is the median of xs (the mean of the middle two for an even
+// count, as benchstat takes it).
+func peerMedian(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// best returns the implementation with the lowest median at n threads
+// among gohal's (gohal true) or the peers, or nil.
+func (pt *peerTask) best(n int, gohal bool) *peerImpl {
+	var b *peerImpl
+	for _, pi := range pt.Impls {
+		v, ok := pi.Median[n]
+		if !ok || pi.Gohal != gohal || v <= 0 {
+			continue
+		}
+		if b == nil || v < b.Median[n] {
+			b = pi
+		}
+	}
+	return b
+}
+
+// ratio is pi's median at n over the best peer's, or 0 if either is
+// missing.
+func (pt *peerTask) ratio(pi *peerImpl, n int) float64 {
+	bp := pt.best(n, false)
+	v, ok := pi.Median[n]
+	if bp == nil || !ok {
+		return 0
+	}
+	return v / bp.Median[n]
+}
+
+// mark is "*" when some sample at n threads was cut short.
+func (pi *peerImpl) mark(n int) string {
+	if pi.Truncated[n] > 0 {
+		return "*"
+	}
+	return ""
+}
+
+// truncNote explains the "*" mark.
+const truncNote = "* some samples cut short by the peers' lock run cap (-peers.lockcap): a FIFO lock's hand-overs waited for the scheduler; the figure is over the operations done"
+
+func fmtRatio(r float64) string {
+	if r == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", r)
+}
+
+// writeText prints, per task, each implementation's median and its ratio
+// to the best peer, and the best of gohal against the best peer.
+func (t *peerTab) writeText(w io.Writer, machine, command string) {
+	fmt.Fprintf(w, "Against other libraries: median %s, and in parentheses the ratio to the best peer\n", t.Unit)
+	fmt.Fprintln(w, "at the same thread count (below 1.00: faster than every peer). gohal-* are gohal's.")
+	if machine != "" {
+		fmt.Fprintln(w, "machine:", machine)
+	}
+	fmt.Fprintln(w, "command:", command)
+	for _, pt := range t.Tasks {
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s\t", pt.Name)
+		for _, n := range t.Threads {
+			fmt.Fprintf(tw, "threads=%d\t", n)
+		}
+		fmt.Fprintln(tw)
+		for _, pi := range pt.Impls {
+			fmt.Fprintf(tw, "%s\t", pi.Name)
+			for _, n := range t.Threads {
+				if v, ok := pi.Median[n]; ok {
+					fmt.Fprintf(tw, "%.4g (%s)%s\t", v, fmtRatio(pt.ratio(pi, n)), pi.mark(n))
+				} else {
+					fmt.Fprint(tw, "–\t")
+				}
+			}
+			fmt.Fprintln(tw)
+		}
+		fmt.Fprint(tw, "best gohal / best peer\t")
+		for _, n := range t.Threads {
+			bg := pt.best(n, true)
+			if bg == nil || pt.best(n, false) == nil {
+				fmt.Fprint(tw, "–\t")
+				continue
+			}
+			fmt.Fprintf(tw, "%s %s\t", fmtRatio(pt.ratio(bg, n)), strings.TrimPrefix(bg.Name, peerGohalPrefix))
+		}
+		fmt.Fprintln(tw)
+		tw.Flush()
+	}
+	if t.Truncated {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, truncNote)
+	}
+}
+
+// writeMarkdown prints the README's table: one row per implementation,
+// the ratio to the best peer per thread count, and per task a row with
+// the best peer's median.
+func (t *peerTab) writeMarkdown(w io.Writer) {
+	fmt.Fprint(w, "| task | impl |")
+	for _, n := range t.Threads {
+		fmt.Fprintf(w, " %d |", n)
+	}
+	fmt.Fprint(w, "\n| --- | --- |")
+	for range t.Threads {
+		fmt.Fprint(w, " ---: |")
+	}
+	fmt.Fprintln(w)
+	for _, pt := range t.Tasks {
+		for _, pi := range pt.Impls {
+			name := "`" + pi.Name + "`"
+			if pi.Gohal {
+				name = "**" + name + "**"
+			}
+			fmt.Fprintf(w, "| %s | %s |", pt.Name, name)
+			for _, n := range t.Threads {
+				fmt.Fprintf(w, " %s%s |", fmtRatio(pt.ratio(pi, n)), pi.mark(n))
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "| %s | best peer, %s |", pt.Name, t.Unit)
+		for _, n := range t.Threads {
+			if bp := pt.best(n, false); bp != nil {
+				fmt.Fprintf(w, " %.3g `%s` |", bp.Median[n], bp.Name)
+			} else {
+				fmt.Fprint(w, " – |")
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if t.Truncated {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, truncNote)
+	}
+}

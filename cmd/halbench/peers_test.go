@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runPeersTest(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(append([]string{"peers"}, args...), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestPeersText(t *testing.T) {
+	code, out, errs := runPeersTest(t, "-in", "testdata/peers/run.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// counter: striped 21/10, xsync 16/20, atomic 12/40 cycles at 1/2
+	// threads; the best peer is atomic at 1 and xsync at 2.
+	for _, want := range []string{
+		"median cycles/op",
+		"command: halbench peers -in testdata/peers/run.txt\n",
+		"gohal-striped           21 (1.75)     10 (0.50)",
+		"xsync-counter           16 (1.33)     20 (1.00)",
+		"atomic-int64            12 (1.00)     40 (2.00)",
+		"best gohal / best peer  1.75 striped  0.50 striped",
+		"uint128 cas", "gohal-uint128", "20 (0.50)",
+		"sync-pool", "30 (1.00)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "machine:") {
+		t.Error("a saved file's report names this machine")
+	}
+	if strings.Contains(out, "Other") {
+		t.Error("reported a benchmark that is not a peer benchmark")
+	}
+}
+
+func TestPeersMarkdown(t *testing.T) {
+	code, out, errs := runPeersTest(t, "-in", "testdata/peers/run.txt", "-markdown")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "| task | impl | 1 | 2 |\n" +
+		"| --- | --- | ---: | ---: |\n" +
+		"| counter | **`gohal-striped`** | 1.75 | 0.50 |\n" +
+		"| counter | `xsync-counter` | 1.33 | 1.00 |\n" +
+		"| counter | `atomic-int64` | 1.00 | 2.00 |\n" +
+		"| counter | best peer, cycles/op | 12 `atomic-int64` | 20 `xsync-counter` |\n" +
+		"| uint128 cas | **`gohal-uint128`** | 0.50 | – |\n" +
+		"| uint128 cas | `mutex-pair` | 1.00 | – |\n" +
+		"| uint128 cas | best peer, cycles/op | 40 `mutex-pair` | – |\n" +
+		"| cache | `sync-pool` | 1.00 | – |\n" +
+		"| cache | best peer, cycles/op | 30 `sync-pool` | – |\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestPeersNsFallback(t *testing.T) {
+	code, out, errs := runPeersTest(t, "-in", "testdata/peers/nocycles.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"median ns/op", "gohal-tas               30 (0.50)", "0.50 tas"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
+func TestPeersTruncated(t *testing.T) {
+	code, out, errs := runPeersTest(t, "-in", "testdata/peers/truncated.txt", "-markdown")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// ticket: median of 1800 and 200 is 1000 cycles, 10x the mutex.
+	for _, want := range []string{"| lock | **`gohal-ticket`** | 10.00* |", "| lock | `sync-mutex` | 1.00 |", "* some samples cut short"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
+func TestPeersErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"-count", "0"}, 2, "-count 0: must be at least 1"},
+		{[]string{"-benchtime", "abc"}, 2, `-benchtime "abc": want a duration`},
+		{[]string{"-benchtime", "0x"}, 2, `-benchtime "0x": want a duration`},
+		{[]string{"-benchtime", "-1s"}, 2, `-benchtime "-1s": want a duration`},
+		{[]string{"-bench", "a(b"}, 2, "-bench: error parsing regexp"},
+		{[]string{"-nosuchflag"}, 2, "flag provided but not defined"},
+		{[]string{"extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"-in", "testdata/peers/run.txt", "-dir", "."}, 2, "-in reads a saved run"},
+		{[]string{"-in", "testdata/peers/missing.txt"}, 1, "missing.txt: no such file"},
+		{[]string{"-in", "testdata/peers/none.txt"}, 1, "testdata/peers/none.txt: no BenchmarkPeer/"},
+		{[]string{"-in", "testdata/peers/bad.txt"}, 1, "testdata/peers/bad.txt:1: missing iteration count"},
+		{[]string{"-dir", "testdata/peers"}, 1, "-dir: open testdata/peers/go.mod"},
+	} {
+		code, out, errs := runPeersTest(t, c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) || out != "" {
+			t.Errorf("halbench peers %q: exit %d, stdout %q, stderr %q; want exit %d and %q",
+				c.args, code, out, errs, c.code, c.msg)
+		}
+	}
+}
+
+func TestPeersDir(t *testing.T) {
+	// From cmd/halbench the peers module is two levels up.
+	got, err := findPeersDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.Abs(filepath.Join("..", "..", "peers"))
+	if got != want {
+		t.Errorf("findPeersDir() = %q, want %q", got, want)
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkPeersDir(dir); err == nil || !strings.Contains(err.Error(), "want github.com/gohal/gohal/peers") {
+		t.Errorf("checkPeersDir(another module) = %v", err)
+	}
+	t.Chdir(dir)
+	if _, err := findPeersDir(); err == nil || !strings.Contains(err.Error(), "no peers module") {
+		t.Errorf("findPeersDir() outside the repository = %v", err)
+	}
+}

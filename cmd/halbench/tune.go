@@ -1,0 +1,968 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"reflect"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/suite"
+)
+
+const tuneUsage = `usage: halbench tune [flags]
+
+Measure, on this machine, every variant of every op that has more than one
+variant this CPU can run (hal.Ops, hal.Variants, hal.Runnable: nothing is
+hard-coded, so new ops are tuned as they appear), each forced with hal.Force,
+at 1 goroutine and contended on one shared word, samples interleaved across
+the variants after a warm-up. Then recommend, per op, the variant for the
+workload: the feature choice unless another variant is faster with 95%
+confidence by more than -min-gain (the report's one rule: the Mann–Whitney
+interval of the ratio). The last line is a GOHAL value to paste; it is empty
+when nothing should change.
+
+Results go to standard output; progress goes to standard error when it is
+a terminal.
+
+Flags:
+  -workload W     uncontended (1 goroutine), contended (the thread counts
+                  above 1) or mixed (all of them; the default)
+  -min-gain P     the least gain, in percent, worth a departure from the
+                  feature choice (default 5)
+  -threads LIST   comma-separated goroutine counts (default 1 and GOMAXPROCS)
+  -count N        samples per variant and thread count, at least 4
+                  (default 20; -quick 6)
+  -benchtime D    time per sample (default 20ms; -quick 2ms)
+  -quick          few short samples, for CI: a smoke test, not advice
+  -json           print every sample, interval and decision as JSON
+`
+
+// tuneConfig is the parsed command line of halbench tune.
+type tuneConfig struct {
+	workload   string
+	minGain    float64 // fraction: 0.05 for 5%
+	threads    []int
+	count      int
+	sampleTime time.Duration
+	quick      bool
+	json       bool
+}
+
+// Workloads tune can recommend for.
+const (
+	workloadUncontended = "uncontended"
+	workloadContended   = "contended"
+	workloadMixed       = "mixed"
+)
+
+func parseTuneArgs(args []string) (*tuneConfig, error) {
+	fs := flag.NewFlagSet("halbench tune", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	workload := fs.String("workload", workloadMixed, "")
+	minGain := fs.String("min-gain", "5", "")
+	threads := fs.String("threads", "", "")
+	count := fs.Int("count", 0, "")
+	benchtime := fs.Duration("benchtime", 0, "")
+	quick := fs.Bool("quick", false, "")
+	asJSON := fs.Bool("json", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, count: 20, sampleTime: 20 * time.Millisecond}
+	if cfg.quick {
+		cfg.count, cfg.sampleTime = 6, 2*time.Millisecond
+	}
+	switch cfg.workload {
+	case workloadUncontended, workloadContended, workloadMixed:
+	default:
+		return nil, &usageError{fmt.Sprintf("-workload %q: want uncontended, contended or mixed", *workload)}
+	}
+	g, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(*minGain), "%"), 64)
+	if err != nil || g < 0 || g >= 100 || math.IsNaN(g) {
+		return nil, &usageError{fmt.Sprintf("-min-gain %q: want a percentage from 0 to below 100, like 5", *minGain)}
+	}
+	cfg.minGain = g / 100
+	if set["threads"] {
+		ts, err := parseThreads(*threads)
+		if err != nil {
+			return nil, &usageError{fmt.Sprintf("-threads %q: %v", *threads, err)}
+		}
+		cfg.threads = ts
+	} else {
+		cfg.threads = []int{1}
+		if p := gomaxprocs(); p > 1 {
+			cfg.threads = append(cfg.threads, p)
+		}
+	}
+	if cfg.workload == workloadUncontended && !slices.Contains(cfg.threads, 1) {
+		return nil, &usageError{"-workload uncontended needs 1 among the -threads"}
+	}
+	if cfg.workload == workloadContended && slices.Max(cfg.threads) < 2 {
+		return nil, &usageError{"-workload contended needs a thread count above 1 among the -threads"}
+	}
+	if set["count"] {
+		if *count < minRuleSamples {
+			return nil, &usageError{fmt.Sprintf("-count %d: need at least %d samples (fewer can prove no difference at 95%%)", *count, minRuleSamples)}
+		}
+		cfg.count = *count
+	}
+	if set["benchtime"] {
+		if *benchtime <= 0 {
+			return nil, &usageError{fmt.Sprintf("-benchtime %v: must be positive", *benchtime)}
+		}
+		cfg.sampleTime = *benchtime
+	}
+	return cfg, nil
+}
+
+// tuneReport is what tune measured and decided; -json prints it.
+type tuneReport struct {
+	Tool       string         `json:"tool"`
+	GoVersion  string         `json:"go_version"`
+	GOOS       string         `json:"goos"`
+	GOARCH     string         `json:"goarch"`
+	GOMAXPROCS int            `json:"gomaxprocs"`
+	Machine    featuresReport `json:"machine"`
+	Workload   string         `json:"workload"`
+	MinGain    float64        `json:"min_gain"`
+	Threads    []int          `json:"threads"`
+	Count      int            `json:"count"`
+	SampleTime string         `json:"sample_time"`
+	Quick      bool           `json:"quick"`
+	Confidence float64        `json:"confidence"`
+	Rule       string         `json:"significance_rule"`
+	Ops        []*tuneOp      `json:"ops"`
+	// NotTuned names the ops with several variants in this build of
+	// which fewer than two run on this CPU, and why.
+	NotTuned []string `json:"not_tuned,omitempty"`
+	// GOHAL is the override to paste: op=variant for every op whose
+	// recommendation departs from the feature choice, "" for none.
+	GOHAL string `json:"gohal"`
+	// GOHALBefore is the GOHAL this run found in its environment: tune
+	// compares against the feature choices regardless, and GOHAL replaces
+	// it.
+	GOHALBefore string  `json:"gohal_in_environment,omitempty"`
+	Elapsed     float64 `json:"elapsed_seconds"`
+}
+
+// tuneOp is one op: its variants, their measurements and the decision.
+type tuneOp struct {
+	Op string `json:"op"`
+	// FeatureChoice is the variant the CPU's features choose (what hal
+	// runs without GOHAL), and FeatureReason why.
+	FeatureChoice string `json:"feature_choice"`
+	FeatureReason string `json:"feature_reason"`
+	// Body says what was timed: hal's exported function (the suite's
+	// contended body) or the func value in hal.Table (for ops the suite
+	// has no body for; the indirect call is the same for every variant).
+	Body     string         `json:"body"`
+	Variants []*tuneVariant `json:"variants"`
+	// Error is set when the op could not be measured at all.
+	Error    string       `json:"error,omitempty"`
+	Decision tuneDecision `json:"decision"`
+
+	loops map[string]func(threads int) func(*testing.B) // variant → body
+}
+
+// tuneVariant is one variant of an op.
+type tuneVariant struct {
+	Name string `json:"variant"`
+	// Error says why the variant was not measured or failed: it is
+	// reported and never chosen.
+	Error   string        `json:"error,omitempty"`
+	Results []*tuneResult `json:"results,omitempty"`
+}
+
+// tuneResult is one variant at one thread count.
+type tuneResult struct {
+	Threads     int     `json:"threads"`
+	NsPerOp     summary `json:"ns_per_op"`
+	CyclesPerOp summary `json:"cycles_per_op"`
+	// Ratio is ns/op against the feature choice at the same thread
+	// count, with its interval; nil for the feature choice itself.
+	Ratio   *ratioJSON `json:"ratio_to_feature_choice,omitempty"`
+	Samples []sample   `json:"samples"`
+}
+
+// tuneDecision is the recommendation for one op.
+type tuneDecision struct {
+	Variant string `json:"variant"`
+	// Change reports a departure from the feature choice.
+	Change bool   `json:"change"`
+	Why    string `json:"why"`
+}
+
+func (v *tuneVariant) at(threads int) *tuneResult {
+	for _, r := range v.Results {
+		if r.Threads == threads {
+			return r
+		}
+	}
+	return nil
+}
+
+func (o *tuneOp) variant(name string) *tuneVariant {
+	for _, v := range o.Variants {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// tuneMeasurer measures an op's contestants and returns their samples by
+// name; the real one runs the harness, tests use fakes.
+type tuneMeasurer func(op *tuneOp, benchs []suite.Benchmark) (map[string][]sample, error)
+
+// tuneName names a contestant.
+func tuneName(op, variant string, threads int) string {
+	return fmt.Sprintf("Tune/op=%s/variant=%s/threads=%d", op, variant, threads)
+}
+
+// featureChoices returns what the CPU's features choose for every op,
+// whatever GOHAL says now (so that a run with tune's own line pasted
+// compares against the same choice).
+func featureChoices() map[string]hal.Choice {
+	var ops []dispatch.Op
+	for _, op := range hal.Ops() {
+		vs, _ := hal.Variants(op)
+		ops = append(ops, dispatch.Op{Name: op, Variants: vs})
+	}
+	out := map[string]hal.Choice{}
+	cs, err := dispatch.Select(dispatch.Host(), ops, "")
+	if err != nil { // unreachable without an override; fall back to hal's
+		cs = hal.Selected()
+	}
+	for _, c := range cs {
+		out[c.Op] = c
+	}
+	return out
+}
+
+// discoverOps lists the ops with more than one variant this CPU can run,
+// from hal at run time, with a body to time each variant.
+func discoverOps(threads []int) []*tuneOp {
+	ops, _ := discoverAll(threads)
+	return ops
+}
+
+// discoverAll is discoverOps, and also says, for every op that has several
+// variants in this build but fewer than two this CPU can run, why it is
+// not tuned.
+func discoverAll(threads []int) (ops []*tuneOp, notTuned []string) {
+	choices := featureChoices()
+	var out []*tuneOp
+	for _, op := range hal.Ops() {
+		vs, _ := hal.Variants(op)
+		o := &tuneOp{Op: op, FeatureChoice: choices[op].Variant, FeatureReason: choices[op].Reason}
+		runnable := 0
+		for _, v := range vs {
+			tv := &tuneVariant{Name: v.Name}
+			if ok, missing := hal.Runnable(op, v.Name); !ok {
+				tv.Error = "not runnable here: the CPU lacks " + missing
+			} else if restore, err := hal.Force(op, v.Name); err != nil {
+				tv.Error = "hal.Force: " + err.Error()
+			} else {
+				restore()
+				runnable++
+			}
+			o.Variants = append(o.Variants, tv)
+		}
+		if runnable < 2 {
+			if len(vs) > 1 {
+				var why []string
+				for _, v := range o.Variants {
+					if v.Error != "" {
+						why = append(why, v.Name+": "+v.Error)
+					}
+				}
+				notTuned = append(notTuned, fmt.Sprintf("%s (only %s runs; %s)", op, o.FeatureChoice, strings.Join(why, "; ")))
+			}
+			continue
+		}
+		attachBodies(o, threads)
+		out = append(out, o)
+	}
+	return out, notTuned
+}
+
+// attachBodies finds what to time for each variant of o: the suite's
+// contended body of hal's exported function when it has one for o, else
+// the func value of o's row in hal.Table(), called in a loop shaped by
+// its signature on one shared word.
+func attachBodies(o *tuneOp, threads []int) {
+	o.loops = map[string]func(int) func(*testing.B){}
+	var names []string
+	for _, t := range threads {
+		names = append(names, regexp.QuoteMeta(suite.ContendedName(o.Op, suite.ModeAPI, t)))
+	}
+	re := regexp.MustCompile("^(" + strings.Join(names, "|") + ")$")
+	byThreads := map[int]func(*testing.B){}
+	for _, bm := range suite.Select(suite.Options{Threads: threads, Filter: re, Full: true}) {
+		byThreads[bm.Threads] = bm.F
+	}
+	if len(byThreads) == len(threads) {
+		o.Body = "hal's exported function (the suite's body " + suite.ContendedName(o.Op, suite.ModeAPI, 0) + ")"
+		for _, v := range o.Variants {
+			if v.Error == "" {
+				o.loops[v.Name] = func(t int) func(*testing.B) { return byThreads[t] }
+			}
+		}
+		return
+	}
+	field := tableField(o)
+	if field < 0 {
+		o.Error = "no row of hal.Table() follows hal.Force for this op: nothing to time"
+		return
+	}
+	probe := reflect.ValueOf(hal.Table()).Elem().Field(field).FieldByName("Func").Interface()
+	if _, ok := tableLoop(probe, new(tuneWord)); !ok {
+		o.Error = fmt.Sprintf("no loop for the signature %T: nothing to time", probe)
+		return
+	}
+	o.Body = "the func value of hal.Table()." + reflect.TypeOf(*hal.Table()).Field(field).Name + " (an indirect call, the same for every variant)"
+	for _, v := range o.Variants {
+		if v.Error != "" {
+			continue
+		}
+		o.loops[v.Name] = func(t int) func(*testing.B) {
+			return func(b *testing.B) {
+				fn := reflect.ValueOf(hal.Table()).Elem().Field(field).FieldByName("Func").Interface()
+				loop, _ := tableLoop(fn, new(tuneWord))
+				cyclebench.RunLoop(b, t, loop)
+			}
+		}
+	}
+}
+
+// tableField returns the index of o's row in hal.DispatchTable, found by
+// forcing each variant in turn and watching which row's Variant follows;
+// -1 if none does.
+func tableField(o *tuneOp) int {
+	tv := reflect.ValueOf(hal.Table()).Elem()
+	candidates := map[int]int{}
+	tries := 0
+	for _, v := range o.Variants {
+		if v.Error != "" {
+			continue
+		}
+		restore, err := hal.Force(o.Op, v.Name)
+		if err != nil {
+			continue
+		}
+		tries++
+		for i := range tv.NumField() {
+			if f := tv.Field(i).FieldByName("Variant"); f.IsValid() && f.Kind() == reflect.String && f.String() == v.Name {
+				candidates[i]++
+			}
+		}
+		restore()
+	}
+	for i := range tv.NumField() {
+		if tries > 0 && candidates[i] == tries {
+			return i
+		}
+	}
+	return -1
+}
+
+// tuneWord is the shared word of a table body, with room for every
+// operand shape.
+type tuneWord struct {
+	u128 hal.Uint128
+	u64  uint64
+	u32  uint32
+	uptr uintptr
+}
+
+// tuneSink keeps results alive.
+var tuneSink atomic.Uint64
+
+// tableLoop returns a RunLoop body calling fn, n times per worker, on the
+// shared word x, for every signature hal's ops have; false for another.
+func tableLoop(fn any, x *tuneWord) (func(w, n int), bool) {
+	switch f := fn.(type) {
+	case func():
+		return func(_, n int) {
+			for range n {
+				f()
+			}
+		}, true
+	case func() uint64:
+		return func(_, n int) {
+			var s uint64
+			for range n {
+				s += f()
+			}
+			tuneSink.Add(s)
+		}, true
+	case func() int:
+		return func(_, n int) {
+			s := 0
+			for range n {
+				s += f()
+			}
+			tuneSink.Add(uint64(s))
+		}, true
+	case func() uint32:
+		return func(_, n int) {
+			var s uint32
+			for range n {
+				s += f()
+			}
+			tuneSink.Add(uint64(s))
+		}, true
+	case func(*uint64, uint64) uint64: // fetch-add, swap, fetch-or, fetch-and
+		return func(_, n int) {
+			for range n {
+				f(&x.u64, 1)
+			}
+		}, true
+	case func(*uint32, uint32) uint32:
+		return func(_, n int) {
+			for range n {
+				f(&x.u32, 1)
+			}
+		}, true
+	case func(*uint64, uint64, uint64) bool:
+		return func(_, n int) {
+			for range n {
+				o := atomic.LoadUint64(&x.u64)
+				f(&x.u64, o, o+1)
+			}
+		}, true
+	case func(*uint32, uint32, uint32) bool:
+		return func(_, n int) {
+			for range n {
+				o := atomic.LoadUint32(&x.u32)
+				f(&x.u32, o, o+1)
+			}
+		}, true
+	case func(*uintptr, uintptr, uintptr) bool:
+		return func(_, n int) {
+			for range n {
+				o := atomic.LoadUintptr(&x.uptr)
+				f(&x.uptr, o, o+1)
+			}
+		}, true
+	case func(*uint64) uint64:
+		return func(_, n int) {
+			var s uint64
+			for range n {
+				s += f(&x.u64)
+			}
+			tuneSink.Add(s)
+		}, true
+	case func(*uint32) uint32:
+		return func(_, n int) {
+			var s uint32
+			for range n {
+				s += f(&x.u32)
+			}
+			tuneSink.Add(uint64(s))
+		}, true
+	case func(*uint64, uint64):
+		return func(w, n int) {
+			for i := range n {
+				f(&x.u64, uint64(w<<32|i))
+			}
+		}, true
+	case func(*uint32, uint32):
+		return func(w, n int) {
+			for i := range n {
+				f(&x.u32, uint32(w<<24|i))
+			}
+		}, true
+	case func(*uint32, uint32) bool: // the spin-lock acquire loop
+		return func(_, n int) {
+			for range n {
+				if f(&x.u32, 1<<10) {
+					atomic.StoreUint32(&x.u32, 0)
+				}
+			}
+		}, true
+	case func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool):
+		return func(_, n int) {
+			a := x.u128.Addr()
+			var lo, hi uint64
+			for range n {
+				lo, hi, _ = f(a, lo, hi, lo+1, hi)
+			}
+		}, true
+	case func(*[2]uint64) (uint64, uint64):
+		return func(_, n int) {
+			a := x.u128.Addr()
+			var s uint64
+			for range n {
+				lo, hi := f(a)
+				s += lo ^ hi
+			}
+			tuneSink.Add(s)
+		}, true
+	case func(*[2]uint64, uint64, uint64):
+		return func(w, n int) {
+			a := x.u128.Addr()
+			for i := range n {
+				f(a, uint64(i), uint64(w))
+			}
+		}, true
+	}
+	return nil, false
+}
+
+// contestants returns the benchmarks of o: every measurable variant at
+// every thread count, forced while it runs.
+func contestants(o *tuneOp, threads []int) []suite.Benchmark {
+	var out []suite.Benchmark
+	for _, v := range o.Variants {
+		body := o.loops[v.Name]
+		if v.Error != "" || body == nil {
+			continue
+		}
+		for _, t := range threads {
+			op, name, f := o.Op, v.Name, body(t)
+			out = append(out, suite.Benchmark{
+				Name: tuneName(op, name, t), Section: "Tune/op=" + op, Threads: t,
+				F: func(b *testing.B) {
+					restore, err := hal.Force(op, name)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer restore()
+					f(b)
+				},
+			})
+		}
+	}
+	return out
+}
+
+// harnessMeasurer measures with halbench's harness: warm-up, then count
+// rounds of interleaved samples.
+func harnessMeasurer(cfg *tuneConfig, budget func() time.Duration, progress func(done, total int, what string)) tuneMeasurer {
+	return func(o *tuneOp, benchs []suite.Benchmark) (map[string][]sample, error) {
+		h := &harness{sampleTime: cfg.sampleTime, minSample: minSampleTime, count: cfg.count, budget: budget(), progress: progress}
+		return h.measure(benchs)
+	}
+}
+
+// tuneBudget is the wall time a default tune's measurements fit in, so
+// that the whole run takes under a minute.
+const tuneBudget = 45 * time.Second
+
+// runTuneOps measures every op with m and decides.
+func runTuneOps(cfg *tuneConfig, ops []*tuneOp, m tuneMeasurer) {
+	for _, o := range ops {
+		if o.Error == "" {
+			benchs := contestants(o, cfg.threads)
+			samples, err := m(o, benchs)
+			if err != nil {
+				o.Error = "measuring failed: " + err.Error()
+			}
+			analyzeOp(o, cfg.threads, samples)
+		}
+		o.Decision = decide(o, cfg)
+	}
+}
+
+// analyzeOp fills in each variant's results from the samples.
+func analyzeOp(o *tuneOp, threads []int, samples map[string][]sample) {
+	base := o.variant(o.FeatureChoice)
+	for _, v := range o.Variants {
+		if v.Error != "" {
+			continue
+		}
+		v.Results = nil
+		for _, t := range threads {
+			ss := samples[tuneName(o.Op, v.Name, t)]
+			if len(ss) == 0 {
+				continue
+			}
+			r := &tuneResult{Threads: t, Samples: ss}
+			ns := nsOf(ss)
+			r.NsPerOp = summarize(ns)
+			if c := metricOf(ss, cyclebench.CyclesUnit); len(c) > 0 {
+				r.CyclesPerOp = summarize(c)
+			} else {
+				r.CyclesPerOp = summary{jnum(math.NaN()), jnum(math.NaN()), jnum(math.NaN()), jnum(math.NaN()), jnum(math.NaN())}
+			}
+			v.Results = append(v.Results, r)
+		}
+		if len(v.Results) == 0 && o.Error == "" {
+			v.Error = "no samples"
+		}
+	}
+	if base == nil || base.Error != "" {
+		return
+	}
+	for _, v := range o.Variants {
+		if v == base || v.Error != "" {
+			continue
+		}
+		for _, r := range v.Results {
+			if b := base.at(r.Threads); b != nil {
+				rc := compareRatio(nsOf(b.Samples), nsOf(r.Samples), confidence/100.0)
+				r.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+			}
+		}
+	}
+}
+
+func nsOf(ss []sample) []float64 {
+	out := make([]float64, len(ss))
+	for i, s := range ss {
+		out[i] = s.NsPerOp
+	}
+	return out
+}
+
+func metricOf(ss []sample, unit string) []float64 {
+	var out []float64
+	for _, s := range ss {
+		if v, ok := s.Metrics[unit]; ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// workloadThreads returns the thread counts a workload is judged on.
+func workloadThreads(cfg *tuneConfig) []int {
+	var out []int
+	for _, t := range cfg.threads {
+		switch cfg.workload {
+		case workloadUncontended:
+			if t == 1 {
+				out = append(out, t)
+			}
+		case workloadContended:
+			if t > 1 {
+				out = append(out, t)
+			}
+		default:
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// verdictAt classifies v against the feature choice at one thread count:
+// "gain" when its whole 95% interval lies below 1/(1+minGain) (faster by
+// more than the threshold, with 95% confidence), "loss" when the interval
+// lies above 1 (significantly slower), "none" otherwise, "missing" when
+// there is no ratio.
+func verdictAt(r *tuneResult, minGain float64) string {
+	if r == nil || r.Ratio == nil || math.IsNaN(float64(r.Ratio.Lo)) {
+		return "missing"
+	}
+	switch {
+	case r.Ratio.Significant && float64(r.Ratio.Hi) < 1/(1+minGain):
+		return "gain"
+	case r.Ratio.Significant && float64(r.Ratio.Lo) > 1:
+		return "loss"
+	}
+	return "none"
+}
+
+// decide is the recommendation for o. It departs from the feature choice
+// d only for a variant v that, at the workload's thread counts, is faster
+// than d by more than -min-gain with 95% confidence (the whole interval of
+// v/d below 1/(1+min-gain)): at every one of them for "uncontended" and
+// "contended", at one at least and significantly slower at none for
+// "mixed". If several variants qualify, the one that is significantly
+// faster than each of the others somewhere and slower nowhere wins;
+// without such a one the feature choice stays. A variant that failed is
+// never chosen; ties (no significant difference) keep the feature choice.
+//
+// Why two runs do not contradict each other: the only departure tune ever
+// makes is to a variant whose gain is proven at 95% with margin, and
+// otherwise it withholds advice (keeps the feature choice, the GOHAL line
+// stays empty for that op) rather than advising the other way. A run
+// contradicting an earlier one would need a departure to a second variant
+// w after one to v, which requires w significantly faster than v: two
+// intervals of the same exact, conservative rule pointing opposite ways,
+// at most a few percent of the time even in the worst case of equal
+// speeds, and far less as the difference grows.
+func decide(o *tuneOp, cfg *tuneConfig) tuneDecision {
+	keep := tuneDecision{Variant: o.FeatureChoice}
+	if o.Error != "" {
+		keep.Why = "keep " + o.FeatureChoice + ": " + o.Error
+		return keep
+	}
+	base := o.variant(o.FeatureChoice)
+	if base == nil || base.Error != "" {
+		why := "not measured"
+		if base != nil {
+			why = base.Error
+		}
+		keep.Why = "keep " + o.FeatureChoice + ": the feature choice itself could not be measured (" + why + "), so nothing is compared"
+		return keep
+	}
+	ts := workloadThreads(cfg)
+	var eligible []*tuneVariant
+	var notes []string
+	for _, v := range o.Variants {
+		if v == base {
+			continue
+		}
+		if v.Error != "" {
+			notes = append(notes, v.Name+" not measured ("+v.Error+")")
+			continue
+		}
+		gains, losses, missing := 0, 0, 0
+		var parts []string
+		for _, t := range ts {
+			r := v.at(t)
+			switch verdictAt(r, cfg.minGain) {
+			case "gain":
+				gains++
+			case "loss":
+				losses++
+			case "missing":
+				missing++
+			}
+			if r != nil && r.Ratio != nil {
+				parts = append(parts, fmt.Sprintf("%s at %d", ratioShort(*r.Ratio), t))
+			}
+		}
+		ok := missing == 0 && losses == 0 && gains > 0
+		if cfg.workload != workloadMixed {
+			ok = missing == 0 && gains == len(ts)
+		}
+		desc := v.Name + " " + strings.Join(parts, ", ")
+		if ok {
+			eligible = append(eligible, v)
+		} else {
+			switch {
+			case missing > 0:
+				desc += " (no verdict: too few samples)"
+			case losses > 0 && gains > 0:
+				desc += " (faster at one thread count, slower at another)"
+			case losses == len(ts):
+				desc += " (slower)"
+			case losses > 0:
+				desc += fmt.Sprintf(" (slower where the interval excludes 1, no gain over %.0f%% proven elsewhere)", 100*cfg.minGain)
+			case gains > 0:
+				desc += " (not faster at every thread count of the workload)"
+			default:
+				desc += fmt.Sprintf(" (no gain over %.0f%% proven)", 100*cfg.minGain)
+			}
+		}
+		notes = append(notes, desc)
+	}
+	threadsText := fmt.Sprintf("goroutines %s", joinInts(ts))
+	switch len(eligible) {
+	case 0:
+		keep.Why = fmt.Sprintf("keep %s: %s (ratios to %s, %s)", o.FeatureChoice, strings.Join(notes, "; "), o.FeatureChoice, threadsText)
+		return keep
+	case 1:
+		return departure(o, eligible[0], ts, cfg)
+	}
+	// Several beat the feature choice: one must beat the rest.
+	var winners []*tuneVariant
+	for _, v := range eligible {
+		beatsAll := true
+		for _, w := range eligible {
+			if w == v {
+				continue
+			}
+			better, worse := false, false
+			for _, t := range ts {
+				rv, rw := v.at(t), w.at(t)
+				rc := compareRatio(nsOf(rw.Samples), nsOf(rv.Samples), confidence/100.0)
+				better = better || (rc.Significant && rc.Ratio < 1)
+				worse = worse || (rc.Significant && rc.Ratio > 1)
+			}
+			beatsAll = beatsAll && better && !worse
+		}
+		if beatsAll {
+			winners = append(winners, v)
+		}
+	}
+	if len(winners) == 1 {
+		return departure(o, winners[0], ts, cfg)
+	}
+	var names []string
+	for _, v := range eligible {
+		names = append(names, v.Name)
+	}
+	keep.Why = fmt.Sprintf("keep %s: %s all beat it, but none of them beats the others: advice withheld", o.FeatureChoice, strings.Join(names, ", "))
+	return keep
+}
+
+func departure(o *tuneOp, v *tuneVariant, ts []int, cfg *tuneConfig) tuneDecision {
+	var parts []string
+	for _, t := range ts {
+		if r := v.at(t); r != nil && r.Ratio != nil {
+			parts = append(parts, fmt.Sprintf("%s of %s's ns/op at %d goroutine(s)", ratioShort(*r.Ratio), o.FeatureChoice, t))
+		}
+	}
+	return tuneDecision{Variant: v.Name, Change: true,
+		Why: fmt.Sprintf("use %s: %s; faster by more than %.0f%% with %v%% confidence for the %s workload", v.Name, strings.Join(parts, ", "), 100*cfg.minGain, confidence, cfg.workload)}
+}
+
+// ratioShort is "0.62× [0.55, 0.70]".
+func ratioShort(r ratioJSON) string {
+	if math.IsNaN(float64(r.Lo)) {
+		return fmt.Sprintf("%.2f×", float64(r.Ratio))
+	}
+	return fmt.Sprintf("%.2f× [%.2f, %.2f]", float64(r.Ratio), float64(r.Lo), float64(r.Hi))
+}
+
+func joinInts(xs []int) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, strconv.Itoa(x))
+	}
+	return strings.Join(s, ",")
+}
+
+// gohalLine is the override for the decisions: op=variant for each
+// departure, in hal's op order.
+func gohalLine(ops []*tuneOp) string {
+	var items []string
+	for _, o := range ops {
+		if o.Decision.Change {
+			items = append(items, o.Op+"="+o.Decision.Variant)
+		}
+	}
+	return strings.Join(items, ",")
+}
+
+// runTune implements `halbench tune`.
+func runTune(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseTuneArgs(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stderr, tuneUsage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "halbench tune: %v\n\n%s", err, tuneUsage)
+		return 2
+	}
+	start := time.Now()
+	hal.CycleFrequency()
+	cyclebench.Calibrate()
+	ops, notTuned := discoverAll(cfg.threads)
+	var progress func(done, total int, what string)
+	if isTerminal(stderr) {
+		progress = func(done, total int, what string) {
+			fmt.Fprintf(stderr, "\r\033[K[%3d%%] %s", done*100/max(total, 1), what)
+		}
+	}
+	// Share the budget among the ops still to measure.
+	left := len(ops)
+	budget := func() time.Duration {
+		if cfg.quick {
+			return 0
+		}
+		d := (tuneBudget - time.Since(start)) / time.Duration(max(left, 1))
+		left--
+		return max(d, time.Millisecond)
+	}
+	rep := tuneWith(cfg, ops, harnessMeasurer(cfg, budget, progress))
+	if progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	rep.Elapsed = time.Since(start).Seconds()
+	rep.NotTuned = notTuned
+	if cfg.json {
+		err = writeJSONValue(stdout, rep)
+	} else {
+		err = writeTuneText(stdout, rep)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "halbench tune:", err)
+		return 1
+	}
+	return 0
+}
+
+// tuneWith measures ops with m, decides, and returns the report.
+func tuneWith(cfg *tuneConfig, ops []*tuneOp, m tuneMeasurer) *tuneReport {
+	runTuneOps(cfg, ops, m)
+	rep := &tuneReport{
+		Tool: "halbench tune", GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		GOMAXPROCS: gomaxprocs(), Machine: buildFeaturesReport(), Workload: cfg.workload, MinGain: cfg.minGain,
+		Threads: cfg.threads, Count: cfg.count, SampleTime: roundDuration(cfg.sampleTime).String(), Quick: cfg.quick,
+		Confidence: confidence, Rule: ruleName, Ops: ops, GOHAL: gohalLine(ops), GOHALBefore: os.Getenv(dispatch.EnvVar),
+	}
+	if rep.Ops == nil {
+		rep.Ops = []*tuneOp{}
+	}
+	return rep
+}
+
+// writeTuneText prints the tune report for people.
+func writeTuneText(w io.Writer, r *tuneReport) error {
+	var b strings.Builder
+	f := r.Machine.Features.Features
+	fmt.Fprintf(&b, "halbench tune: %s %s/%s, GOMAXPROCS %d; %s (features: %s)\n", r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, f.Brand, strings.Join(f.Names(), " "))
+	fmt.Fprintf(&b, "workload %s, min gain %.0f%%, goroutines %s; %d samples of %s per variant and goroutine count, interleaved after a warm-up\n",
+		r.Workload, 100*r.MinGain, joinInts(r.Threads), r.Count, r.SampleTime)
+	fmt.Fprintf(&b, "significant: the %v%% %s of the ratio to the feature choice excludes 1\n", r.Confidence, ruleName)
+	if r.Quick {
+		b.WriteString("-quick: a smoke test with few short samples, not advice\n")
+	}
+	if r.GOHALBefore != "" {
+		fmt.Fprintf(&b, "The environment sets GOHAL to %q: every variant is compared with the feature choice all the same, and the line at the end replaces it\n", r.GOHALBefore)
+	}
+	if len(r.Ops) == 0 {
+		b.WriteString("\nNo op has more than one variant this CPU can run: nothing to tune.\n")
+	}
+	for _, o := range r.Ops {
+		fmt.Fprintf(&b, "\n%s: feature choice %s (%s); timed: %s\n", o.Op, o.FeatureChoice, o.FeatureReason, o.Body)
+		if o.Error != "" {
+			fmt.Fprintf(&b, "  %s\n", o.Error)
+		}
+		fmt.Fprintf(&b, "  %-14s %7s %9s %9s  %s\n", "variant", "threads", "ns/op", "cycles/op", "vs "+o.FeatureChoice)
+		for _, v := range o.Variants {
+			if v.Error != "" {
+				fmt.Fprintf(&b, "  %-14s %s\n", v.Name, v.Error)
+				continue
+			}
+			for _, res := range v.Results {
+				cell := "feature choice"
+				if res.Ratio != nil {
+					cell = ratioCell(*res.Ratio)
+				}
+				fmt.Fprintf(&b, "  %-14s %7d %9s %9s  %s\n", v.Name, res.Threads, num(float64(res.NsPerOp.Median)), num(float64(res.CyclesPerOp.Median)), cell)
+			}
+		}
+		fmt.Fprintf(&b, "  → %s\n", o.Decision.Why)
+	}
+	if len(r.NotTuned) > 0 {
+		fmt.Fprintf(&b, "\nNot tuned, fewer than two variants run here: %s.\n", strings.Join(r.NotTuned, "; "))
+	}
+	b.WriteString("\n")
+	if r.GOHAL == "" {
+		b.WriteString("Nothing to change: the feature choices stand. The line to paste is empty:\n")
+	} else {
+		b.WriteString("Paste this into the environment of the program (it overrides the feature choice at init):\n")
+	}
+	fmt.Fprintf(&b, "GOHAL=%s\n", r.GOHAL)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

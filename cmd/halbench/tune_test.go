@@ -1,0 +1,440 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/internal/suite"
+)
+
+// TestHalbenchChild is not a test: a child process started by runChild
+// runs halbench's main with the arguments in HALBENCH_CHILD_ARGS.
+func TestHalbenchChild(t *testing.T) {
+	args, ok := os.LookupEnv("HALBENCH_CHILD_ARGS")
+	if !ok {
+		t.Skip("only a child process runs this")
+	}
+	os.Exit(run(strings.Fields(args), os.Stdout, os.Stderr))
+}
+
+// runChild runs halbench in a new process (the test binary itself) with
+// extra environment, so that GOHAL is read at init. Under qemu-user
+// without binfmt_misc set GOHAL_TEST_EXEC to the emulator command.
+func runChild(t *testing.T, args string, env ...string) (string, string, int) {
+	t.Helper()
+	argv := []string{os.Args[0], "-test.run=^TestHalbenchChild$"}
+	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
+		argv = append(prefix, argv...)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(append(os.Environ(), "HALBENCH_CHILD_ARGS="+args), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return out.String(), errb.String(), 0
+	case errors.As(err, &ee):
+		return out.String(), errb.String(), ee.ExitCode()
+	case errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error"):
+		t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC", err)
+	}
+	t.Fatalf("running %v: %v", argv, err)
+	return "", "", 0
+}
+
+func TestTuneUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"tune", "-workload", "busy"}, {"tune", "-min-gain", "x"}, {"tune", "-min-gain", "-1"},
+		{"tune", "-count", "3"}, {"tune", "-threads", "0"}, {"tune", "extra"}, {"tune", "-benchtime", "0s"},
+		{"tune", "-workload", "contended", "-threads", "1"},
+	} {
+		code, out, errOut := runHalbench(t, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "usage: halbench tune") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	if code, _, errOut := runHalbench(t, "tune", "-h"); code != 0 || !strings.Contains(errOut, "-min-gain") {
+		t.Errorf("tune -h: exit %d, %q", code, errOut)
+	}
+	cfg, err := parseTuneArgs([]string{"-min-gain", "7.5%"})
+	if err != nil || cfg.minGain != 0.075 || cfg.workload != "mixed" || cfg.threads[0] != 1 {
+		t.Errorf("defaults: %+v, %v", cfg, err)
+	}
+}
+
+// fakeOp is an op "fake" whose feature choice is "a", with the given other
+// variants; failing ones carry an error as a variant hal.Force refused would.
+func fakeOp(variants []string, failing ...string) *tuneOp {
+	o := &tuneOp{Op: "fake", FeatureChoice: "a", FeatureReason: "preferred", Body: "fake",
+		loops: map[string]func(int) func(*testing.B){}}
+	for _, v := range append([]string{"a"}, variants...) {
+		tv := &tuneVariant{Name: v}
+		for _, f := range failing {
+			if f == v {
+				tv.Error = "not runnable here: the CPU lacks magic"
+			}
+		}
+		o.Variants = append(o.Variants, tv)
+		o.loops[v] = func(int) func(*testing.B) { return nil }
+	}
+	return o
+}
+
+// fakeMeasurer returns, for each contestant, count samples of
+// level(variant, threads)·(1 + noise·N(0,1)), deterministically.
+func fakeMeasurer(count int, noise float64, level func(variant string, threads int) float64) tuneMeasurer {
+	return func(o *tuneOp, benchs []suite.Benchmark) (map[string][]sample, error) {
+		rng := rand.New(rand.NewPCG(7, 7))
+		out := map[string][]sample{}
+		for _, bm := range benchs {
+			v, _ := cutElement(bm.Name, "variant")
+			for range count {
+				ns := level(v, bm.Threads) * (1 + noise*rng.NormFloat64())
+				out[bm.Name] = append(out[bm.Name], sample{Iters: 1000, NsPerOp: ns, Metrics: map[string]float64{cyclebench.CyclesUnit: 2 * ns}})
+			}
+		}
+		return out, nil
+	}
+}
+
+// TestTuneDecisions is the decision logic of issue 14 with a fake
+// measurer: no departure without significance and gain, ties keep the
+// feature choice, a variant that fails is reported and never chosen.
+func TestTuneDecisions(t *testing.T) {
+	type tc struct {
+		name     string
+		others   []string
+		failing  []string
+		workload string
+		noise    float64
+		level    map[string][2]float64 // variant → ns at 1 and 2 goroutines
+		want     string                // the variant recommended ("a": keep)
+		why      string                // a word the reason must hold
+	}
+	cases := []tc{
+		{"tie", []string{"b"}, nil, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {10, 20}}, "a", "no gain over 5% proven"},
+		{"clear gain", []string{"b"}, nil, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {7, 14}}, "b", "faster by more than 5%"},
+		{"significant but below min-gain", []string{"b"}, nil, "mixed", 0.002, map[string][2]float64{"a": {10, 20}, "b": {9.8, 19.6}}, "a", "no gain over 5% proven"},
+		{"gain hidden by noise", []string{"b"}, nil, "mixed", 0.6, map[string][2]float64{"a": {10, 20}, "b": {8, 16}}, "a", "keep a"},
+		{"slower", []string{"b"}, nil, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {15, 30}}, "a", "(slower)"},
+		{"mixed: faster alone, slower contended", []string{"b"}, nil, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {7, 30}}, "a", "slower at another"},
+		{"uncontended: the same numbers", []string{"b"}, nil, "uncontended", 0.01, map[string][2]float64{"a": {10, 20}, "b": {7, 30}}, "b", "uncontended workload"},
+		{"contended: the same numbers", []string{"b"}, nil, "contended", 0.01, map[string][2]float64{"a": {10, 20}, "b": {7, 30}}, "a", "(slower)"},
+		{"mixed: faster contended only", []string{"b"}, nil, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {10, 12}}, "b", "use b"},
+		{"failing variant never chosen", []string{"b", "c"}, []string{"c"}, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {10, 20}, "c": {1, 2}}, "a", "c not measured (not runnable here"},
+		{"two winners, one better", []string{"b", "c"}, nil, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {6, 12}, "c": {8, 16}}, "b", "use b"},
+		{"two equal winners: withheld", []string{"b", "c"}, nil, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {7, 14}, "c": {7, 14}}, "a", "advice withheld"},
+		{"feature choice failed", []string{"b"}, []string{"a"}, "mixed", 0.01, map[string][2]float64{"a": {10, 20}, "b": {1, 2}}, "a", "could not be measured"},
+	}
+	for _, c := range cases {
+		cfg := &tuneConfig{workload: c.workload, minGain: 0.05, threads: []int{1, 2}, count: 10}
+		o := fakeOp(c.others, c.failing...)
+		level := func(v string, t int) float64 { return c.level[v][min(t, 2)-1] }
+		rep := tuneWith(cfg, []*tuneOp{o}, fakeMeasurer(10, c.noise, level))
+		d := o.Decision
+		if d.Variant != c.want || d.Change != (c.want != "a") || !strings.Contains(d.Why, c.why) {
+			t.Errorf("%s: decision %+v; want %s with %q in the reason", c.name, d, c.want, c.why)
+		}
+		wantLine := ""
+		if c.want != "a" {
+			wantLine = "fake=" + c.want
+		}
+		if rep.GOHAL != wantLine {
+			t.Errorf("%s: GOHAL line %q, want %q", c.name, rep.GOHAL, wantLine)
+		}
+		for _, f := range c.failing {
+			if v := o.variant(f); v.Error == "" || len(v.Results) > 0 {
+				t.Errorf("%s: failing variant %s measured: %+v", c.name, f, v)
+			}
+		}
+	}
+	// A measurer that fails: the op is reported, nothing changes.
+	o := fakeOp([]string{"b"})
+	cfg := &tuneConfig{workload: "mixed", minGain: 0.05, threads: []int{1}, count: 10}
+	rep := tuneWith(cfg, []*tuneOp{o}, func(*tuneOp, []suite.Benchmark) (map[string][]sample, error) {
+		return nil, errors.New("the benchmark failed")
+	})
+	if o.Decision.Change || !strings.Contains(o.Decision.Why, "the benchmark failed") || rep.GOHAL != "" {
+		t.Errorf("failing measurer: %+v, line %q", o.Decision, rep.GOHAL)
+	}
+	var buf bytes.Buffer
+	if err := writeTuneText(&buf, rep); err != nil || !strings.Contains(buf.String(), "measuring failed") || !strings.HasSuffix(buf.String(), "\nGOHAL=\n") {
+		t.Errorf("text of a failed op:\n%s", buf.String())
+	}
+}
+
+// tunedOps returns the ops tune finds in this build and CPU, skipping the
+// test when there are none (purego and race builds, a CPU with one
+// runnable variant per op).
+func tunedOps(t *testing.T) []*tuneOp {
+	ops := discoverOps([]int{1, 2})
+	if len(ops) == 0 {
+		t.Skip("no op has two runnable variants in this build on this CPU")
+	}
+	return ops
+}
+
+// featuresJSON runs `halbench features -json` in a child with GOHAL=line.
+func featuresWith(t *testing.T, line string) featuresReportJSON {
+	t.Helper()
+	out, errOut, code := runChild(t, "features -json", "GOHAL="+line)
+	if code != 0 {
+		t.Fatalf("GOHAL=%s halbench features -json: exit %d: %s", line, code, errOut)
+	}
+	var fr featuresReportJSON
+	if err := json.Unmarshal([]byte(out), &fr); err != nil {
+		t.Fatalf("features -json: %v\n%s", err, out)
+	}
+	return fr
+}
+
+// checkLineAccepted feeds a GOHAL line from tune back to hal, in a new
+// process, and checks that features -json reports each op=variant with the
+// override as its reason.
+func checkLineAccepted(t *testing.T, line string) {
+	t.Helper()
+	want, _, err := dispatch.ParseOverride(line)
+	if err != nil {
+		t.Fatalf("tune printed a malformed line %q: %v", line, err)
+	}
+	fr := featuresWith(t, line)
+	for op, v := range want {
+		got, ok := fr.Selected[op]
+		if !ok || got.Variant == nil || got.Reason == nil || *got.Variant != v || !strings.Contains(*got.Reason, "override GOHAL="+op+"="+v) {
+			t.Errorf("GOHAL=%s: features -json reports %s: %+v", line, op, got)
+		}
+	}
+}
+
+// TestTuneLineRoundTrip: with a fake measurer that finds each op's last
+// runnable variant 30% faster, tune prints a line departing for every op
+// it found, and hal accepts that line (GOHAL override in features -json).
+func TestTuneLineRoundTrip(t *testing.T) {
+	ops := tunedOps(t)
+	faster := map[string]string{}
+	for _, o := range ops {
+		for _, v := range o.Variants {
+			if v.Error == "" && v.Name != o.FeatureChoice {
+				faster[o.Op] = v.Name
+			}
+		}
+	}
+	cfg := &tuneConfig{workload: "mixed", minGain: 0.05, threads: []int{1, 2}, count: 8}
+	rep := tuneWith(cfg, ops, func(o *tuneOp, benchs []suite.Benchmark) (map[string][]sample, error) {
+		return fakeMeasurer(8, 0.01, func(v string, th int) float64 {
+			if v == faster[o.Op] {
+				return 7 * float64(th)
+			}
+			return 10 * float64(th)
+		})(o, benchs)
+	})
+	var want []string
+	for _, o := range ops {
+		want = append(want, o.Op+"="+faster[o.Op])
+	}
+	if rep.GOHAL != strings.Join(want, ",") {
+		t.Fatalf("GOHAL line %q, want %q", rep.GOHAL, strings.Join(want, ","))
+	}
+	var buf bytes.Buffer
+	writeTuneText(&buf, rep)
+	if !strings.HasSuffix(buf.String(), "\nGOHAL="+rep.GOHAL+"\n") {
+		t.Errorf("the text does not end in the line:\n%s", buf.String())
+	}
+	checkLineAccepted(t, rep.GOHAL)
+}
+
+// TestTuneQuick runs `halbench tune -quick -json` for real, twice: every
+// pair of runnable variants is measured at every thread count, the line is
+// accepted by hal, and the two runs do not recommend different variants for
+// one op (a recommendation holds or is withheld). Under qemu this is the
+// emulation check of issue 14; its numbers mean nothing there.
+func TestTuneQuick(t *testing.T) {
+	ops := tunedOps(t)
+	lines := make([]map[string]string, 2)
+	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+		// Under emulation one run proves that tune runs, measures every
+		// pair and prints a line hal accepts; the second costs half a
+		// minute of CI and its numbers mean nothing there.
+		lines = lines[:1]
+	}
+	for i := range lines {
+		code, out, errOut := runHalbench(t, "tune", "-quick", "-json", "-threads", "1,2")
+		if code != 0 {
+			t.Fatalf("tune -quick: exit %d: %s", code, errOut)
+		}
+		var rep struct {
+			GOHAL    string
+			NotTuned []string `json:"not_tuned"`
+			Ops      []struct {
+				Op            string
+				FeatureChoice string `json:"feature_choice"`
+				Error         string
+				Variants      []struct {
+					Variant string
+					Error   string
+					Results []struct {
+						Threads int
+						NsPerOp struct{ Median *float64 } `json:"ns_per_op"`
+						Ratio   *struct{ Ratio *float64 } `json:"ratio_to_feature_choice"`
+						Samples []sample
+					}
+				}
+				Decision tuneDecision
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("tune -json: %v\n%.500s", err, out)
+		}
+		if len(rep.Ops) != len(ops) {
+			t.Errorf("%d ops tuned, want %d", len(rep.Ops), len(ops))
+		}
+		for _, o := range rep.Ops {
+			if o.Error != "" {
+				t.Errorf("%s: %s", o.Op, o.Error)
+			}
+			measured := 0
+			for _, v := range o.Variants {
+				if v.Error != "" {
+					continue
+				}
+				measured++
+				if len(v.Results) != 2 {
+					t.Errorf("%s/%s: results at %d thread counts, want 2", o.Op, v.Variant, len(v.Results))
+				}
+				for _, r := range v.Results {
+					if len(r.Samples) != 6 || r.NsPerOp.Median == nil || !(*r.NsPerOp.Median > 0) {
+						t.Errorf("%s/%s/%d: %d samples, median %v", o.Op, v.Variant, r.Threads, len(r.Samples), r.NsPerOp.Median)
+					}
+					if (v.Variant == o.FeatureChoice) != (r.Ratio == nil) {
+						t.Errorf("%s/%s/%d: ratio %v", o.Op, v.Variant, r.Threads, r.Ratio)
+					}
+				}
+			}
+			if measured < 2 {
+				t.Errorf("%s: %d variants measured", o.Op, measured)
+			}
+			if o.Decision.Why == "" || (o.Decision.Variant != o.FeatureChoice) != o.Decision.Change {
+				t.Errorf("%s: decision %+v", o.Op, o.Decision)
+			}
+		}
+		// An op with several variants of which fewer than two run here
+		// is named, with why.
+		for _, op := range hal.Ops() {
+			vs, _ := hal.Variants(op)
+			runnable := 0
+			for _, v := range vs {
+				if ok, _ := hal.Runnable(op, v.Name); ok {
+					if restore, err := hal.Force(op, v.Name); err == nil {
+						restore()
+						runnable++
+					}
+				}
+			}
+			named := false
+			for _, n := range rep.NotTuned {
+				named = named || strings.HasPrefix(n, op+" (")
+			}
+			if want := len(vs) > 1 && runnable < 2; named != want {
+				t.Errorf("%s: %d variants, %d runnable: named as not tuned %v, want %v (%q)", op, len(vs), runnable, named, want, rep.NotTuned)
+			}
+		}
+		checkLineAccepted(t, rep.GOHAL)
+		lines[i], _, _ = dispatch.ParseOverride(rep.GOHAL)
+	}
+	for i := 1; i < len(lines); i++ {
+		for op, v := range lines[0] {
+			if w, ok := lines[i][op]; ok && w != v {
+				t.Errorf("two runs recommend %s=%s and %s=%s", op, v, op, w)
+			}
+		}
+	}
+	t.Logf("lines: %v", lines)
+}
+
+// TestTuneTableLoops: every row of hal.Table() has a loop, so that an op
+// the suite has no body for is still timed.
+func TestTuneTableLoops(t *testing.T) {
+	table := hal.Table()
+	x := new(tuneWord)
+	for _, fn := range []any{table.Pause.Func, table.Fence.Func, table.Cycles.Func, table.FetchAddUint64.Func, table.FetchAddUint32.Func,
+		table.CompareAndSwapUint64.Func, table.CompareAndSwapUint32.Func, table.CompareAndSwapUintptr.Func, table.SwapUint64.Func,
+		table.LoadAcquireUint64.Func, table.LoadAcquireUint32.Func, table.StoreReleaseUint64.Func, table.StoreReleaseUint32.Func,
+		table.CompareAndSwap128.Func, table.SpinLockUint32.Func} {
+		loop, ok := tableLoop(fn, x)
+		if !ok {
+			t.Errorf("no loop for %T", fn)
+			continue
+		}
+		loop(0, 10)
+	}
+	if _, ok := tableLoop(func(string) {}, x); ok {
+		t.Error("a loop for an unknown signature")
+	}
+	if x.u64 == 0 || x.u32 == 0 || math.IsNaN(float64(x.uptr)) {
+		t.Errorf("the loops did not touch the word: %+v", x)
+	}
+}
+
+// FuzzParseTuneArgs: any command line is a config that makes sense, a
+// usage error or a request for help; never a panic.
+func FuzzParseTuneArgs(f *testing.F) {
+	for _, s := range []string{"", "-quick", "-workload contended", "-workload busy", "-min-gain 7.5%", "-min-gain NaN",
+		"-min-gain 100", "-threads 1", "-threads 2,4 -workload uncontended", "-count 3", "-benchtime 1ms", "-h", "-json extra"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		args := strings.Fields(s)
+		cfg, err := parseTuneArgs(args)
+		if err != nil {
+			var ue *usageError
+			if !errors.As(err, &ue) && !errors.Is(err, flag.ErrHelp) {
+				t.Fatalf("parseTuneArgs(%q): %T %v", args, err, err)
+			}
+			return
+		}
+		if cfg.count < minRuleSamples || cfg.sampleTime <= 0 || len(cfg.threads) == 0 || !(cfg.minGain >= 0 && cfg.minGain < 1) {
+			t.Fatalf("parseTuneArgs(%q) = %+v", args, cfg)
+		}
+		if len(workloadThreads(cfg)) == 0 {
+			t.Fatalf("parseTuneArgs(%q): workload %s judged on no thread count of %v", args, cfg.workload, cfg.threads)
+		}
+	})
+}
+
+// TestTuneWithGOHALSet: a run in an environment that already sets GOHAL
+// (tune's own line pasted) still compares with the feature choices, says
+// so, and ends in exactly one GOHAL= line.
+func TestTuneWithGOHALSet(t *testing.T) {
+	ops := tunedOps(t)
+	o := ops[0]
+	var other string
+	for _, v := range o.Variants {
+		if v.Error == "" && v.Name != o.FeatureChoice {
+			other = v.Name
+		}
+	}
+	line := o.Op + "=" + other
+	out, errOut, code := runChild(t, "tune -quick -count 4 -threads 1", "GOHAL="+line)
+	if code != 0 {
+		t.Fatalf("GOHAL=%s tune: exit %d: %s", line, code, errOut)
+	}
+	if !strings.Contains(out, "The environment sets GOHAL to \""+line+"\"") ||
+		!strings.Contains(out, o.Op+": feature choice "+o.FeatureChoice+" (") ||
+		strings.Count(out, "\nGOHAL=") != 1 || !strings.HasPrefix(out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:], "GOHAL=") {
+		t.Errorf("tune under GOHAL=%s:\n%s", line, out)
+	}
+}

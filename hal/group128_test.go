@@ -1,0 +1,107 @@
+package hal
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/gohal/gohal/dispatch"
+)
+
+// TestUnify128 checks that the 128-bit ops run all hardware variants or all
+// the portable one, whatever GOHAL says, and that an override mixing them
+// is refused with a message naming the ops.
+func TestUnify128(t *testing.T) {
+	if !hasVariant("cas128", portableName) || len(findOp("cas128").variants) < 2 {
+		t.Skip("cas128 has no choice between portable and hardware variants in this build")
+	}
+	all := &dispatch.Features{GOARCH: dispatch.Host().GOARCH, Flags: map[string]bool{}}
+	for _, op := range archOps {
+		for _, v := range op.variants {
+			for _, r := range v.requires {
+				all.Flags[r] = true
+			}
+		}
+	}
+	variantOf := func(cs []Choice, op string) Choice {
+		for _, c := range cs {
+			if c.Op == op {
+				return c
+			}
+		}
+		t.Fatalf("no choice for %s", op)
+		return Choice{}
+	}
+	for _, o := range group128 {
+		cs, err := selectFor(all, o+"=portable")
+		if err != nil {
+			t.Fatalf("GOHAL=%s=portable: %v", o, err)
+		}
+		for _, other := range group128 {
+			c := variantOf(cs, other)
+			if c.Variant != portableName {
+				t.Errorf("GOHAL=%s=portable: %s runs %q, want portable", o, other, c.Variant)
+			}
+			if other != o && !strings.Contains(c.Reason, o+" is portable") {
+				t.Errorf("GOHAL=%s=portable: %s's reason %q does not say why", o, other, c.Reason)
+			}
+		}
+	}
+	// No CPU feature at all: every 128-bit op is portable.
+	cs, err := selectFor(&dispatch.Features{GOARCH: all.GOARCH, Flags: map[string]bool{}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range group128 {
+		if c := variantOf(cs, o); c.Variant != portableName {
+			t.Errorf("bare CPU: %s runs %q, want portable", o, c.Variant)
+		}
+	}
+	// Mixed overrides are refused.
+	hw := findOp("load128").variants[0].name
+	_, err = selectFor(all, "cas128=portable,load128="+hw)
+	if err == nil {
+		t.Fatalf("GOHAL=cas128=portable,load128=%s accepted", hw)
+	}
+	for _, want := range []string{"GOHAL", "load128", hw, "cas128 is portable", "share their words"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+	// Force takes the group along, and its restore brings all back.
+	if staticBuild {
+		return // Force cannot change a static build's variants
+	}
+	before := Selected()
+	restore, err := Force("store128", portableName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range group128 {
+		if c := variantOf(Selected(), o); c.Variant != portableName {
+			t.Errorf("after Force(store128, portable): %s runs %q", o, c.Variant)
+		}
+	}
+	restore()
+	for i, c := range Selected() {
+		if c != before[i] {
+			t.Errorf("after restore: %s runs %q, was %q", c.Op, c.Variant, before[i].Variant)
+		}
+	}
+}
+
+// TestUint128Layout pins the layout the generated Uint128 entries read
+// (gen/spec's Uint128AtOffset): the value's bytes first, the recorded
+// offset at byte 28, 32 bytes in all.
+func TestUint128Layout(t *testing.T) {
+	var u Uint128
+	if got := unsafe.Offsetof(u.b); got != 0 {
+		t.Errorf("Uint128.b at offset %d, want 0", got)
+	}
+	if got := unsafe.Offsetof(u.at); got != 28 {
+		t.Errorf("Uint128.at at offset %d, want 28 (spec.Uint128AtOffset)", got)
+	}
+	if got := unsafe.Sizeof(u); got != 32 {
+		t.Errorf("Uint128 is %d bytes, want 32", got)
+	}
+}

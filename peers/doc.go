@@ -1,0 +1,27 @@
+// Package peers measures gohal's kit side by side with what a Go user would
+// pick instead: github.com/puzpuzpuz/xsync's striped Counter, sync.Mutex, a
+// hand-rolled runtime.Gosched spin lock, a sync.Mutex-guarded 128-bit pair
+// and sync.Pool. It is a module of its own (with a replace directive back to
+// the library, as gen/ is), so that the peer libraries never enter the
+// library's go.mod.
+//
+// The package has no API: its content is BenchmarkPeer, whose
+// sub-benchmarks are named
+//
+//	what=<counter|lock|uint128|cache>/impl=<name>/threads=<n>[/op=<load|store|cas>]
+//
+// (op only for uint128). An impl whose name starts with "gohal-" is
+// gohal's; every other impl is a peer. Every sub-benchmark reports the
+// "cycles/op" metric through the same harness as the library's own
+// benchmarks (internal/cyclebench: n goroutines released together by a
+// start barrier, b.N operations in total), so ns/op and cycles/op are wall
+// time over all operations, the inverse of throughput.
+//
+// Run from this directory:
+//
+//	go test -run '^$' -bench . -count 6 -benchtime 100ms
+//
+// or, for the table of ratios to the best peer, from the repository root:
+//
+//	go run ./cmd/halbench peers
+package peers

@@ -1,0 +1,508 @@
+package peers
+
+import (
+	"flag"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/puzpuzpuz/xsync/v4"
+
+	"github.com/gohal/gohal/counter"
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
+	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/spin"
+)
+
+// threads are the goroutine counts every peer benchmark runs at.
+var threads = []int{1, 2, 4, 8}
+
+// impl is one implementation of a task: body runs b.N operations on
+// the given number of goroutines and fails b if the result is wrong.
+type impl struct {
+	name string
+	body func(b *testing.B, threads int)
+}
+
+// task is one thing users need (a counter, a lock, ...) and the ways of
+// doing it that are compared; op, when set, is a last name element.
+type task struct {
+	what  string
+	op    string
+	impls []impl
+}
+
+// tasks lists every comparison. Impl names starting with "gohal-" are
+// gohal's; the others are the peers.
+var tasks = []task{
+	{what: "counter", impls: []impl{
+		{"gohal-striped", counterStriped},
+		{"gohal-fetchadd", counterFetchAdd},
+		{"xsync-counter", counterXsync},
+		{"atomic-int64", counterAtomic},
+	}},
+	{what: "lock", impls: []impl{
+		{"gohal-tas", lockTAS},
+		{"gohal-ttas", lockTTAS},
+		{"gohal-backoff", lockBackoff},
+		{"gohal-asm", lockAsm},
+		{"gohal-ticket", lockTicket},
+		{"gohal-mcs", lockMCS},
+		{"sync-mutex", lockMutex},
+		{"gosched-spin", lockGosched},
+	}},
+	{what: "uint128", op: "load", impls: []impl{{"gohal-uint128", u128Load[*halPair]}, {"mutex-pair", u128Load[*mutexPair]}}},
+	{what: "uint128", op: "store", impls: []impl{{"gohal-uint128", u128Store[*halPair]}, {"mutex-pair", u128Store[*mutexPair]}}},
+	{what: "uint128", op: "cas", impls: []impl{{"gohal-uint128", u128CAS[*halPair]}, {"mutex-pair", u128CAS[*mutexPair]}}},
+	{what: "cache", impls: []impl{
+		{"sync-pool", cacheSyncPool},
+	}},
+}
+
+// name returns the sub-benchmark name of impl i of t at n goroutines.
+func (t task) name(i impl, n int) string {
+	s := "what=" + t.what + "/impl=" + i.name + "/threads=" + strconv.Itoa(n)
+	if t.op != "" {
+		s += "/op=" + t.op
+	}
+	return s
+}
+
+// BenchmarkPeer runs every task's implementations at 1, 2, 4 and 8
+// goroutines.
+func BenchmarkPeer(b *testing.B) {
+	for _, t := range tasks {
+		for _, i := range t.impls {
+			for _, n := range threads {
+				b.Run(t.name(i, n), func(b *testing.B) { i.body(b, n) })
+			}
+		}
+	}
+}
+
+const lineSize = cacheline.Size
+
+// padded keeps a value on cache lines of its own, as gohal's kit keeps
+// its words, so that no implementation wins or loses by false sharing.
+type padded[T any] struct {
+	_ [lineSize]byte
+	v T
+	_ [lineSize]byte
+}
+
+// wantCount fails b unless got equals b.N: each operation added one.
+func wantCount(b *testing.B, got int64) {
+	b.Helper()
+	if got != int64(b.N) {
+		b.Fatalf("count %d after %d operations", got, b.N)
+	}
+}
+
+// The counter bodies: one Add(1) per operation, by every goroutine on one
+// shared counter; the total is checked afterwards. Each body calls its
+// counter's method directly (no interface, no func value per operation),
+// as a user's code would.
+
+func counterStriped(b *testing.B, threads int) {
+	c := new(counter.Striped)
+	c.Add(0) // allocate the stripes outside the measurement
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.Add(1)
+		}
+	})
+	wantCount(b, c.Load())
+}
+
+func counterFetchAdd(b *testing.B, threads int) {
+	c := new(counter.FetchAdd)
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.Add(1)
+		}
+	})
+	wantCount(b, c.Load())
+}
+
+func counterXsync(b *testing.B, threads int) {
+	c := xsync.NewCounter()
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.Add(1)
+		}
+	})
+	wantCount(b, c.Value())
+}
+
+func counterAtomic(b *testing.B, threads int) {
+	c := new(padded[atomic.Int64])
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.v.Add(1)
+		}
+	})
+	wantCount(b, c.v.Load())
+}
+
+// goschedSpin is the spin lock many Go projects copy: CAS the word from 0
+// to 1, and on failure yield the processor with runtime.Gosched and retry.
+// It is a peer, written here as users write it.
+type goschedSpin struct {
+	_ [lineSize]byte
+	v atomic.Uint32
+	_ [lineSize - 4]byte
+}
+
+func (l *goschedSpin) Lock() {
+	for !l.v.CompareAndSwap(0, 1) {
+		runtime.Gosched()
+	}
+}
+
+func (l *goschedSpin) Unlock() { l.v.Store(0) }
+
+// The lock bodies: each operation is Lock, an increment of an int the
+// lock guards, Unlock; the total is checked afterwards. One body per type,
+// identical but for the type, so that Lock and Unlock are static calls.
+//
+// A FIFO lock (Ticket, MCS) whose next waiter is not running stalls every
+// goroutine behind it; when goroutines outnumber CPUs (8 goroutines on a
+// 2-vCPU machine shared with other work) a run can fall into a regime where
+// each hand-over waits for the scheduler, a thousand times slower than
+// usual, for as long as b.N lasts. The bodies therefore stop after
+// -peers.lockcap (as halbench caps the kit's own lock benchmarks) and then
+// report ns/op and cycles/op over the operations actually done, and their
+// number as the "truncated-ops" metric.
+
+// lockCap bounds the wall time of one run of a lock body.
+var lockCap = flag.Duration("peers.lockcap", 2*time.Second, "stop a lock benchmark's run after this long (0: never)")
+
+// truncatedUnit is the metric a lock body cut short reports: the number
+// of operations it did, fewer than b.N (halbench's name for it too).
+const truncatedUnit = "truncated-ops"
+
+// capCheckMask sets how often a lock body's goroutines look at the abort
+// flag: every capCheckMask+1 operations.
+const capCheckMask = 63
+
+// capped is the run cap of one lock benchmark run.
+type capped struct {
+	abort atomic.Bool
+	done  atomic.Int64
+	timer *time.Timer
+}
+
+func newCapped(b *testing.B) *capped {
+	c := new(capped)
+	if *lockCap > 0 {
+		c.timer = time.AfterFunc(*lockCap, func() { c.abort.Store(true) })
+	}
+	return c
+}
+
+// finish checks that the guarded count equals the operations done and,
+// for a run cut short, reports the time and cycles per operation done.
+func (c *capped) finish(b *testing.B, r *cyclebench.Result, count int64) {
+	b.Helper()
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	done := c.done.Load()
+	if count != done {
+		b.Fatalf("count %d after %d operations", count, done)
+	}
+	if done < int64(r.Ops) && done > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(done), "ns/op")
+		b.ReportMetric(float64(r.Ticks)/float64(done), cyclebench.CyclesUnit)
+		b.ReportMetric(float64(done), truncatedUnit)
+	}
+}
+
+func lockTAS(b *testing.B, threads int) {
+	l, x := new(spin.TAS), new(padded[int64])
+	c := newCapped(b)
+	r := cyclebench.RunLoop(b, threads, func(_, n int) {
+		i := 0
+		for ; i < n; i++ {
+			if i&capCheckMask == capCheckMask && c.abort.Load() {
+				break
+			}
+			l.Lock()
+			x.v++
+			l.Unlock()
+		}
+		c.done.Add(int64(i))
+	})
+	c.finish(b, r, x.v)
+}
+
+func lockTTAS(b *testing.B, threads int) {
+	l, x := new(spin.TTAS), new(padded[int64])
+	c := newCapped(b)
+	r := cyclebench.RunLoop(b, threads, func(_, n int) {
+		i := 0
+		for ; i < n; i++ {
+			if i&capCheckMask == capCheckMask && c.abort.Load() {
+				break
+			}
+			l.Lock()
+			x.v++
+			l.Unlock()
+		}
+		c.done.Add(int64(i))
+	})
+	c.finish(b, r, x.v)
+}
+
+func lockBackoff(b *testing.B, threads int) {
+	l, x := new(spin.Backoff), new(padded[int64])
+	c := newCapped(b)
+	r := cyclebench.RunLoop(b, threads, func(_, n int) {
+		i := 0
+		for ; i < n; i++ {
+			if i&capCheckMask == capCheckMask && c.abort.Load() {
+				break
+			}
+			l.Lock()
+			x.v++
+			l.Unlock()
+		}
+		c.done.Add(int64(i))
+	})
+	c.finish(b, r, x.v)
+}
+
+func lockAsm(b *testing.B, threads int) {
+	l, x := new(spin.Asm), new(padded[int64])
+	c := newCapped(b)
+	r := cyclebench.RunLoop(b, threads, func(_, n int) {
+		i := 0
+		for ; i < n; i++ {
+			if i&capCheckMask == capCheckMask && c.abort.Load() {
+				break
+			}
+			l.Lock()
+			x.v++
+			l.Unlock()
+		}
+		c.done.Add(int64(i))
+	})
+	c.finish(b, r, x.v)
+}
+
+func lockTicket(b *testing.B, threads int) {
+	l, x := new(spin.Ticket), new(padded[int64])
+	c := newCapped(b)
+	r := cyclebench.RunLoop(b, threads, func(_, n int) {
+		i := 0
+		for ; i < n; i++ {
+			if i&capCheckMask == capCheckMask && c.abort.Load() {
+				break
+			}
+			l.Lock()
+			x.v++
+			l.Unlock()
+		}
+		c.done.Add(int64(i))
+	})
+	c.finish(b, r, x.v)
+}
+
+func lockMCS(b *testing.B, threads int) {
+	l, x := new(spin.MCS), new(padded[int64])
+	c := newCapped(b)
+	r := cyclebench.RunLoop(b, threads, func(_, n int) {
+		i := 0
+		for ; i < n; i++ {
+			if i&capCheckMask == capCheckMask && c.abort.Load() {
+				break
+			}
+			l.Lock()
+			x.v++
+			l.Unlock()
+		}
+		c.done.Add(int64(i))
+	})
+	c.finish(b, r, x.v)
+}
+
+func lockMutex(b *testing.B, threads int) {
+	l, x := new(padded[sync.Mutex]), new(padded[int64])
+	c := newCapped(b)
+	r := cyclebench.RunLoop(b, threads, func(_, n int) {
+		i := 0
+		for ; i < n; i++ {
+			if i&capCheckMask == capCheckMask && c.abort.Load() {
+				break
+			}
+			l.v.Lock()
+			x.v++
+			l.v.Unlock()
+		}
+		c.done.Add(int64(i))
+	})
+	c.finish(b, r, x.v)
+}
+
+func lockGosched(b *testing.B, threads int) {
+	l, x := new(goschedSpin), new(padded[int64])
+	c := newCapped(b)
+	r := cyclebench.RunLoop(b, threads, func(_, n int) {
+		i := 0
+		for ; i < n; i++ {
+			if i&capCheckMask == capCheckMask && c.abort.Load() {
+				break
+			}
+			l.Lock()
+			x.v++
+			l.Unlock()
+		}
+		c.done.Add(int64(i))
+	})
+	c.finish(b, r, x.v)
+}
+
+// pair128 is a 128-bit word with atomic Load, Store and CompareAndSwap.
+// The uint128 bodies are generic over it: both implementations are
+// pointer types, so they share one instantiation and pay the same
+// indirect method call, which is small next to a 128-bit atomic.
+type pair128 interface {
+	Load() (lo, hi uint64)
+	Store(lo, hi uint64)
+	CompareAndSwap(oldLo, oldHi, newLo, newHi uint64) bool
+}
+
+// halPair is gohal's hal.Uint128 (LOCK CMPXCHG16B, CASPAL, ... or the
+// portable fallback, as hal selected).
+type halPair struct {
+	_ [lineSize]byte
+	hal.Uint128
+	_ [lineSize]byte
+}
+
+// mutexPair is what Go offers without a 128-bit atomic (this Go's
+// sync/atomic has no 128-bit type): two words under a sync.Mutex.
+type mutexPair struct {
+	_      [lineSize]byte
+	mu     sync.Mutex
+	lo, hi uint64
+	_      [lineSize]byte
+}
+
+func (p *mutexPair) Load() (lo, hi uint64) {
+	p.mu.Lock()
+	lo, hi = p.lo, p.hi
+	p.mu.Unlock()
+	return lo, hi
+}
+
+func (p *mutexPair) Store(lo, hi uint64) {
+	p.mu.Lock()
+	p.lo, p.hi = lo, hi
+	p.mu.Unlock()
+}
+
+func (p *mutexPair) CompareAndSwap(oldLo, oldHi, newLo, newHi uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.lo != oldLo || p.hi != oldHi {
+		return false
+	}
+	p.lo, p.hi = newLo, newHi
+	return true
+}
+
+// newPair returns a new zero P (P is a pointer type).
+func newPair[P interface {
+	*T
+	pair128
+}, T any]() P {
+	return P(new(T))
+}
+
+// u128Load: every goroutine loads one shared word that holds (v, ^v); a
+// torn read fails the benchmark.
+func u128Load[P interface {
+	*T
+	pair128
+}, T any](b *testing.B, threads int) {
+	p := newPair[P]()
+	p.Store(12345, ^uint64(12345))
+	var torn atomic.Int64
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		bad := 0
+		for range n {
+			lo, hi := p.Load()
+			if hi != ^lo {
+				bad++
+			}
+		}
+		torn.Add(int64(bad))
+	})
+	if torn.Load() != 0 {
+		b.Fatalf("%d torn loads", torn.Load())
+	}
+}
+
+// u128Store: every goroutine stores (v, ^v) to one shared word; the word
+// must hold such a pair afterwards.
+func u128Store[P interface {
+	*T
+	pair128
+}, T any](b *testing.B, threads int) {
+	p := newPair[P]()
+	cyclebench.RunLoop(b, threads, func(w, n int) {
+		for i := range n {
+			v := uint64(w)<<32 | uint64(i)
+			p.Store(v, ^v)
+		}
+	})
+	if b.N > 0 {
+		if lo, hi := p.Load(); hi != ^lo {
+			b.Fatalf("torn word after stores: %#x %#x", lo, hi)
+		}
+	}
+}
+
+// u128CAS: each operation is one 128-bit increment of a shared word: Load,
+// then CompareAndSwap(old, old+1 in both halves), retried until it
+// succeeds. The word must count b.N in both halves afterwards.
+func u128CAS[P interface {
+	*T
+	pair128
+}, T any](b *testing.B, threads int) {
+	p := newPair[P]()
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			for {
+				lo, hi := p.Load()
+				if p.CompareAndSwap(lo, hi, lo+1, hi+1) {
+					break
+				}
+			}
+		}
+	})
+	if lo, hi := p.Load(); lo != uint64(b.N) || hi != uint64(b.N) {
+		b.Fatalf("word (%d, %d) after %d increments", lo, hi, b.N)
+	}
+}
+
+// object is what the cache bodies get and put back.
+type object [128]byte
+
+// cacheSyncPool: each operation gets an object from a shared sync.Pool,
+// writes to it and puts it back.
+func cacheSyncPool(b *testing.B, threads int) {
+	pool := &sync.Pool{New: func() any { return new(object) }}
+	cyclebench.RunLoop(b, threads, func(w, n int) {
+		for i := range n {
+			o := pool.Get().(*object)
+			o[0] = byte(w + i)
+			pool.Put(o)
+		}
+	})
+}
