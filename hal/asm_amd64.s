@@ -10,6 +10,17 @@ TEXT ·Pause(SB), NOSPLIT, $0
 	PAUSE
 	RET
 
+// func StoreReleaseUintptr(addr *uintptr, val uintptr)
+TEXT ·StoreReleaseUintptr(SB), NOSPLIT, $0-16
+	// StoreReleaseUintptr: the entry of op storereleaseuintptr.
+	MOVQ addr+0(FP), CX
+
+	// x86-TSO: a store is not reordered with earlier loads or stores,
+	// so a plain (aligned, hence atomic) MOV is a release store.
+	MOVQ val+8(FP), AX
+	MOVQ AX, (CX)
+	RET
+
 // func StoreReleaseUint32(addr *uint32, val uint32)
 TEXT ·StoreReleaseUint32(SB), NOSPLIT, $0-12
 	// StoreReleaseUint32: the entry of op storerelease32.
@@ -265,9 +276,9 @@ lfence_rdtsc:
 	MOVQ AX, ret+0(FP)
 	RET
 
-// func SpinLockUint32(addr *uint32, spins uint32) (acquired bool)
-TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
-	// SpinLockUint32: the entry of op spinlock32.
+// func spinLockUint32(addr *uint32, spins uint32) (acquired bool)
+TEXT ·spinLockUint32(SB), NOSPLIT, $0-17
+	// spinLockUint32: the entry of op spinlock32.
 	MOVQ addr+0(FP), CX
 	MOVL spins+8(FP), DX
 	MOVL $0x00000001, BX

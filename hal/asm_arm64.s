@@ -200,6 +200,162 @@ llsc_loop:
 	MOVD      R2, old+16(FP)
 	RET
 
+// FetchOrUint32: the entry of op fetchor32.
+// It runs the variant whose index hal stored in selFetchor32.
+TEXT ·FetchOrUint32(SB), NOSPLIT, $0-20
+	MOVBU     ·selFetchor32(SB), R9
+	CBNZ      R9, llsc
+	// selFetchor32 = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R0
+	MOVWU     mask+8(FP), R1
+	LDORALW   R1, (R0), R2
+	MOVW      R2, old+16(FP)
+	RET
+llsc:
+	// selFetchor32 = 1: llsc
+	MOVD      addr+0(FP), R0
+	MOVWU     mask+8(FP), R1
+llsc_loop:
+	LDAXRW    (R0), R2
+	ORRW      R1, R2, R3
+	STLXRW    R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVW      R2, old+16(FP)
+	RET
+
+// FetchOrUint64: the entry of op fetchor64.
+// It runs the variant whose index hal stored in selFetchor64.
+TEXT ·FetchOrUint64(SB), NOSPLIT, $0-24
+	MOVBU     ·selFetchor64(SB), R9
+	CBNZ      R9, llsc
+	// selFetchor64 = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R0
+	MOVD      mask+8(FP), R1
+	LDORALD   R1, (R0), R2
+	MOVD      R2, old+16(FP)
+	RET
+llsc:
+	// selFetchor64 = 1: llsc
+	MOVD      addr+0(FP), R0
+	MOVD      mask+8(FP), R1
+llsc_loop:
+	LDAXR     (R0), R2
+	ORR       R1, R2, R3
+	STLXR     R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVD      R2, old+16(FP)
+	RET
+
+// FetchAndUint32: the entry of op fetchand32.
+// It runs the variant whose index hal stored in selFetchand32.
+TEXT ·FetchAndUint32(SB), NOSPLIT, $0-20
+	MOVBU     ·selFetchand32(SB), R9
+	CBNZ      R9, llsc
+	// selFetchand32 = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R0
+	MOVWU     mask+8(FP), R1
+	MVNW      R1, R1
+	LDCLRALW  R1, (R0), R2
+	MOVW      R2, old+16(FP)
+	RET
+llsc:
+	// selFetchand32 = 1: llsc
+	MOVD      addr+0(FP), R0
+	MOVWU     mask+8(FP), R1
+llsc_loop:
+	LDAXRW    (R0), R2
+	ANDW      R1, R2, R3
+	STLXRW    R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVW      R2, old+16(FP)
+	RET
+
+// FetchAndUint64: the entry of op fetchand64.
+// It runs the variant whose index hal stored in selFetchand64.
+TEXT ·FetchAndUint64(SB), NOSPLIT, $0-24
+	MOVBU     ·selFetchand64(SB), R9
+	CBNZ      R9, llsc
+	// selFetchand64 = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R0
+	MOVD      mask+8(FP), R1
+	MVN       R1, R1
+	LDCLRALD  R1, (R0), R2
+	MOVD      R2, old+16(FP)
+	RET
+llsc:
+	// selFetchand64 = 1: llsc
+	MOVD      addr+0(FP), R0
+	MOVD      mask+8(FP), R1
+llsc_loop:
+	LDAXR     (R0), R2
+	AND       R1, R2, R3
+	STLXR     R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVD      R2, old+16(FP)
+	RET
+
+// FetchAddUintptr: the entry of op fetchadduintptr.
+// It runs the variant whose index hal stored in selFetchadduintptr.
+TEXT ·FetchAddUintptr(SB), NOSPLIT, $0-24
+	MOVBU     ·selFetchadduintptr(SB), R9
+	CBNZ      R9, llsc
+	// selFetchadduintptr = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R0
+	MOVD      delta+8(FP), R1
+	LDADDALD  R1, (R0), R2
+	MOVD      R2, old+16(FP)
+	RET
+llsc:
+	// selFetchadduintptr = 1: llsc
+	MOVD      addr+0(FP), R0
+	MOVD      delta+8(FP), R1
+llsc_loop:
+	LDAXR     (R0), R2
+	ADD       R1, R2, R3
+	STLXR     R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVD      R2, old+16(FP)
+	RET
+
+// SwapUintptr: the entry of op swapuintptr.
+// It runs the variant whose index hal stored in selSwapuintptr.
+TEXT ·SwapUintptr(SB), NOSPLIT, $0-24
+	MOVBU     ·selSwapuintptr(SB), R9
+	CBNZ      R9, llsc
+	// selSwapuintptr = 0: lse (requires atomics)
+	MOVD      addr+0(FP), R0
+	MOVD      new+8(FP), R1
+	SWPALD    R1, (R0), R2
+	MOVD      R2, old+16(FP)
+	RET
+llsc:
+	// selSwapuintptr = 1: llsc
+	MOVD      addr+0(FP), R0
+	MOVD      new+8(FP), R1
+llsc_loop:
+	LDAXR     (R0), R2
+	STLXR     R1, (R0), R3
+	CBNZ      R3, llsc_loop
+	MOVD      R2, old+16(FP)
+	RET
+
+// LoadAcquireUintptr: the entry of op loadacquireuintptr.
+// It runs the variant whose index hal stored in selLoadacquireuintptr.
+TEXT ·LoadAcquireUintptr(SB), NOSPLIT, $0-16
+	MOVBU     ·selLoadacquireuintptr(SB), R9
+	CBNZ      R9, ldar
+	// selLoadacquireuintptr = 0: ldapr (requires lrcpc)
+	MOVD      addr+0(FP), R0
+	WORD      $0xf8bfc001 // LDAPR X1, [X0]
+	MOVD      R1, ret+8(FP)
+	RET
+ldar:
+	// selLoadacquireuintptr = 1: ldar
+	MOVD      addr+0(FP), R0
+	LDAR      (R0), R1
+	MOVD      R1, ret+8(FP)
+	RET
+
 // LoadAcquireUint32: the entry of op loadacquire32.
 // It runs the variant whose index hal stored in selLoadacquire32.
 TEXT ·LoadAcquireUint32(SB), NOSPLIT, $0-12
@@ -428,9 +584,9 @@ TEXT ·Cycles(SB), NOSPLIT, $0-8
 	MOVD      R0, ret+0(FP)
 	RET
 
-// SpinLockUint32: the entry of op spinlock32.
+// spinLockUint32: the entry of op spinlock32.
 // It runs the variant whose index hal stored in selSpinlock32.
-TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
+TEXT ·spinLockUint32(SB), NOSPLIT, $0-17
 	MOVBU     ·selSpinlock32(SB), R9
 	CBNZ      R9, llsc
 	// selSpinlock32 = 0: lse (requires atomics)

@@ -150,6 +150,159 @@ llsc_loop:
 	MOV       A2, old+16(FP)
 	RET
 
+// FetchOrUint32: the entry of op fetchor32.
+// It runs the variant whose index hal stored in selFetchor32.
+TEXT ·FetchOrUint32(SB), NOSPLIT, $0-20
+	MOVBU     ·selFetchor32(SB), T0
+	BNEZ      T0, llsc
+	// selFetchor32 = 0: amo
+	MOV       addr+0(FP), A0
+	MOVW      mask+8(FP), A1
+	AMOORW    A1, (A0), A2
+	MOVW      A2, old+16(FP)
+	RET
+llsc:
+	// selFetchor32 = 1: llsc
+	MOV       addr+0(FP), A0
+	MOVW      mask+8(FP), A1
+llsc_loop:
+	WORD      $0x1605262f // lr.w.aqrl a2, (a0)
+	OR        A1, A2, A3
+	SCW       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOVW      A2, old+16(FP)
+	RET
+
+// FetchOrUint64: the entry of op fetchor64.
+// It runs the variant whose index hal stored in selFetchor64.
+TEXT ·FetchOrUint64(SB), NOSPLIT, $0-24
+	MOVBU     ·selFetchor64(SB), T0
+	BNEZ      T0, llsc
+	// selFetchor64 = 0: amo
+	MOV       addr+0(FP), A0
+	MOV       mask+8(FP), A1
+	AMOORD    A1, (A0), A2
+	MOV       A2, old+16(FP)
+	RET
+llsc:
+	// selFetchor64 = 1: llsc
+	MOV       addr+0(FP), A0
+	MOV       mask+8(FP), A1
+llsc_loop:
+	WORD      $0x1605362f // lr.d.aqrl a2, (a0)
+	OR        A1, A2, A3
+	SCD       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOV       A2, old+16(FP)
+	RET
+
+// FetchAndUint32: the entry of op fetchand32.
+// It runs the variant whose index hal stored in selFetchand32.
+TEXT ·FetchAndUint32(SB), NOSPLIT, $0-20
+	MOVBU     ·selFetchand32(SB), T0
+	BNEZ      T0, llsc
+	// selFetchand32 = 0: amo
+	MOV       addr+0(FP), A0
+	MOVW      mask+8(FP), A1
+	AMOANDW   A1, (A0), A2
+	MOVW      A2, old+16(FP)
+	RET
+llsc:
+	// selFetchand32 = 1: llsc
+	MOV       addr+0(FP), A0
+	MOVW      mask+8(FP), A1
+llsc_loop:
+	WORD      $0x1605262f // lr.w.aqrl a2, (a0)
+	AND       A1, A2, A3
+	SCW       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOVW      A2, old+16(FP)
+	RET
+
+// FetchAndUint64: the entry of op fetchand64.
+// It runs the variant whose index hal stored in selFetchand64.
+TEXT ·FetchAndUint64(SB), NOSPLIT, $0-24
+	MOVBU     ·selFetchand64(SB), T0
+	BNEZ      T0, llsc
+	// selFetchand64 = 0: amo
+	MOV       addr+0(FP), A0
+	MOV       mask+8(FP), A1
+	AMOANDD   A1, (A0), A2
+	MOV       A2, old+16(FP)
+	RET
+llsc:
+	// selFetchand64 = 1: llsc
+	MOV       addr+0(FP), A0
+	MOV       mask+8(FP), A1
+llsc_loop:
+	WORD      $0x1605362f // lr.d.aqrl a2, (a0)
+	AND       A1, A2, A3
+	SCD       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOV       A2, old+16(FP)
+	RET
+
+// FetchAddUintptr: the entry of op fetchadduintptr.
+// It runs the variant whose index hal stored in selFetchadduintptr.
+TEXT ·FetchAddUintptr(SB), NOSPLIT, $0-24
+	MOVBU     ·selFetchadduintptr(SB), T0
+	BNEZ      T0, llsc
+	// selFetchadduintptr = 0: amo
+	MOV       addr+0(FP), A0
+	MOV       delta+8(FP), A1
+	AMOADDD   A1, (A0), A2
+	MOV       A2, old+16(FP)
+	RET
+llsc:
+	// selFetchadduintptr = 1: llsc
+	MOV       addr+0(FP), A0
+	MOV       delta+8(FP), A1
+llsc_loop:
+	WORD      $0x1605362f // lr.d.aqrl a2, (a0)
+	ADD       A1, A2, A3
+	SCD       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOV       A2, old+16(FP)
+	RET
+
+// SwapUintptr: the entry of op swapuintptr.
+// It runs the variant whose index hal stored in selSwapuintptr.
+TEXT ·SwapUintptr(SB), NOSPLIT, $0-24
+	MOVBU     ·selSwapuintptr(SB), T0
+	BNEZ      T0, llsc
+	// selSwapuintptr = 0: amo
+	MOV       addr+0(FP), A0
+	MOV       new+8(FP), A1
+	AMOSWAPD  A1, (A0), A2
+	MOV       A2, old+16(FP)
+	RET
+llsc:
+	// selSwapuintptr = 1: llsc
+	MOV       addr+0(FP), A0
+	MOV       new+8(FP), A1
+llsc_loop:
+	WORD      $0x1605362f // lr.d.aqrl a2, (a0)
+	SCD       A1, (A0), A3
+	BNEZ      A3, llsc_loop
+	MOV       A2, old+16(FP)
+	RET
+
+// LoadAcquireUintptr: the entry of op loadacquireuintptr.
+TEXT ·LoadAcquireUintptr(SB), NOSPLIT, $0-16
+	MOV       addr+0(FP), A0
+	MOV       (A0), A1
+	WORD      $0x0230000f // fence r, rw
+	MOV       A1, ret+8(FP)
+	RET
+
+// StoreReleaseUintptr: the entry of op storereleaseuintptr.
+TEXT ·StoreReleaseUintptr(SB), NOSPLIT, $0-16
+	MOV       addr+0(FP), A0
+	MOV       val+8(FP), A1
+	WORD      $0x0310000f // fence rw, w
+	MOV       A1, (A0)
+	RET
+
 // LoadAcquireUint32: the entry of op loadacquire32.
 TEXT ·LoadAcquireUint32(SB), NOSPLIT, $0-12
 	MOV       addr+0(FP), A0
@@ -193,8 +346,8 @@ TEXT ·Cycles(SB), NOSPLIT, $0-8
 	MOV       A0, ret+0(FP)
 	RET
 
-// SpinLockUint32: the entry of op spinlock32.
-TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17
+// spinLockUint32: the entry of op spinlock32.
+TEXT ·spinLockUint32(SB), NOSPLIT, $0-17
 	MOV       addr+0(FP), A0
 	MOVW      spins+8(FP), A1
 	MOV       $1, A2

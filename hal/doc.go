@@ -5,7 +5,18 @@
 // architecture in generated assembly and chosen once, at init, from the
 // features of the CPU the program runs on.
 //
-// Names follow sync/atomic where the semantics match. CompareAndSwap*,
+// Most code wants the typed values: [Int32], [Uint32], [Int64], [Uint64]
+// and [Uintptr], whose zero value is 0 and whose methods (Load, Store,
+// LoadAcquire, StoreRelease, Add, FetchAdd, Swap, CompareAndSwap, And, Or)
+// are this package's ops on the value, each inlined to the op's exported
+// function:
+//
+//	var hits hal.Uint64
+//	hits.Add(1)
+//	if hits.LoadAcquire() > limit { ... }
+//
+// The functions below work on plain words. Names follow sync/atomic where
+// the semantics match. CompareAndSwap*,
 // FetchAdd* and Swap* are sequentially consistent, like sync/atomic.
 // LoadAcquire* and StoreRelease* are only acquire and release: weaker (and
 // on some CPUs cheaper) than sync/atomic's Load and Store.

@@ -3,6 +3,8 @@ package hal
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal/binding"
@@ -49,9 +51,36 @@ func selectFor(f *dispatch.Features, override string) ([]Choice, error) {
 	}
 	choices, err := dispatch.Select(f, ops, override)
 	if err != nil {
+		if e, ok := err.(*dispatch.OverrideError); ok && Binding(archOps[0].name) == binding.Portable {
+			err = portableOverrideError(e, f.GOARCH)
+		}
 		return nil, err
 	}
 	return unify128(choices, override)
+}
+
+// portableOverrideError rewrites an override error about an unknown
+// variant in the portable build, where every op has the one variant
+// "portable": it names the build (race, purego, or a GOARCH without a
+// backend), says what it supports, and where the variant named exists.
+func portableOverrideError(e *dispatch.OverrideError, goarch string) *dispatch.OverrideError {
+	if e.Op == "" || e.Variant == "" || e.Missing != "" || findOp(e.Op) == nil || e.Variant == "portable" {
+		return e
+	}
+	var build, elsewhere string
+	switch {
+	case raceBuild:
+		build, elsewhere = "this race build (-race), which runs hal's portable Go fallback for every op so that the race detector sees every access", "in builds without -race"
+	case puregoBuild:
+		build, elsewhere = "this purego build (-tags purego), which runs hal's portable Go fallback for every op", "in builds without -tags purego"
+	default:
+		build = "this build for GOARCH=" + goarch + ", which has no gohal assembly backend and runs hal's portable Go fallback for every op"
+	}
+	msg := fmt.Sprintf("op %q has no variant %q in %s: its only variant is \"portable\"", e.Op, e.Variant, build)
+	if vs := specVariants(goarch, e.Op); elsewhere != "" && slices.Contains(vs, e.Variant) {
+		msg += fmt.Sprintf("; %q is a variant of %s on %s %s (%s)", e.Variant, e.Op, goarch, elsewhere, strings.Join(vs, ", "))
+	}
+	return &dispatch.OverrideError{Op: e.Op, Variant: e.Variant, Msg: msg}
 }
 
 // StaticTag is the build tag that fixes every op's variant at compile

@@ -270,7 +270,7 @@ func TestLitmusEveryVariant(t *testing.T) {
 	}
 	forEachVariant(t, "loadacquire64", mp)
 	forEachVariant(t, "storerelease64", mp)
-	for _, op := range []string{"swap64", "fetchadd64", "cas64"} {
+	for _, op := range []string{"swap64", "fetchadd64", "cas64", "fetchor64", "fetchand64"} {
 		forEachVariant(t, op, func(t *testing.T) {
 			counts := litmus(t, iters,
 				func(w *litmusWords) uint64 { rmw(op, &w.x); return hal.LoadAcquireUint64(&w.y) },
@@ -282,7 +282,8 @@ func TestLitmusEveryVariant(t *testing.T) {
 	}
 }
 
-// rmw stores 1 into a zero word with the named sequentially consistent op.
+// rmw stores 1 into a zero word with the named sequentially consistent op
+// (fetchand64: a release store of 1, then a fetch-and that keeps it).
 func rmw(op string, addr *uint64) {
 	switch op {
 	case "swap64":
@@ -291,6 +292,15 @@ func rmw(op string, addr *uint64) {
 		hal.FetchAddUint64(addr, 1)
 	case "cas64":
 		hal.CompareAndSwapUint64(addr, 0, 1)
+	case "fetchor64":
+		hal.FetchOrUint64(addr, 1)
+	case "fetchand64":
+		// And cannot make a 0 into 1: store the 1 (a release store,
+		// which alone lets the later load pass it), then a fetch-and
+		// that keeps every bit, whose sequential consistency must keep
+		// the load after it.
+		hal.StoreReleaseUint64(addr, 1)
+		hal.FetchAndUint64(addr, ^uint64(0))
 	default:
 		panic("rmw: " + op)
 	}

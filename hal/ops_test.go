@@ -18,6 +18,10 @@ type calls struct {
 	// Table().CompareAndSwap128 on u.Addr().
 	cas128  func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 	load128 func(u *hal.Uint128) (lo, hi uint64)
+	// spinlock32's entry is unexported: the API binding is the exported
+	// SpinLockUint32 (Go, capping each assembly call), the table binding
+	// the entry's variant itself.
+	spinlock32 func(addr *uint32, spins uint32) bool
 	// store128 and swap128 likewise: Uint128's Store and Swap, or the
 	// table's Store128 row (swap128 is a CAS loop over the table's rows).
 	store128 func(u *hal.Uint128, lo, hi uint64)
@@ -36,9 +40,10 @@ func apiBinding() calls {
 			lo, hi := u.Load()
 			return lo, hi, false
 		},
-		load128:  func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
-		store128: func(u *hal.Uint128, lo, hi uint64) { u.Store(lo, hi) },
-		swap128:  func(u *hal.Uint128, lo, hi uint64) (uint64, uint64) { return u.Swap(lo, hi) },
+		load128:    func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
+		spinlock32: func(a *uint32, s uint32) bool { return hal.SpinLockUint32(a, s) },
+		store128:   func(u *hal.Uint128, lo, hi uint64) { u.Store(lo, hi) },
+		swap128:    func(u *hal.Uint128, lo, hi uint64) (uint64, uint64) { return u.Swap(lo, hi) },
 	}
 }
 
@@ -65,6 +70,7 @@ func tableBinding() calls {
 				oLo, oHi = l, h
 			}
 		},
+		spinlock32: hal.Table().SpinLockUint32.Func,
 	}
 }
 

@@ -39,6 +39,22 @@ func swap32_portable(addr *uint32, new uint32) uint32 { return atomic.SwapUint32
 
 func swap64_portable(addr *uint64, new uint64) uint64 { return atomic.SwapUint64(addr, new) }
 
+// sync/atomic's Or and And (Go 1.23+) return the old value.
+
+func fetchor32_portable(addr *uint32, mask uint32) uint32 { return atomic.OrUint32(addr, mask) }
+
+func fetchor64_portable(addr *uint64, mask uint64) uint64 { return atomic.OrUint64(addr, mask) }
+
+func fetchand32_portable(addr *uint32, mask uint32) uint32 { return atomic.AndUint32(addr, mask) }
+
+func fetchand64_portable(addr *uint64, mask uint64) uint64 { return atomic.AndUint64(addr, mask) }
+
+func fetchadduintptr_portable(addr *uintptr, delta uintptr) uintptr {
+	return atomic.AddUintptr(addr, delta) - delta
+}
+
+func swapuintptr_portable(addr *uintptr, new uintptr) uintptr { return atomic.SwapUintptr(addr, new) }
+
 // sync/atomic's loads and stores are sequentially consistent, which is
 // stronger than acquire and release.
 
@@ -49,6 +65,10 @@ func loadacquire64_portable(addr *uint64) uint64 { return atomic.LoadUint64(addr
 func storerelease32_portable(addr *uint32, val uint32) { atomic.StoreUint32(addr, val) }
 
 func storerelease64_portable(addr *uint64, val uint64) { atomic.StoreUint64(addr, val) }
+
+func loadacquireuintptr_portable(addr *uintptr) uintptr { return atomic.LoadUintptr(addr) }
+
+func storereleaseuintptr_portable(addr *uintptr, val uintptr) { atomic.StoreUintptr(addr, val) }
 
 // fenceWord is the target of the portable fence: a sequentially consistent
 // read-modify-write orders everything before it against everything after

@@ -20,25 +20,33 @@ func staticVariant(op string) string { return "" }
 // bindings says how each op's exported function reaches its variant
 // in this build (see Binding).
 var bindings = map[string]binding.Kind{
-	"pause":          binding.Flag,
-	"cas32":          binding.Flag,
-	"cas64":          binding.Flag,
-	"casuintptr":     binding.Flag,
-	"fetchadd32":     binding.Flag,
-	"fetchadd64":     binding.Flag,
-	"swap32":         binding.Flag,
-	"swap64":         binding.Flag,
-	"loadacquire32":  binding.Flag,
-	"loadacquire64":  binding.Flag,
-	"storerelease32": binding.Inline,
-	"storerelease64": binding.Inline,
-	"fence":          binding.Single,
-	"cas128":         binding.Flag,
-	"load128":        binding.Flag,
-	"store128":       binding.Flag,
-	"cycles":         binding.Single,
-	"spinlock32":     binding.Flag,
-	"cpu":            binding.Flag,
+	"pause":               binding.Flag,
+	"cas32":               binding.Flag,
+	"cas64":               binding.Flag,
+	"casuintptr":          binding.Flag,
+	"fetchadd32":          binding.Flag,
+	"fetchadd64":          binding.Flag,
+	"swap32":              binding.Flag,
+	"swap64":              binding.Flag,
+	"fetchor32":           binding.Flag,
+	"fetchor64":           binding.Flag,
+	"fetchand32":          binding.Flag,
+	"fetchand64":          binding.Flag,
+	"fetchadduintptr":     binding.Flag,
+	"swapuintptr":         binding.Flag,
+	"loadacquireuintptr":  binding.Flag,
+	"storereleaseuintptr": binding.Inline,
+	"loadacquire32":       binding.Flag,
+	"loadacquire64":       binding.Flag,
+	"storerelease32":      binding.Inline,
+	"storerelease64":      binding.Inline,
+	"fence":               binding.Single,
+	"cas128":              binding.Flag,
+	"load128":             binding.Flag,
+	"store128":            binding.Flag,
+	"cycles":              binding.Single,
+	"spinlock32":          binding.Flag,
+	"cpu":                 binding.Flag,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -87,6 +95,56 @@ func SwapUint32(addr *uint32, new uint32) (old uint32)
 //
 //go:noescape
 func SwapUint64(addr *uint64, new uint64) (old uint64)
+
+// FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint32.
+//
+//go:noescape
+func FetchOrUint32(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint64.
+//
+//go:noescape
+func FetchOrUint64(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint32 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint32.
+//
+//go:noescape
+func FetchAndUint32(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint64 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint64.
+//
+//go:noescape
+func FetchAndUint64(addr *uint64, mask uint64) (old uint64)
+
+// FetchAddUintptr atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+//
+//go:noescape
+func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr)
+
+// SwapUintptr atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+//
+//go:noescape
+func SwapUintptr(addr *uintptr, new uintptr) (old uintptr)
+
+// LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+//
+//go:noescape
+func LoadAcquireUintptr(addr *uintptr) uintptr
+
+// StoreReleaseUintptr atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+func StoreReleaseUintptr(addr *uintptr, val uintptr) {
+	atomic.StoreUintptr(addr, val)
+}
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
 // load or store moves before it.
@@ -180,23 +238,17 @@ func store128_moved(addr *[2]uint64, lo, hi uint64) {
 // monotonic per core, not a wall clock; see CycleFrequency for its rate.
 func Cycles() uint64
 
-// SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
-// spinning at most spins pauses: it reads *addr; while the word is held it
-// pauses (the architecture's spin hint, as Pause) and reads it again; when it
-// reads 0 it tries a compare-and-swap from 0 to 1, and a CAS that loses counts
-// as one more pause. It returns true once the CAS has taken the lock
-// (sequentially consistent, so the caller's critical section cannot move
-// before it, as with sync.Mutex.Lock) and false when the budget runs out
-// first, without having changed *addr. With spins 0 it is a TryLock. Release
-// the lock with StoreReleaseUint32(addr, 0).
-//
-// The loop is assembly, which the Go scheduler cannot preempt: while it spins,
-// a garbage collection waiting to stop the world waits for it, and so does
-// every goroutine the collection stops (possibly the holder). Keep spins small
-// (spin.Asm uses 128, a few microseconds) and yield between calls.
+// spinLockUint32 is the acquire loop of SpinLockUint32 in one call, with
+// no cap on spins: it reads *addr; while the word is held it pauses (the
+// architecture's spin hint, as Pause), spending one unit of spins, and reads
+// it again; when it reads 0 it tries a compare-and-swap from 0 to 1
+// (sequentially consistent), and a CAS that loses counts as one more pause.
+// It returns true once the CAS has taken the lock, and false, without having
+// changed *addr, when spins runs out first. The Go scheduler cannot preempt
+// the assembly: SpinLockUint32 calls it with at most SpinLockCap spins.
 //
 //go:noescape
-func SpinLockUint32(addr *uint32, spins uint32) (acquired bool)
+func spinLockUint32(addr *uint32, spins uint32) (acquired bool)
 
 // CPU returns the number of the CPU the calling goroutine is running on, as
 // the kernel numbers them (from 0; getcpu(2), sched_getcpu(3)). The goroutine

@@ -49,6 +49,30 @@ var archOps = []opImpl{
 	rowSwapUint64(nil, []variant[fnSwapUint64]{
 		{name: "lock", fn: direct.SwapUint64Lock},
 	}),
+	rowFetchOrUint32(nil, []variant[fnFetchOrUint32]{
+		{name: "cmpxchg", fn: direct.FetchOrUint32Cmpxchg},
+	}),
+	rowFetchOrUint64(nil, []variant[fnFetchOrUint64]{
+		{name: "cmpxchg", fn: direct.FetchOrUint64Cmpxchg},
+	}),
+	rowFetchAndUint32(nil, []variant[fnFetchAndUint32]{
+		{name: "cmpxchg", fn: direct.FetchAndUint32Cmpxchg},
+	}),
+	rowFetchAndUint64(nil, []variant[fnFetchAndUint64]{
+		{name: "cmpxchg", fn: direct.FetchAndUint64Cmpxchg},
+	}),
+	rowFetchAddUintptr(nil, []variant[fnFetchAddUintptr]{
+		{name: "lock", fn: direct.FetchAddUintptrLock},
+	}),
+	rowSwapUintptr(nil, []variant[fnSwapUintptr]{
+		{name: "lock", fn: direct.SwapUintptrLock},
+	}),
+	rowLoadAcquireUintptr(nil, []variant[fnLoadAcquireUintptr]{
+		{name: "mov", fn: direct.LoadAcquireUintptrMov},
+	}),
+	rowStoreReleaseUintptr(nil, []variant[fnStoreReleaseUintptr]{
+		{name: "mov", fn: direct.StoreReleaseUintptrMov},
+	}),
 	rowLoadAcquireUint32(nil, []variant[fnLoadAcquireUint32]{
 		{name: "mov", fn: direct.LoadAcquireUint32Mov},
 	}),

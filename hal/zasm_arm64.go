@@ -13,21 +13,28 @@ import (
 // reads it with one byte load and branches to that variant's body. A
 // gohal_static build has no entries, and nothing reads them.
 var (
-	selPause         uint8 // pause
-	selCas32         uint8 // cas32
-	selCas64         uint8 // cas64
-	selCasuintptr    uint8 // casuintptr
-	selFetchadd32    uint8 // fetchadd32
-	selFetchadd64    uint8 // fetchadd64
-	selSwap32        uint8 // swap32
-	selSwap64        uint8 // swap64
-	selLoadacquire32 uint8 // loadacquire32
-	selLoadacquire64 uint8 // loadacquire64
-	selCas128        uint8 // cas128
-	selLoad128       uint8 // load128
-	selStore128      uint8 // store128
-	selSpinlock32    uint8 // spinlock32
-	selCpu           uint8 // cpu
+	selPause              uint8 // pause
+	selCas32              uint8 // cas32
+	selCas64              uint8 // cas64
+	selCasuintptr         uint8 // casuintptr
+	selFetchadd32         uint8 // fetchadd32
+	selFetchadd64         uint8 // fetchadd64
+	selSwap32             uint8 // swap32
+	selSwap64             uint8 // swap64
+	selFetchor32          uint8 // fetchor32
+	selFetchor64          uint8 // fetchor64
+	selFetchand32         uint8 // fetchand32
+	selFetchand64         uint8 // fetchand64
+	selFetchadduintptr    uint8 // fetchadduintptr
+	selSwapuintptr        uint8 // swapuintptr
+	selLoadacquireuintptr uint8 // loadacquireuintptr
+	selLoadacquire32      uint8 // loadacquire32
+	selLoadacquire64      uint8 // loadacquire64
+	selCas128             uint8 // cas128
+	selLoad128            uint8 // load128
+	selStore128           uint8 // store128
+	selSpinlock32         uint8 // spinlock32
+	selCpu                uint8 // cpu
 )
 
 // archOps lists the arm64 ops in spec order, each with its variants in
@@ -65,6 +72,37 @@ var archOps = []opImpl{
 	rowSwapUint64(&selSwap64, []variant[fnSwapUint64]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.SwapUint64Lse},
 		{name: "llsc", fn: direct.SwapUint64Llsc},
+	}),
+	rowFetchOrUint32(&selFetchor32, []variant[fnFetchOrUint32]{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchOrUint32Lse},
+		{name: "llsc", fn: direct.FetchOrUint32Llsc},
+	}),
+	rowFetchOrUint64(&selFetchor64, []variant[fnFetchOrUint64]{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchOrUint64Lse},
+		{name: "llsc", fn: direct.FetchOrUint64Llsc},
+	}),
+	rowFetchAndUint32(&selFetchand32, []variant[fnFetchAndUint32]{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchAndUint32Lse},
+		{name: "llsc", fn: direct.FetchAndUint32Llsc},
+	}),
+	rowFetchAndUint64(&selFetchand64, []variant[fnFetchAndUint64]{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchAndUint64Lse},
+		{name: "llsc", fn: direct.FetchAndUint64Llsc},
+	}),
+	rowFetchAddUintptr(&selFetchadduintptr, []variant[fnFetchAddUintptr]{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.FetchAddUintptrLse},
+		{name: "llsc", fn: direct.FetchAddUintptrLlsc},
+	}),
+	rowSwapUintptr(&selSwapuintptr, []variant[fnSwapUintptr]{
+		{name: "lse", requires: []string{"atomics"}, fn: direct.SwapUintptrLse},
+		{name: "llsc", fn: direct.SwapUintptrLlsc},
+	}),
+	rowLoadAcquireUintptr(&selLoadacquireuintptr, []variant[fnLoadAcquireUintptr]{
+		{name: "ldapr", requires: []string{"lrcpc"}, fn: direct.LoadAcquireUintptrLdapr},
+		{name: "ldar", fn: direct.LoadAcquireUintptrLdar},
+	}),
+	rowStoreReleaseUintptr(nil, []variant[fnStoreReleaseUintptr]{
+		{name: "stlr", fn: direct.StoreReleaseUintptrStlr},
 	}),
 	rowLoadAcquireUint32(&selLoadacquire32, []variant[fnLoadAcquireUint32]{
 		{name: "ldapr", requires: []string{"lrcpc"}, fn: direct.LoadAcquireUint32Ldapr},

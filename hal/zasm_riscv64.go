@@ -13,11 +13,17 @@ import (
 // reads it with one byte load and branches to that variant's body. A
 // gohal_static build has no entries, and nothing reads them.
 var (
-	selFetchadd32 uint8 // fetchadd32
-	selFetchadd64 uint8 // fetchadd64
-	selSwap32     uint8 // swap32
-	selSwap64     uint8 // swap64
-	selCpu        uint8 // cpu
+	selFetchadd32      uint8 // fetchadd32
+	selFetchadd64      uint8 // fetchadd64
+	selSwap32          uint8 // swap32
+	selSwap64          uint8 // swap64
+	selFetchor32       uint8 // fetchor32
+	selFetchor64       uint8 // fetchor64
+	selFetchand32      uint8 // fetchand32
+	selFetchand64      uint8 // fetchand64
+	selFetchadduintptr uint8 // fetchadduintptr
+	selSwapuintptr     uint8 // swapuintptr
+	selCpu             uint8 // cpu
 )
 
 // archOps lists the riscv64 ops in spec order, each with its variants in
@@ -51,6 +57,36 @@ var archOps = []opImpl{
 	rowSwapUint64(&selSwap64, []variant[fnSwapUint64]{
 		{name: "amo", fn: direct.SwapUint64Amo},
 		{name: "llsc", fn: direct.SwapUint64Llsc},
+	}),
+	rowFetchOrUint32(&selFetchor32, []variant[fnFetchOrUint32]{
+		{name: "amo", fn: direct.FetchOrUint32Amo},
+		{name: "llsc", fn: direct.FetchOrUint32Llsc},
+	}),
+	rowFetchOrUint64(&selFetchor64, []variant[fnFetchOrUint64]{
+		{name: "amo", fn: direct.FetchOrUint64Amo},
+		{name: "llsc", fn: direct.FetchOrUint64Llsc},
+	}),
+	rowFetchAndUint32(&selFetchand32, []variant[fnFetchAndUint32]{
+		{name: "amo", fn: direct.FetchAndUint32Amo},
+		{name: "llsc", fn: direct.FetchAndUint32Llsc},
+	}),
+	rowFetchAndUint64(&selFetchand64, []variant[fnFetchAndUint64]{
+		{name: "amo", fn: direct.FetchAndUint64Amo},
+		{name: "llsc", fn: direct.FetchAndUint64Llsc},
+	}),
+	rowFetchAddUintptr(&selFetchadduintptr, []variant[fnFetchAddUintptr]{
+		{name: "amo", fn: direct.FetchAddUintptrAmo},
+		{name: "llsc", fn: direct.FetchAddUintptrLlsc},
+	}),
+	rowSwapUintptr(&selSwapuintptr, []variant[fnSwapUintptr]{
+		{name: "amo", fn: direct.SwapUintptrAmo},
+		{name: "llsc", fn: direct.SwapUintptrLlsc},
+	}),
+	rowLoadAcquireUintptr(nil, []variant[fnLoadAcquireUintptr]{
+		{name: "fence", fn: direct.LoadAcquireUintptrFence},
+	}),
+	rowStoreReleaseUintptr(nil, []variant[fnStoreReleaseUintptr]{
+		{name: "fence", fn: direct.StoreReleaseUintptrFence},
 	}),
 	rowLoadAcquireUint32(nil, []variant[fnLoadAcquireUint32]{
 		{name: "fence", fn: direct.LoadAcquireUint32Fence},

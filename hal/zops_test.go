@@ -15,6 +15,14 @@ var allOps = []string{
 	"fetchadd64",
 	"swap32",
 	"swap64",
+	"fetchor32",
+	"fetchor64",
+	"fetchand32",
+	"fetchand64",
+	"fetchadduintptr",
+	"swapuintptr",
+	"loadacquireuintptr",
+	"storereleaseuintptr",
 	"loadacquire32",
 	"loadacquire64",
 	"storerelease32",
@@ -48,6 +56,22 @@ func tableVariant(op string) string {
 		return t.SwapUint32.Variant
 	case "swap64":
 		return t.SwapUint64.Variant
+	case "fetchor32":
+		return t.FetchOrUint32.Variant
+	case "fetchor64":
+		return t.FetchOrUint64.Variant
+	case "fetchand32":
+		return t.FetchAndUint32.Variant
+	case "fetchand64":
+		return t.FetchAndUint64.Variant
+	case "fetchadduintptr":
+		return t.FetchAddUintptr.Variant
+	case "swapuintptr":
+		return t.SwapUintptr.Variant
+	case "loadacquireuintptr":
+		return t.LoadAcquireUintptr.Variant
+	case "storereleaseuintptr":
+		return t.StoreReleaseUintptr.Variant
 	case "loadacquire32":
 		return t.LoadAcquireUint32.Variant
 	case "loadacquire64":
@@ -77,44 +101,58 @@ func tableVariant(op string) string {
 // opFuncs holds one function per op with an exported function, under
 // the op's name: the two ways tests call a variant (apiFuncs, tableFuncs).
 type opFuncs struct {
-	pause          func()
-	cas32          func(addr *uint32, old, new uint32) (swapped bool)
-	cas64          func(addr *uint64, old, new uint64) (swapped bool)
-	casuintptr     func(addr *uintptr, old, new uintptr) (swapped bool)
-	fetchadd32     func(addr *uint32, delta uint32) (old uint32)
-	fetchadd64     func(addr *uint64, delta uint64) (old uint64)
-	swap32         func(addr *uint32, new uint32) (old uint32)
-	swap64         func(addr *uint64, new uint64) (old uint64)
-	loadacquire32  func(addr *uint32) uint32
-	loadacquire64  func(addr *uint64) uint64
-	storerelease32 func(addr *uint32, val uint32)
-	storerelease64 func(addr *uint64, val uint64)
-	fence          func()
-	cycles         func() uint64
-	spinlock32     func(addr *uint32, spins uint32) (acquired bool)
-	cpu            func() int
+	pause               func()
+	cas32               func(addr *uint32, old, new uint32) (swapped bool)
+	cas64               func(addr *uint64, old, new uint64) (swapped bool)
+	casuintptr          func(addr *uintptr, old, new uintptr) (swapped bool)
+	fetchadd32          func(addr *uint32, delta uint32) (old uint32)
+	fetchadd64          func(addr *uint64, delta uint64) (old uint64)
+	swap32              func(addr *uint32, new uint32) (old uint32)
+	swap64              func(addr *uint64, new uint64) (old uint64)
+	fetchor32           func(addr *uint32, mask uint32) (old uint32)
+	fetchor64           func(addr *uint64, mask uint64) (old uint64)
+	fetchand32          func(addr *uint32, mask uint32) (old uint32)
+	fetchand64          func(addr *uint64, mask uint64) (old uint64)
+	fetchadduintptr     func(addr *uintptr, delta uintptr) (old uintptr)
+	swapuintptr         func(addr *uintptr, new uintptr) (old uintptr)
+	loadacquireuintptr  func(addr *uintptr) uintptr
+	storereleaseuintptr func(addr *uintptr, val uintptr)
+	loadacquire32       func(addr *uint32) uint32
+	loadacquire64       func(addr *uint64) uint64
+	storerelease32      func(addr *uint32, val uint32)
+	storerelease64      func(addr *uint64, val uint64)
+	fence               func()
+	cycles              func() uint64
+	cpu                 func() int
 }
 
 // apiFuncs calls the exported functions (inside closures, so each call
 // is the direct call a user's code makes).
 func apiFuncs() opFuncs {
 	return opFuncs{
-		pause:          func() { hal.Pause() },
-		cas32:          func(addr *uint32, old, new uint32) (swapped bool) { return hal.CompareAndSwapUint32(addr, old, new) },
-		cas64:          func(addr *uint64, old, new uint64) (swapped bool) { return hal.CompareAndSwapUint64(addr, old, new) },
-		casuintptr:     func(addr *uintptr, old, new uintptr) (swapped bool) { return hal.CompareAndSwapUintptr(addr, old, new) },
-		fetchadd32:     func(addr *uint32, delta uint32) (old uint32) { return hal.FetchAddUint32(addr, delta) },
-		fetchadd64:     func(addr *uint64, delta uint64) (old uint64) { return hal.FetchAddUint64(addr, delta) },
-		swap32:         func(addr *uint32, new uint32) (old uint32) { return hal.SwapUint32(addr, new) },
-		swap64:         func(addr *uint64, new uint64) (old uint64) { return hal.SwapUint64(addr, new) },
-		loadacquire32:  func(addr *uint32) uint32 { return hal.LoadAcquireUint32(addr) },
-		loadacquire64:  func(addr *uint64) uint64 { return hal.LoadAcquireUint64(addr) },
-		storerelease32: func(addr *uint32, val uint32) { hal.StoreReleaseUint32(addr, val) },
-		storerelease64: func(addr *uint64, val uint64) { hal.StoreReleaseUint64(addr, val) },
-		fence:          func() { hal.Fence() },
-		cycles:         func() uint64 { return hal.Cycles() },
-		spinlock32:     func(addr *uint32, spins uint32) (acquired bool) { return hal.SpinLockUint32(addr, spins) },
-		cpu:            func() int { return hal.CPU() },
+		pause:               func() { hal.Pause() },
+		cas32:               func(addr *uint32, old, new uint32) (swapped bool) { return hal.CompareAndSwapUint32(addr, old, new) },
+		cas64:               func(addr *uint64, old, new uint64) (swapped bool) { return hal.CompareAndSwapUint64(addr, old, new) },
+		casuintptr:          func(addr *uintptr, old, new uintptr) (swapped bool) { return hal.CompareAndSwapUintptr(addr, old, new) },
+		fetchadd32:          func(addr *uint32, delta uint32) (old uint32) { return hal.FetchAddUint32(addr, delta) },
+		fetchadd64:          func(addr *uint64, delta uint64) (old uint64) { return hal.FetchAddUint64(addr, delta) },
+		swap32:              func(addr *uint32, new uint32) (old uint32) { return hal.SwapUint32(addr, new) },
+		swap64:              func(addr *uint64, new uint64) (old uint64) { return hal.SwapUint64(addr, new) },
+		fetchor32:           func(addr *uint32, mask uint32) (old uint32) { return hal.FetchOrUint32(addr, mask) },
+		fetchor64:           func(addr *uint64, mask uint64) (old uint64) { return hal.FetchOrUint64(addr, mask) },
+		fetchand32:          func(addr *uint32, mask uint32) (old uint32) { return hal.FetchAndUint32(addr, mask) },
+		fetchand64:          func(addr *uint64, mask uint64) (old uint64) { return hal.FetchAndUint64(addr, mask) },
+		fetchadduintptr:     func(addr *uintptr, delta uintptr) (old uintptr) { return hal.FetchAddUintptr(addr, delta) },
+		swapuintptr:         func(addr *uintptr, new uintptr) (old uintptr) { return hal.SwapUintptr(addr, new) },
+		loadacquireuintptr:  func(addr *uintptr) uintptr { return hal.LoadAcquireUintptr(addr) },
+		storereleaseuintptr: func(addr *uintptr, val uintptr) { hal.StoreReleaseUintptr(addr, val) },
+		loadacquire32:       func(addr *uint32) uint32 { return hal.LoadAcquireUint32(addr) },
+		loadacquire64:       func(addr *uint64) uint64 { return hal.LoadAcquireUint64(addr) },
+		storerelease32:      func(addr *uint32, val uint32) { hal.StoreReleaseUint32(addr, val) },
+		storerelease64:      func(addr *uint64, val uint64) { hal.StoreReleaseUint64(addr, val) },
+		fence:               func() { hal.Fence() },
+		cycles:              func() uint64 { return hal.Cycles() },
+		cpu:                 func() int { return hal.CPU() },
 	}
 }
 
@@ -123,21 +161,28 @@ func apiFuncs() opFuncs {
 func tableFuncs() opFuncs {
 	t := hal.Table()
 	return opFuncs{
-		pause:          t.Pause.Func,
-		cas32:          t.CompareAndSwapUint32.Func,
-		cas64:          t.CompareAndSwapUint64.Func,
-		casuintptr:     t.CompareAndSwapUintptr.Func,
-		fetchadd32:     t.FetchAddUint32.Func,
-		fetchadd64:     t.FetchAddUint64.Func,
-		swap32:         t.SwapUint32.Func,
-		swap64:         t.SwapUint64.Func,
-		loadacquire32:  t.LoadAcquireUint32.Func,
-		loadacquire64:  t.LoadAcquireUint64.Func,
-		storerelease32: t.StoreReleaseUint32.Func,
-		storerelease64: t.StoreReleaseUint64.Func,
-		fence:          t.Fence.Func,
-		cycles:         t.Cycles.Func,
-		spinlock32:     t.SpinLockUint32.Func,
-		cpu:            t.CPU.Func,
+		pause:               t.Pause.Func,
+		cas32:               t.CompareAndSwapUint32.Func,
+		cas64:               t.CompareAndSwapUint64.Func,
+		casuintptr:          t.CompareAndSwapUintptr.Func,
+		fetchadd32:          t.FetchAddUint32.Func,
+		fetchadd64:          t.FetchAddUint64.Func,
+		swap32:              t.SwapUint32.Func,
+		swap64:              t.SwapUint64.Func,
+		fetchor32:           t.FetchOrUint32.Func,
+		fetchor64:           t.FetchOrUint64.Func,
+		fetchand32:          t.FetchAndUint32.Func,
+		fetchand64:          t.FetchAndUint64.Func,
+		fetchadduintptr:     t.FetchAddUintptr.Func,
+		swapuintptr:         t.SwapUintptr.Func,
+		loadacquireuintptr:  t.LoadAcquireUintptr.Func,
+		storereleaseuintptr: t.StoreReleaseUintptr.Func,
+		loadacquire32:       t.LoadAcquireUint32.Func,
+		loadacquire64:       t.LoadAcquireUint64.Func,
+		storerelease32:      t.StoreReleaseUint32.Func,
+		storerelease64:      t.StoreReleaseUint64.Func,
+		fence:               t.Fence.Func,
+		cycles:              t.Cycles.Func,
+		cpu:                 t.CPU.Func,
 	}
 }

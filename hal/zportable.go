@@ -28,25 +28,33 @@ var archOps = portableOps
 // bindings says how each op's exported function reaches its variant
 // in this build (see Binding).
 var bindings = map[string]binding.Kind{
-	"pause":          binding.Portable,
-	"cas32":          binding.Portable,
-	"cas64":          binding.Portable,
-	"casuintptr":     binding.Portable,
-	"fetchadd32":     binding.Portable,
-	"fetchadd64":     binding.Portable,
-	"swap32":         binding.Portable,
-	"swap64":         binding.Portable,
-	"loadacquire32":  binding.Portable,
-	"loadacquire64":  binding.Portable,
-	"storerelease32": binding.Portable,
-	"storerelease64": binding.Portable,
-	"fence":          binding.Portable,
-	"cas128":         binding.Portable,
-	"load128":        binding.Portable,
-	"store128":       binding.Portable,
-	"cycles":         binding.Portable,
-	"spinlock32":     binding.Portable,
-	"cpu":            binding.Portable,
+	"pause":               binding.Portable,
+	"cas32":               binding.Portable,
+	"cas64":               binding.Portable,
+	"casuintptr":          binding.Portable,
+	"fetchadd32":          binding.Portable,
+	"fetchadd64":          binding.Portable,
+	"swap32":              binding.Portable,
+	"swap64":              binding.Portable,
+	"fetchor32":           binding.Portable,
+	"fetchor64":           binding.Portable,
+	"fetchand32":          binding.Portable,
+	"fetchand64":          binding.Portable,
+	"fetchadduintptr":     binding.Portable,
+	"swapuintptr":         binding.Portable,
+	"loadacquireuintptr":  binding.Portable,
+	"storereleaseuintptr": binding.Portable,
+	"loadacquire32":       binding.Portable,
+	"loadacquire64":       binding.Portable,
+	"storerelease32":      binding.Portable,
+	"storerelease64":      binding.Portable,
+	"fence":               binding.Portable,
+	"cas128":              binding.Portable,
+	"load128":             binding.Portable,
+	"store128":            binding.Portable,
+	"cycles":              binding.Portable,
+	"spinlock32":          binding.Portable,
+	"cpu":                 binding.Portable,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -96,6 +104,56 @@ func SwapUint32(addr *uint32, new uint32) (old uint32) {
 // sequentially consistent.
 func SwapUint64(addr *uint64, new uint64) (old uint64) {
 	return atomic.SwapUint64(addr, new)
+}
+
+// FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint32.
+func FetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.OrUint32(addr, mask)
+}
+
+// FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint64.
+func FetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.OrUint64(addr, mask)
+}
+
+// FetchAndUint32 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint32.
+func FetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.AndUint32(addr, mask)
+}
+
+// FetchAndUint64 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint64.
+func FetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.AndUint64(addr, mask)
+}
+
+// FetchAddUintptr atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	return atomic.AddUintptr(addr, delta) - delta
+}
+
+// SwapUintptr atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+func SwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	return atomic.SwapUintptr(addr, new)
+}
+
+// LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+func LoadAcquireUintptr(addr *uintptr) uintptr {
+	return atomic.LoadUintptr(addr)
+}
+
+// StoreReleaseUintptr atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+func StoreReleaseUintptr(addr *uintptr, val uintptr) {
+	atomic.StoreUintptr(addr, val)
 }
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
@@ -170,21 +228,15 @@ func Cycles() uint64 {
 	return cycles_portable()
 }
 
-// SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
-// spinning at most spins pauses: it reads *addr; while the word is held it
-// pauses (the architecture's spin hint, as Pause) and reads it again; when it
-// reads 0 it tries a compare-and-swap from 0 to 1, and a CAS that loses counts
-// as one more pause. It returns true once the CAS has taken the lock
-// (sequentially consistent, so the caller's critical section cannot move
-// before it, as with sync.Mutex.Lock) and false when the budget runs out
-// first, without having changed *addr. With spins 0 it is a TryLock. Release
-// the lock with StoreReleaseUint32(addr, 0).
-//
-// The loop is assembly, which the Go scheduler cannot preempt: while it spins,
-// a garbage collection waiting to stop the world waits for it, and so does
-// every goroutine the collection stops (possibly the holder). Keep spins small
-// (spin.Asm uses 128, a few microseconds) and yield between calls.
-func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
+// spinLockUint32 is the acquire loop of SpinLockUint32 in one call, with
+// no cap on spins: it reads *addr; while the word is held it pauses (the
+// architecture's spin hint, as Pause), spending one unit of spins, and reads
+// it again; when it reads 0 it tries a compare-and-swap from 0 to 1
+// (sequentially consistent), and a CAS that loses counts as one more pause.
+// It returns true once the CAS has taken the lock, and false, without having
+// changed *addr, when spins runs out first. The Go scheduler cannot preempt
+// the assembly: SpinLockUint32 calls it with at most SpinLockCap spins. In the portable build it is a Go loop over sync/atomic whose pause is runtime.Gosched.
+func spinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return spinlock32_portable(addr, spins)
 }
 

@@ -28,25 +28,33 @@ func staticVariant(op string) string {
 // bindings says how each op's exported function reaches its variant
 // in this build (see Binding).
 var bindings = map[string]binding.Kind{
-	"pause":          binding.Static,
-	"cas32":          binding.Static,
-	"cas64":          binding.Static,
-	"casuintptr":     binding.Static,
-	"fetchadd32":     binding.Static,
-	"fetchadd64":     binding.Static,
-	"swap32":         binding.Static,
-	"swap64":         binding.Static,
-	"loadacquire32":  binding.Static,
-	"loadacquire64":  binding.Static,
-	"storerelease32": binding.Static,
-	"storerelease64": binding.Static,
-	"fence":          binding.Static,
-	"cas128":         binding.Static,
-	"load128":        binding.Static,
-	"store128":       binding.Static,
-	"cycles":         binding.Static,
-	"spinlock32":     binding.Static,
-	"cpu":            binding.Static,
+	"pause":               binding.Static,
+	"cas32":               binding.Static,
+	"cas64":               binding.Static,
+	"casuintptr":          binding.Static,
+	"fetchadd32":          binding.Static,
+	"fetchadd64":          binding.Static,
+	"swap32":              binding.Static,
+	"swap64":              binding.Static,
+	"fetchor32":           binding.Static,
+	"fetchor64":           binding.Static,
+	"fetchand32":          binding.Static,
+	"fetchand64":          binding.Static,
+	"fetchadduintptr":     binding.Static,
+	"swapuintptr":         binding.Static,
+	"loadacquireuintptr":  binding.Static,
+	"storereleaseuintptr": binding.Static,
+	"loadacquire32":       binding.Static,
+	"loadacquire64":       binding.Static,
+	"storerelease32":      binding.Static,
+	"storerelease64":      binding.Static,
+	"fence":               binding.Static,
+	"cas128":              binding.Static,
+	"load128":             binding.Static,
+	"store128":            binding.Static,
+	"cycles":              binding.Static,
+	"spinlock32":          binding.Static,
+	"cpu":                 binding.Static,
 }
 
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
@@ -96,6 +104,56 @@ func SwapUint32(addr *uint32, new uint32) (old uint32) {
 // sequentially consistent.
 func SwapUint64(addr *uint64, new uint64) (old uint64) {
 	return direct.StaticSwapUint64(addr, new)
+}
+
+// FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint32.
+func FetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	return direct.StaticFetchOrUint32(addr, mask)
+}
+
+// FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
+// returns the old value, sequentially consistent like sync/atomic.OrUint64.
+func FetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	return direct.StaticFetchOrUint64(addr, mask)
+}
+
+// FetchAndUint32 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint32.
+func FetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	return direct.StaticFetchAndUint32(addr, mask)
+}
+
+// FetchAndUint64 atomically clears the bits of *addr that are clear in mask
+// (*addr &= mask) and returns the old value, sequentially consistent like
+// sync/atomic.AndUint64.
+func FetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	return direct.StaticFetchAndUint64(addr, mask)
+}
+
+// FetchAddUintptr atomically adds delta to *addr and returns the old value,
+// sequentially consistent.
+func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	return direct.StaticFetchAddUintptr(addr, delta)
+}
+
+// SwapUintptr atomically stores new into *addr and returns the old value,
+// sequentially consistent.
+func SwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	return direct.StaticSwapUintptr(addr, new)
+}
+
+// LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
+// load or store moves before it.
+func LoadAcquireUintptr(addr *uintptr) uintptr {
+	return direct.StaticLoadAcquireUintptr(addr)
+}
+
+// StoreReleaseUintptr atomically stores val into *addr with release
+// ordering: no earlier load or store moves after it.
+func StoreReleaseUintptr(addr *uintptr, val uintptr) {
+	direct.StaticStoreReleaseUintptr(addr, val)
 }
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
@@ -170,21 +228,15 @@ func Cycles() uint64 {
 	return direct.StaticCycles()
 }
 
-// SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
-// spinning at most spins pauses: it reads *addr; while the word is held it
-// pauses (the architecture's spin hint, as Pause) and reads it again; when it
-// reads 0 it tries a compare-and-swap from 0 to 1, and a CAS that loses counts
-// as one more pause. It returns true once the CAS has taken the lock
-// (sequentially consistent, so the caller's critical section cannot move
-// before it, as with sync.Mutex.Lock) and false when the budget runs out
-// first, without having changed *addr. With spins 0 it is a TryLock. Release
-// the lock with StoreReleaseUint32(addr, 0).
-//
-// The loop is assembly, which the Go scheduler cannot preempt: while it spins,
-// a garbage collection waiting to stop the world waits for it, and so does
-// every goroutine the collection stops (possibly the holder). Keep spins small
-// (spin.Asm uses 128, a few microseconds) and yield between calls.
-func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
+// spinLockUint32 is the acquire loop of SpinLockUint32 in one call, with
+// no cap on spins: it reads *addr; while the word is held it pauses (the
+// architecture's spin hint, as Pause), spending one unit of spins, and reads
+// it again; when it reads 0 it tries a compare-and-swap from 0 to 1
+// (sequentially consistent), and a CAS that loses counts as one more pause.
+// It returns true once the CAS has taken the lock, and false, without having
+// changed *addr, when spins runs out first. The Go scheduler cannot preempt
+// the assembly: SpinLockUint32 calls it with at most SpinLockCap spins.
+func spinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return direct.StaticSpinLockUint32(addr, spins)
 }
 

@@ -12,6 +12,14 @@ type (
 	fnFetchAddUint64        = func(addr *uint64, delta uint64) (old uint64)
 	fnSwapUint32            = func(addr *uint32, new uint32) (old uint32)
 	fnSwapUint64            = func(addr *uint64, new uint64) (old uint64)
+	fnFetchOrUint32         = func(addr *uint32, mask uint32) (old uint32)
+	fnFetchOrUint64         = func(addr *uint64, mask uint64) (old uint64)
+	fnFetchAndUint32        = func(addr *uint32, mask uint32) (old uint32)
+	fnFetchAndUint64        = func(addr *uint64, mask uint64) (old uint64)
+	fnFetchAddUintptr       = func(addr *uintptr, delta uintptr) (old uintptr)
+	fnSwapUintptr           = func(addr *uintptr, new uintptr) (old uintptr)
+	fnLoadAcquireUintptr    = func(addr *uintptr) uintptr
+	fnStoreReleaseUintptr   = func(addr *uintptr, val uintptr)
 	fnLoadAcquireUint32     = func(addr *uint32) uint32
 	fnLoadAcquireUint64     = func(addr *uint64) uint64
 	fnStoreReleaseUint32    = func(addr *uint32, val uint32)
@@ -48,6 +56,22 @@ type DispatchTable struct {
 	SwapUint32 Entry[fnSwapUint32]
 	// SwapUint64 is the row of op "swap64" (see [SwapUint64]).
 	SwapUint64 Entry[fnSwapUint64]
+	// FetchOrUint32 is the row of op "fetchor32" (see [FetchOrUint32]).
+	FetchOrUint32 Entry[fnFetchOrUint32]
+	// FetchOrUint64 is the row of op "fetchor64" (see [FetchOrUint64]).
+	FetchOrUint64 Entry[fnFetchOrUint64]
+	// FetchAndUint32 is the row of op "fetchand32" (see [FetchAndUint32]).
+	FetchAndUint32 Entry[fnFetchAndUint32]
+	// FetchAndUint64 is the row of op "fetchand64" (see [FetchAndUint64]).
+	FetchAndUint64 Entry[fnFetchAndUint64]
+	// FetchAddUintptr is the row of op "fetchadduintptr" (see [FetchAddUintptr]).
+	FetchAddUintptr Entry[fnFetchAddUintptr]
+	// SwapUintptr is the row of op "swapuintptr" (see [SwapUintptr]).
+	SwapUintptr Entry[fnSwapUintptr]
+	// LoadAcquireUintptr is the row of op "loadacquireuintptr" (see [LoadAcquireUintptr]).
+	LoadAcquireUintptr Entry[fnLoadAcquireUintptr]
+	// StoreReleaseUintptr is the row of op "storereleaseuintptr" (see [StoreReleaseUintptr]).
+	StoreReleaseUintptr Entry[fnStoreReleaseUintptr]
 	// LoadAcquireUint32 is the row of op "loadacquire32" (see [LoadAcquireUint32]).
 	LoadAcquireUint32 Entry[fnLoadAcquireUint32]
 	// LoadAcquireUint64 is the row of op "loadacquire64" (see [LoadAcquireUint64]).
@@ -68,8 +92,9 @@ type DispatchTable struct {
 	Store128 Entry[fnStore128]
 	// Cycles is the row of op "cycles" (see [Cycles]).
 	Cycles Entry[fnCycles]
-	// SpinLockUint32 is the whole test-and-test-and-set acquire loop in
-	// one call (see [SpinLockUint32]).
+	// SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
+	// the chosen variant, without its cap: the assembly cannot be preempted, so
+	// keep spins at most [SpinLockCap].
 	SpinLockUint32 Entry[fnSpinLockUint32]
 	// CPU is the row of op "cpu" (see [CPU]).
 	CPU Entry[fnCPU]
@@ -121,6 +146,54 @@ func rowSwapUint32(sel *uint8, vs []variant[fnSwapUint32]) opImpl {
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowSwapUint64(sel *uint8, vs []variant[fnSwapUint64]) opImpl {
 	return row("swap64", sel, func(t *DispatchTable, e Entry[fnSwapUint64]) { t.SwapUint64 = e }, vs)
+}
+
+// rowFetchOrUint32 builds op fetchor32's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchOrUint32(sel *uint8, vs []variant[fnFetchOrUint32]) opImpl {
+	return row("fetchor32", sel, func(t *DispatchTable, e Entry[fnFetchOrUint32]) { t.FetchOrUint32 = e }, vs)
+}
+
+// rowFetchOrUint64 builds op fetchor64's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchOrUint64(sel *uint8, vs []variant[fnFetchOrUint64]) opImpl {
+	return row("fetchor64", sel, func(t *DispatchTable, e Entry[fnFetchOrUint64]) { t.FetchOrUint64 = e }, vs)
+}
+
+// rowFetchAndUint32 builds op fetchand32's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchAndUint32(sel *uint8, vs []variant[fnFetchAndUint32]) opImpl {
+	return row("fetchand32", sel, func(t *DispatchTable, e Entry[fnFetchAndUint32]) { t.FetchAndUint32 = e }, vs)
+}
+
+// rowFetchAndUint64 builds op fetchand64's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchAndUint64(sel *uint8, vs []variant[fnFetchAndUint64]) opImpl {
+	return row("fetchand64", sel, func(t *DispatchTable, e Entry[fnFetchAndUint64]) { t.FetchAndUint64 = e }, vs)
+}
+
+// rowFetchAddUintptr builds op fetchadduintptr's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFetchAddUintptr(sel *uint8, vs []variant[fnFetchAddUintptr]) opImpl {
+	return row("fetchadduintptr", sel, func(t *DispatchTable, e Entry[fnFetchAddUintptr]) { t.FetchAddUintptr = e }, vs)
+}
+
+// rowSwapUintptr builds op swapuintptr's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowSwapUintptr(sel *uint8, vs []variant[fnSwapUintptr]) opImpl {
+	return row("swapuintptr", sel, func(t *DispatchTable, e Entry[fnSwapUintptr]) { t.SwapUintptr = e }, vs)
+}
+
+// rowLoadAcquireUintptr builds op loadacquireuintptr's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowLoadAcquireUintptr(sel *uint8, vs []variant[fnLoadAcquireUintptr]) opImpl {
+	return row("loadacquireuintptr", sel, func(t *DispatchTable, e Entry[fnLoadAcquireUintptr]) { t.LoadAcquireUintptr = e }, vs)
+}
+
+// rowStoreReleaseUintptr builds op storereleaseuintptr's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowStoreReleaseUintptr(sel *uint8, vs []variant[fnStoreReleaseUintptr]) opImpl {
+	return row("storereleaseuintptr", sel, func(t *DispatchTable, e Entry[fnStoreReleaseUintptr]) { t.StoreReleaseUintptr = e }, vs)
 }
 
 // rowLoadAcquireUint32 builds op loadacquire32's archOps row from its variants, in order of
@@ -189,6 +262,178 @@ func rowCPU(sel *uint8, vs []variant[fnCPU]) opImpl {
 	return row("cpu", sel, func(t *DispatchTable, e Entry[fnCPU]) { t.CPU = e }, vs)
 }
 
+// specVariants returns op's variants on goarch in a build with
+// assembly (not purego, not race), in order of preference, and nil
+// for an op or GOARCH without any: what the portable build's override
+// errors point to.
+func specVariants(goarch, op string) []string {
+	switch goarch + "/" + op {
+	case "amd64/pause":
+		return []string{"pause"}
+	case "amd64/cas32":
+		return []string{"lock"}
+	case "amd64/cas64":
+		return []string{"lock"}
+	case "amd64/casuintptr":
+		return []string{"lock"}
+	case "amd64/fetchadd32":
+		return []string{"lock"}
+	case "amd64/fetchadd64":
+		return []string{"lock"}
+	case "amd64/swap32":
+		return []string{"lock"}
+	case "amd64/swap64":
+		return []string{"lock"}
+	case "amd64/fetchor32":
+		return []string{"cmpxchg"}
+	case "amd64/fetchor64":
+		return []string{"cmpxchg"}
+	case "amd64/fetchand32":
+		return []string{"cmpxchg"}
+	case "amd64/fetchand64":
+		return []string{"cmpxchg"}
+	case "amd64/fetchadduintptr":
+		return []string{"lock"}
+	case "amd64/swapuintptr":
+		return []string{"lock"}
+	case "amd64/loadacquireuintptr":
+		return []string{"mov"}
+	case "amd64/storereleaseuintptr":
+		return []string{"mov"}
+	case "amd64/loadacquire32":
+		return []string{"mov"}
+	case "amd64/loadacquire64":
+		return []string{"mov"}
+	case "amd64/storerelease32":
+		return []string{"mov"}
+	case "amd64/storerelease64":
+		return []string{"mov"}
+	case "amd64/fence":
+		return []string{"lockor", "mfence"}
+	case "amd64/cas128":
+		return []string{"cmpxchg16b", "portable"}
+	case "amd64/load128":
+		return []string{"vmovdqa", "cmpxchg16b", "portable"}
+	case "amd64/store128":
+		return []string{"vmovdqa", "cmpxchg16b", "portable"}
+	case "amd64/cycles":
+		return []string{"rdtscp", "lfence_rdtsc"}
+	case "amd64/spinlock32":
+		return []string{"pause"}
+	case "amd64/cpu":
+		return []string{"rdpid", "rdtscp", "lsl", "syscall", "portable"}
+	case "arm64/pause":
+		return []string{"isb", "yield"}
+	case "arm64/cas32":
+		return []string{"lse", "llsc"}
+	case "arm64/cas64":
+		return []string{"lse", "llsc"}
+	case "arm64/casuintptr":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchadd32":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchadd64":
+		return []string{"lse", "llsc"}
+	case "arm64/swap32":
+		return []string{"lse", "llsc"}
+	case "arm64/swap64":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchor32":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchor64":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchand32":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchand64":
+		return []string{"lse", "llsc"}
+	case "arm64/fetchadduintptr":
+		return []string{"lse", "llsc"}
+	case "arm64/swapuintptr":
+		return []string{"lse", "llsc"}
+	case "arm64/loadacquireuintptr":
+		return []string{"ldapr", "ldar"}
+	case "arm64/storereleaseuintptr":
+		return []string{"stlr"}
+	case "arm64/loadacquire32":
+		return []string{"ldapr", "ldar"}
+	case "arm64/loadacquire64":
+		return []string{"ldapr", "ldar"}
+	case "arm64/storerelease32":
+		return []string{"stlr"}
+	case "arm64/storerelease64":
+		return []string{"stlr"}
+	case "arm64/fence":
+		return []string{"dmb"}
+	case "arm64/cas128":
+		return []string{"lse", "llsc"}
+	case "arm64/load128":
+		return []string{"lse", "llsc"}
+	case "arm64/store128":
+		return []string{"lse", "llsc"}
+	case "arm64/cycles":
+		return []string{"cntvct"}
+	case "arm64/spinlock32":
+		return []string{"lse", "llsc"}
+	case "arm64/cpu":
+		return []string{"syscall", "portable"}
+	case "riscv64/pause":
+		return []string{"pause"}
+	case "riscv64/cas32":
+		return []string{"llsc"}
+	case "riscv64/cas64":
+		return []string{"llsc"}
+	case "riscv64/casuintptr":
+		return []string{"llsc"}
+	case "riscv64/fetchadd32":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchadd64":
+		return []string{"amo", "llsc"}
+	case "riscv64/swap32":
+		return []string{"amo", "llsc"}
+	case "riscv64/swap64":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchor32":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchor64":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchand32":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchand64":
+		return []string{"amo", "llsc"}
+	case "riscv64/fetchadduintptr":
+		return []string{"amo", "llsc"}
+	case "riscv64/swapuintptr":
+		return []string{"amo", "llsc"}
+	case "riscv64/loadacquireuintptr":
+		return []string{"fence"}
+	case "riscv64/storereleaseuintptr":
+		return []string{"fence"}
+	case "riscv64/loadacquire32":
+		return []string{"fence"}
+	case "riscv64/loadacquire64":
+		return []string{"fence"}
+	case "riscv64/storerelease32":
+		return []string{"fence"}
+	case "riscv64/storerelease64":
+		return []string{"fence"}
+	case "riscv64/fence":
+		return []string{"fence"}
+	case "riscv64/cas128":
+		return []string{"portable"}
+	case "riscv64/load128":
+		return []string{"portable"}
+	case "riscv64/store128":
+		return []string{"portable"}
+	case "riscv64/cycles":
+		return []string{"rdtime"}
+	case "riscv64/spinlock32":
+		return []string{"llsc"}
+	case "riscv64/cpu":
+		return []string{"syscall", "portable"}
+	}
+	return nil
+}
+
 // portableOps is every op with its one Go variant, hal's <op>_portable
 // (portable.go): the archOps of the portable build, and, being compiled
 // into every build, the proof that no op lacks its fallback.
@@ -201,6 +446,14 @@ var portableOps = []opImpl{
 	rowFetchAddUint64(nil, []variant[fnFetchAddUint64]{{name: "portable", fn: fetchadd64_portable}}),
 	rowSwapUint32(nil, []variant[fnSwapUint32]{{name: "portable", fn: swap32_portable}}),
 	rowSwapUint64(nil, []variant[fnSwapUint64]{{name: "portable", fn: swap64_portable}}),
+	rowFetchOrUint32(nil, []variant[fnFetchOrUint32]{{name: "portable", fn: fetchor32_portable}}),
+	rowFetchOrUint64(nil, []variant[fnFetchOrUint64]{{name: "portable", fn: fetchor64_portable}}),
+	rowFetchAndUint32(nil, []variant[fnFetchAndUint32]{{name: "portable", fn: fetchand32_portable}}),
+	rowFetchAndUint64(nil, []variant[fnFetchAndUint64]{{name: "portable", fn: fetchand64_portable}}),
+	rowFetchAddUintptr(nil, []variant[fnFetchAddUintptr]{{name: "portable", fn: fetchadduintptr_portable}}),
+	rowSwapUintptr(nil, []variant[fnSwapUintptr]{{name: "portable", fn: swapuintptr_portable}}),
+	rowLoadAcquireUintptr(nil, []variant[fnLoadAcquireUintptr]{{name: "portable", fn: loadacquireuintptr_portable}}),
+	rowStoreReleaseUintptr(nil, []variant[fnStoreReleaseUintptr]{{name: "portable", fn: storereleaseuintptr_portable}}),
 	rowLoadAcquireUint32(nil, []variant[fnLoadAcquireUint32]{{name: "portable", fn: loadacquire32_portable}}),
 	rowLoadAcquireUint64(nil, []variant[fnLoadAcquireUint64]{{name: "portable", fn: loadacquire64_portable}}),
 	rowStoreReleaseUint32(nil, []variant[fnStoreReleaseUint32]{{name: "portable", fn: storerelease32_portable}}),

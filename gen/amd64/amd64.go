@@ -63,6 +63,15 @@ var bodies = backend.Bodies[body]{
 	"cpu/rdtscp":          cpuRDTSCP,
 	"cpu/lsl":             cpuLSL,
 	"cpu/syscall":         cpuSyscall,
+	"fetchor32/cmpxchg":   bitsLoop(32, false),
+	"fetchor64/cmpxchg":   bitsLoop(64, false),
+	"fetchand32/cmpxchg":  bitsLoop(32, true),
+	"fetchand64/cmpxchg":  bitsLoop(64, true),
+	// uintptr is 64 bits on amd64.
+	"fetchadduintptr/lock":    xaddBody(64),
+	"swapuintptr/lock":        xchgBody(64),
+	"loadacquireuintptr/mov":  loadBody(64),
+	"storereleaseuintptr/mov": storeBody(64),
 }
 
 // Implements implements backend.Backend: the keys of bodies.
@@ -529,4 +538,47 @@ func cpuSyscall(c *build.Context, p string) {
 	c.Label(bad)
 	c.MOVQ(operand.U32(0), ret.Addr)
 	c.RET()
+}
+
+// bitsLoop: x86 has no fetch-or or fetch-and, so the op is a CAS loop, the
+// code the compiler emits for atomic.OrUint64/AndUint64 with the result
+// used: load the old value into AX, compute old op mask into DX, LOCK
+// CMPXCHG DX into the word if it still holds AX; a failed CMPXCHG loads
+// the value found into AX, and the loop retries with it. The locked
+// CMPXCHG is a full barrier, so the op is sequentially consistent.
+func bitsLoop(bits int, and bool) body {
+	return func(c *build.Context, p string) {
+		loop := p + "loop"
+		c.Load(c.Param("addr"), reg.RCX)
+		if bits == 32 {
+			c.Load(c.Param("mask"), reg.EBX)
+			c.MOVL(mem(reg.RCX), reg.EAX)
+			c.Label(loop)
+			c.MOVL(reg.EBX, reg.EDX)
+			if and {
+				c.ANDL(reg.EAX, reg.EDX)
+			} else {
+				c.ORL(reg.EAX, reg.EDX)
+			}
+			lock(c)
+			c.CMPXCHGL(reg.EDX, mem(reg.RCX))
+			c.JNE(operand.LabelRef(loop))
+			c.Store(reg.EAX, c.Return("old"))
+		} else {
+			c.Load(c.Param("mask"), reg.RBX)
+			c.MOVQ(mem(reg.RCX), reg.RAX)
+			c.Label(loop)
+			c.MOVQ(reg.RBX, reg.RDX)
+			if and {
+				c.ANDQ(reg.RAX, reg.RDX)
+			} else {
+				c.ORQ(reg.RAX, reg.RDX)
+			}
+			lock(c)
+			c.CMPXCHGQ(reg.RDX, mem(reg.RCX))
+			c.JNE(operand.LabelRef(loop))
+			c.Store(reg.RAX, c.Return("old"))
+		}
+		c.RET()
+	}
 }

@@ -28,7 +28,7 @@ func TestAsm(t *testing.T) {
 		{probe, "internal/probe/asm_amd64.s", "TEXT ·FetchAddUint64Flagged(SB), NOSPLIT, $0-24\n"},
 		{probe, "internal/probe/asm_amd64.s", "CMPB  ·selFetchadd64+0(SB), $0x00\n\tJNE   flagged\n"},
 		// spinlock32: test, PAUSE while held, LOCK CMPXCHGL when free.
-		{api, "asm_amd64.s", "TEXT ·SpinLockUint32(SB), NOSPLIT, $0-17\n"},
+		{api, "asm_amd64.s", "TEXT ·spinLockUint32(SB), NOSPLIT, $0-17\n"},
 		{api, "asm_amd64.s", "\tDECL  DX\n\tPAUSE\n\tJMP   pause_loop\n"},
 		{api, "asm_amd64.s", "\tLOCK\n\tCMPXCHGL BX, (CX)\n\tJNE      pause_held\n"},
 	} {

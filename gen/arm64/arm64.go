@@ -44,9 +44,9 @@ var bodies = backend.Bodies[body]{
 	"casuintptr/lse":      casLSE(64),
 	"casuintptr/llsc":     casLLSC(64),
 	"fetchadd32/lse":      rmwLSE("LDADDAL", 32, "delta"),
-	"fetchadd32/llsc":     fetchaddLLSC(32),
+	"fetchadd32/llsc":     rmwLLSC("ADD", 32, "delta"),
 	"fetchadd64/lse":      rmwLSE("LDADDAL", 64, "delta"),
-	"fetchadd64/llsc":     fetchaddLLSC(64),
+	"fetchadd64/llsc":     rmwLLSC("ADD", 64, "delta"),
 	"swap32/lse":          rmwLSE("SWPAL", 32, "new"),
 	"swap32/llsc":         swapLLSC(32),
 	"swap64/lse":          rmwLSE("SWPAL", 64, "new"),
@@ -68,6 +68,22 @@ var bodies = backend.Bodies[body]{
 	"spinlock32/lse":      spinLock32(true),
 	"spinlock32/llsc":     spinLock32(false),
 	"cpu/syscall":         cpuSyscall,
+	"fetchor32/lse":       rmwLSE("LDORAL", 32, "mask"),
+	"fetchor32/llsc":      rmwLLSC("ORR", 32, "mask"),
+	"fetchor64/lse":       rmwLSE("LDORAL", 64, "mask"),
+	"fetchor64/llsc":      rmwLLSC("ORR", 64, "mask"),
+	"fetchand32/lse":      fetchandLSE(32),
+	"fetchand32/llsc":     rmwLLSC("AND", 32, "mask"),
+	"fetchand64/lse":      fetchandLSE(64),
+	"fetchand64/llsc":     rmwLLSC("AND", 64, "mask"),
+	// uintptr is 64 bits on arm64.
+	"fetchadduintptr/lse":      rmwLSE("LDADDAL", 64, "delta"),
+	"fetchadduintptr/llsc":     rmwLLSC("ADD", 64, "delta"),
+	"swapuintptr/lse":          rmwLSE("SWPAL", 64, "new"),
+	"swapuintptr/llsc":         swapLLSC(64),
+	"loadacquireuintptr/ldapr": loadLDAPR(64),
+	"loadacquireuintptr/ldar":  loadLDAR(64),
+	"storereleaseuintptr/stlr": storeSTLR(64),
 }
 
 // Implements implements backend.Backend: the keys of bodies.
@@ -186,29 +202,13 @@ func casLLSC(bits int) body {
 	}
 }
 
-// rmwLSE: LDADDAL and SWPAL take their operand in R1 and return the old
-// value in R2.
+// rmwLSE: LDADDAL, SWPAL and LDORAL (LDSETAL) take their operand in R1
+// and return the old value in R2.
 func rmwLSE(mnemonic string, bits int, arg string) body {
 	return func(e *Backend, _ string) error {
 		e.Load("addr", "R0")
 		e.Load(arg, "R1")
 		e.Ins(mnemonic+sfx(bits, "D"), "R1", "(R0)", "R2")
-		e.Store("R2", 0)
-		e.Ret()
-		return nil
-	}
-}
-
-func fetchaddLLSC(bits int) body {
-	return func(e *Backend, p string) error {
-		w := sfx(bits, "")
-		e.Load("addr", "R0")
-		e.Load("delta", "R1")
-		e.Label(p + "loop")
-		e.Ins("LDAXR"+w, "(R0)", "R2")
-		e.Ins("ADD"+w, "R1", "R2", "R3")
-		e.Ins("STLXR"+w, "R3", "(R0)", "R4")
-		e.Ins("CBNZ", "R4", p+"loop")
 		e.Store("R2", 0)
 		e.Ret()
 		return nil
@@ -517,4 +517,37 @@ func cpuSyscall(e *Backend, p string) error {
 	e.Store("ZR", 0)
 	e.Ret()
 	return nil
+}
+
+// fetchandLSE: LSE has no fetch-and; LDCLRAL clears the bits set in its
+// operand, so it gets ^mask (MVN), as the compiler's intrinsic for
+// atomic.AndUint64 does. The old value lands in R2.
+func fetchandLSE(bits int) body {
+	return func(e *Backend, _ string) error {
+		e.Load("addr", "R0")
+		e.Load("mask", "R1")
+		e.Ins("MVN"+sfx(bits, ""), "R1", "R1")
+		e.Ins("LDCLRAL"+sfx(bits, "D"), "R1", "(R0)", "R2")
+		e.Store("R2", 0)
+		e.Ret()
+		return nil
+	}
+}
+
+// rmwLLSC: the LDAXR/STLXR loop of a read-modify-write whose new value is
+// alu(old, arg): ADD for fetch-add, ORR for fetch-or, AND for fetch-and.
+func rmwLLSC(alu string, bits int, arg string) body {
+	return func(e *Backend, p string) error {
+		w := sfx(bits, "")
+		e.Load("addr", "R0")
+		e.Load(arg, "R1")
+		e.Label(p + "loop")
+		e.Ins("LDAXR"+w, "(R0)", "R2")
+		e.Ins(alu+w, "R1", "R2", "R3")
+		e.Ins("STLXR"+w, "R3", "(R0)", "R4")
+		e.Ins("CBNZ", "R4", p+"loop")
+		e.Store("R2", 0)
+		e.Ret()
+		return nil
+	}
 }

@@ -498,7 +498,7 @@ func fnType(op *spec.Op) string { return "fn" + op.ExportName() }
 // and purego or race everywhere) and zops_test.go (the op lists and
 // bindings hal's tests loop over).
 func CommonFiles(arches []string) (map[string][]byte, error) {
-	ws := []*goWriter{ztableFile(), zportableFile(arches), zopsTestFile()}
+	ws := []*goWriter{ztableFile(arches), zportableFile(arches), zopsTestFile()}
 	out := map[string][]byte{}
 	for _, w := range ws {
 		src, err := w.format()
@@ -511,7 +511,7 @@ func CommonFiles(arches []string) (map[string][]byte, error) {
 }
 
 // ztableFile: the DispatchTable and what builds its rows, in every build.
-func ztableFile() *goWriter {
+func ztableFile(arches []string) *goWriter {
 	w := &goWriter{name: "ztable.go"}
 	w.p("// %s\n\n", Header)
 	w.p("package hal\n\n")
@@ -547,6 +547,24 @@ func ztableFile() *goWriter {
 		w.p("func %s(sel *uint8, vs []variant[%s]) opImpl {\n", rowFunc(op), fnType(op))
 		w.p("\treturn row(%q, sel, func(t *DispatchTable, e Entry[%s]) { t.%s = e }, vs)\n}\n", op.Name, fnType(op), op.ExportName())
 	}
+	w.p("\n// specVariants returns op's variants on goarch in a build with\n")
+	w.p("// assembly (not purego, not race), in order of preference, and nil\n")
+	w.p("// for an op or GOARCH without any: what the portable build's override\n")
+	w.p("// errors point to.\n")
+	w.p("func specVariants(goarch, op string) []string {\n\tswitch goarch + \"/\" + op {\n")
+	for _, arch := range arches {
+		for i := range spec.Ops {
+			op := &spec.Ops[i]
+			var q []string
+			for _, v := range op.Variants(arch) {
+				q = append(q, fmt.Sprintf("%q", v.Name))
+			}
+			if len(q) > 0 {
+				w.p("\tcase %q:\n\t\treturn []string{%s}\n", arch+"/"+op.Name, strings.Join(q, ", "))
+			}
+		}
+	}
+	w.p("\t}\n\treturn nil\n}\n")
 	w.p("\n// portableOps is every op with its one Go variant, hal's <op>_portable\n")
 	w.p("// (portable.go): the archOps of the portable build, and, being compiled\n")
 	w.p("// into every build, the proof that no op lacks its fallback.\n")

@@ -247,6 +247,19 @@ func TestGoToolchainEncodings(t *testing.T) {
 		expect["FetchAddUint"+n] = []string{"lbu t0", "bnez t0", "amoadd." + x + ".aqrl", "ret", lr, add, sc, "bnez"}
 		expect["SwapUint"+n] = []string{"lbu t0", "bnez t0", "amoswap." + x + ".aqrl", "ret", lr, sc, "bnez"}
 		expect["CompareAndSwapUint"+n] = []string{lr, "bne", sc, "bnez"}
+		for _, b := range []string{"or", "and"} {
+			expect["fetch"+b+n+"_amo"] = []string{"amo" + b + "." + x + ".aqrl"}
+			expect["fetch"+b+n+"_llsc"] = []string{lr, b, sc, "bnez"}
+			expect["Fetch"+strings.ToUpper(b[:1])+b[1:]+"Uint"+n] = []string{"lbu t0", "bnez t0", "amo" + b + "." + x + ".aqrl", "ret", lr, b, sc, "bnez"}
+		}
+	}
+	// The uintptr forms are the 64-bit bodies.
+	for _, c := range [][2]string{{"fetchadduintptr_amo", "fetchadd64_amo"}, {"fetchadduintptr_llsc", "fetchadd64_llsc"},
+		{"swapuintptr_amo", "swap64_amo"}, {"swapuintptr_llsc", "swap64_llsc"},
+		{"loadacquireuintptr_fence", "loadacquire64_fence"}, {"storereleaseuintptr_fence", "storerelease64_fence"},
+		{"FetchAddUintptr", "FetchAddUint64"}, {"SwapUintptr", "SwapUint64"},
+		{"LoadAcquireUintptr", "loadacquire64_fence"}, {"StoreReleaseUintptr", "storerelease64_fence"}} {
+		expect[c[0]] = expect[c[1]]
 	}
 	for _, n := range []string{"32", "64"} {
 		expect["LoadAcquireUint"+n] = expect["loadacquire"+n+"_fence"]
@@ -254,7 +267,7 @@ func TestGoToolchainEncodings(t *testing.T) {
 	}
 	// spinlock32: the test load, the pause while held, then the CAS.
 	expect["spinlock32_llsc"] = []string{"lw a3,0(a0)", "beqz a3", "beqz a1", "addw a1,a1,-1", "pause", "j", "lr.w.aqrl a3,(a0)", "bnez a3", "sc.w.rl a4,a2,(a0)", "bnez a4", "sb a2", "ret", "sb zero", "ret"}
-	expect["SpinLockUint32"] = expect["spinlock32_llsc"]
+	expect["spinLockUint32"] = expect["spinlock32_llsc"]
 	expect["casuintptr_llsc"] = expect["cas64_llsc"]
 	expect["CompareAndSwapUintptr"] = expect["cas64_llsc"]
 	// Every assembly function the spec implies is checked.

@@ -61,9 +61,9 @@ var bodies = backend.Bodies[body]{
 	"cas64/llsc":           casLLSC(64),
 	"casuintptr/llsc":      casLLSC(64),
 	"fetchadd32/amo":       rmwAMO("AMOADD", 32, "delta"),
-	"fetchadd32/llsc":      fetchaddLLSC(32),
+	"fetchadd32/llsc":      rmwLLSC("ADD", 32, "delta"),
 	"fetchadd64/amo":       rmwAMO("AMOADD", 64, "delta"),
-	"fetchadd64/llsc":      fetchaddLLSC(64),
+	"fetchadd64/llsc":      rmwLLSC("ADD", 64, "delta"),
 	"swap32/amo":           rmwAMO("AMOSWAP", 32, "new"),
 	"swap32/llsc":          swapLLSC(32),
 	"swap64/amo":           rmwAMO("AMOSWAP", 64, "new"),
@@ -76,6 +76,21 @@ var bodies = backend.Bodies[body]{
 	"cycles/rdtime":        cyclesRDTIME,
 	"spinlock32/llsc":      spinLock32,
 	"cpu/syscall":          cpuSyscall,
+	"fetchor32/amo":        rmwAMO("AMOOR", 32, "mask"),
+	"fetchor32/llsc":       rmwLLSC("OR", 32, "mask"),
+	"fetchor64/amo":        rmwAMO("AMOOR", 64, "mask"),
+	"fetchor64/llsc":       rmwLLSC("OR", 64, "mask"),
+	"fetchand32/amo":       rmwAMO("AMOAND", 32, "mask"),
+	"fetchand32/llsc":      rmwLLSC("AND", 32, "mask"),
+	"fetchand64/amo":       rmwAMO("AMOAND", 64, "mask"),
+	"fetchand64/llsc":      rmwLLSC("AND", 64, "mask"),
+	// uintptr is 64 bits on riscv64.
+	"fetchadduintptr/amo":       rmwAMO("AMOADD", 64, "delta"),
+	"fetchadduintptr/llsc":      rmwLLSC("ADD", 64, "delta"),
+	"swapuintptr/amo":           rmwAMO("AMOSWAP", 64, "new"),
+	"swapuintptr/llsc":          swapLLSC(64),
+	"loadacquireuintptr/fence":  loadFence(64),
+	"storereleaseuintptr/fence": storeFence(64),
 	// cas128 has only hal's Go variant (spec.Portable) on riscv64: the
 	// driver never asks a backend for it.
 }
@@ -202,19 +217,22 @@ func rmwAMO(mnemonic string, bits int, arg string) body {
 	}
 }
 
-func fetchaddLLSC(bits int) body {
+// rmwLLSC: the LR/SC loop of a read-modify-write whose new value is
+// alu(old, arg). alu is ADD (ADDW for 32 bits, which keeps the sum
+// sign-extended as LR.W's result is), OR or AND (bitwise, so the low 32
+// bits SC.W stores are right whatever the upper ones).
+func rmwLLSC(alu string, bits int, arg string) body {
 	return func(e *Backend, p string) error {
-		add := "ADD"
-		if bits == 32 {
-			add = "ADDW"
+		if alu == "ADD" && bits == 32 {
+			alu = "ADDW"
 		}
 		e.Load("addr", "A0")
-		e.Load("delta", "A1")
+		e.Load(arg, "A1")
 		e.Label(p + "loop")
 		if err := e.lrAQRL(bits, "A2", "A0"); err != nil {
 			return err
 		}
-		e.Ins(add, "A1", "A2", "A3")
+		e.Ins(alu, "A1", "A2", "A3")
 		e.Ins("SC"+sfx(bits), "A3", "(A0)", "A4")
 		e.Ins("BNEZ", "A4", p+"loop")
 		e.Store("A2", 0)

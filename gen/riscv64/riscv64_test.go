@@ -81,7 +81,7 @@ func TestGoFiles(t *testing.T) {
 		"rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{\n\t\t{name: \"portable\", fn: cas128_portable},",
 		"func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool) {\n\treturn cas128_portable(addr, oldLo, oldHi, newLo, newHi)\n}\n",
 		`{name: "amo", fn: direct.FetchAddUint64Amo},`,
-		"selSwap32     uint8 // swap32\n",
+		"\tselSwap32 ", "uint8 // swap32\n",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("hal's riscv64 Go files lack %q", want)

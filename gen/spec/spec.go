@@ -412,8 +412,9 @@ func (op *Op) StaticInline(goarch string, l Level) bool {
 
 // Common parameter lists.
 var (
-	addr32 = Param{"addr", "*uint32"}
-	addr64 = Param{"addr", "*uint64"}
+	addr32  = Param{"addr", "*uint32"}
+	addr64  = Param{"addr", "*uint64"}
+	addrPtr = Param{"addr", "*uintptr"}
 )
 
 // The variants shared by several ops.
@@ -422,6 +423,22 @@ var (
 	arm64RMW  = []Variant{
 		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},
 		{Name: "llsc", Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
+	}
+	// x86 has no fetch-or or fetch-and (LOCK OR and LOCK AND return
+	// nothing), so they are a CAS loop: exactly the code the compiler
+	// emits for atomic.OrUint64/AndUint64 (and the 32-bit forms) when the
+	// result is used (checked with go build -gcflags=-S on Go 1.26.8: MOVQ
+	// (CX), AX; loop: MOVQ BX, DX; ORQ AX, DX; LOCK CMPXCHGQ DX, (CX); JNE).
+	amd64CASLoop = []Variant{{Name: "cmpxchg", Intrinsic: true, Why: "loop of MOV, OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for atomic.OrUint64/AndUint64 with the result used"}}
+	// LSE's LDSET (Go's LDORAL) and LDCLR (bit clear, so And passes
+	// ^mask), as the compiler's intrinsics at arm64.v8.1: MVN; LDCLRALD.
+	arm64Bits = []Variant{
+		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true, Why: "ARMv8.1 LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for and"},
+		{Name: "llsc", Why: "LDAXR/STLXR loop with ORR/AND between, as the Go runtime's fallback"},
+	}
+	riscv64Bits = []Variant{
+		{Name: "amo", Why: "AMOOR/AMOAND with aq+rl: one instruction, which a core may perform at the cache or memory holding the line"},
+		{Name: "llsc", Why: "LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the core's cache"},
 	}
 	// The A extension (LR/SC and AMOs) is part of RV64G, which Go
 	// requires: no feature to detect. A CAS has no AMO without Zacas.
@@ -524,6 +541,79 @@ sequentially consistent.`,
 		Doc: `SwapUint64 atomically stores new into *addr and returns the old value,
 sequentially consistent.`,
 		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
+	},
+	{
+		Name: "fetchor32", GoName: "FetchOrUint32",
+		Inline:  `atomic.OrUint32(addr, mask)`,
+		Params:  []Param{addr32, {"mask", "uint32"}},
+		Results: []Param{{"old", "uint32"}},
+		Doc: `FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
+returns the old value, sequentially consistent like sync/atomic.OrUint32.`,
+		Arch: map[string][]Variant{"amd64": amd64CASLoop, "arm64": arm64Bits, "riscv64": riscv64Bits},
+	},
+	{
+		Name: "fetchor64", GoName: "FetchOrUint64",
+		Inline:  `atomic.OrUint64(addr, mask)`,
+		Params:  []Param{addr64, {"mask", "uint64"}},
+		Results: []Param{{"old", "uint64"}},
+		Doc: `FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
+returns the old value, sequentially consistent like sync/atomic.OrUint64.`,
+		Arch: map[string][]Variant{"amd64": amd64CASLoop, "arm64": arm64Bits, "riscv64": riscv64Bits},
+	},
+	{
+		Name: "fetchand32", GoName: "FetchAndUint32",
+		Inline:  `atomic.AndUint32(addr, mask)`,
+		Params:  []Param{addr32, {"mask", "uint32"}},
+		Results: []Param{{"old", "uint32"}},
+		Doc: `FetchAndUint32 atomically clears the bits of *addr that are clear in mask
+(*addr &= mask) and returns the old value, sequentially consistent like
+sync/atomic.AndUint32.`,
+		Arch: map[string][]Variant{"amd64": amd64CASLoop, "arm64": arm64Bits, "riscv64": riscv64Bits},
+	},
+	{
+		Name: "fetchand64", GoName: "FetchAndUint64",
+		Inline:  `atomic.AndUint64(addr, mask)`,
+		Params:  []Param{addr64, {"mask", "uint64"}},
+		Results: []Param{{"old", "uint64"}},
+		Doc: `FetchAndUint64 atomically clears the bits of *addr that are clear in mask
+(*addr &= mask) and returns the old value, sequentially consistent like
+sync/atomic.AndUint64.`,
+		Arch: map[string][]Variant{"amd64": amd64CASLoop, "arm64": arm64Bits, "riscv64": riscv64Bits},
+	},
+	{
+		Name: "fetchadduintptr", GoName: "FetchAddUintptr",
+		Inline:  `atomic.AddUintptr(addr, delta) - delta`,
+		Params:  []Param{addrPtr, {"delta", "uintptr"}},
+		Results: []Param{{"old", "uintptr"}},
+		Doc: `FetchAddUintptr atomically adds delta to *addr and returns the old value,
+sequentially consistent.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
+	},
+	{
+		Name: "swapuintptr", GoName: "SwapUintptr",
+		Inline:  `atomic.SwapUintptr(addr, new)`,
+		Params:  []Param{addrPtr, {"new", "uintptr"}},
+		Results: []Param{{"old", "uintptr"}},
+		Doc: `SwapUintptr atomically stores new into *addr and returns the old value,
+sequentially consistent.`,
+		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
+	},
+	{
+		Name: "loadacquireuintptr", GoName: "LoadAcquireUintptr",
+		Inline:  `atomic.LoadUintptr(addr)`,
+		Params:  []Param{addrPtr},
+		Results: []Param{{"", "uintptr"}},
+		Doc: `LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
+load or store moves before it.`,
+		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire, "riscv64": riscv64LoadAcquire},
+	},
+	{
+		Name: "storereleaseuintptr", GoName: "StoreReleaseUintptr",
+		Inline: `atomic.StoreUintptr(addr, val)`,
+		Params: []Param{addrPtr, {"val", "uintptr"}},
+		Doc: `StoreReleaseUintptr atomically stores val into *addr with release
+ordering: no earlier load or store moves after it.`,
+		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease, "riscv64": riscv64StoreRelease},
 	},
 	{
 		Name: "loadacquire32", GoName: "LoadAcquireUint32",
@@ -668,25 +758,24 @@ monotonic per core, not a wall clock; see CycleFrequency for its rate.`,
 		// time spent inside it, so that the caller (Go) can yield
 		// with runtime.Gosched between calls: oversubscription stays
 		// Go's business, as the assembly cannot yield.
-		Name: "spinlock32", GoName: "SpinLockUint32",
+		// The exported SpinLockUint32 (hal/spinlock.go) is Go: it calls
+		// this entry with at most SpinLockCap pauses at a time and yields
+		// between calls, so the unpreemptible assembly never runs long.
+		Name: "spinlock32", GoName: "spinLockUint32", Export: "SpinLockUint32",
 		Params:  []Param{addr32, {"spins", "uint32"}},
 		Results: []Param{{"acquired", "bool"}},
-		Doc: `SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
-spinning at most spins pauses: it reads *addr; while the word is held it
-pauses (the architecture's spin hint, as Pause) and reads it again; when it
-reads 0 it tries a compare-and-swap from 0 to 1, and a CAS that loses counts
-as one more pause. It returns true once the CAS has taken the lock
-(sequentially consistent, so the caller's critical section cannot move
-before it, as with sync.Mutex.Lock) and false when the budget runs out
-first, without having changed *addr. With spins 0 it is a TryLock. Release
-the lock with StoreReleaseUint32(addr, 0).
-
-The loop is assembly, which the Go scheduler cannot preempt: while it spins,
-a garbage collection waiting to stop the world waits for it, and so does
-every goroutine the collection stops (possibly the holder). Keep spins small
-(spin.Asm uses 128, a few microseconds) and yield between calls.`,
-		TableDoc: `SpinLockUint32 is the whole test-and-test-and-set acquire loop in
-one call (see [SpinLockUint32]).`,
+		Doc: `spinLockUint32 is the acquire loop of SpinLockUint32 in one call, with
+no cap on spins: it reads *addr; while the word is held it pauses (the
+architecture's spin hint, as Pause), spending one unit of spins, and reads
+it again; when it reads 0 it tries a compare-and-swap from 0 to 1
+(sequentially consistent), and a CAS that loses counts as one more pause.
+It returns true once the CAS has taken the lock, and false, without having
+changed *addr, when spins runs out first. The Go scheduler cannot preempt
+the assembly: SpinLockUint32 calls it with at most SpinLockCap spins.`,
+		PortableDoc: "In the portable build it is a Go loop over sync/atomic whose pause is runtime.Gosched.",
+		TableDoc: `SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
+the chosen variant, without its cap: the assembly cannot be preempted, so
+keep spins at most [SpinLockCap].`,
 		Arch: map[string][]Variant{
 			"amd64": {{Name: "pause", Why: "MOVL test, PAUSE while held, LOCK CMPXCHGL 0→1 when free"}},
 			// One spin hint: ISB, the hint of Go 1.26's runtime.

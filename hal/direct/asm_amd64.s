@@ -88,6 +88,113 @@ TEXT ·SwapUint64Lock(SB), NOSPLIT, $0-24
 	MOVQ  AX, old+16(FP)
 	RET
 
+// func FetchOrUint32Cmpxchg(addr *uint32, mask uint32) (old uint32)
+TEXT ·FetchOrUint32Cmpxchg(SB), NOSPLIT, $0-20
+	// fetchor32, variant "cmpxchg": loop of MOV, OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for atomic.OrUint64/AndUint64 with the result used
+	MOVQ addr+0(FP), CX
+	MOVL mask+8(FP), BX
+	MOVL (CX), AX
+
+cmpxchg_loop:
+	MOVL     BX, DX
+	ORL      AX, DX
+	LOCK
+	CMPXCHGL DX, (CX)
+	JNE      cmpxchg_loop
+	MOVL     AX, old+16(FP)
+	RET
+
+// func FetchOrUint64Cmpxchg(addr *uint64, mask uint64) (old uint64)
+TEXT ·FetchOrUint64Cmpxchg(SB), NOSPLIT, $0-24
+	// fetchor64, variant "cmpxchg": loop of MOV, OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for atomic.OrUint64/AndUint64 with the result used
+	MOVQ addr+0(FP), CX
+	MOVQ mask+8(FP), BX
+	MOVQ (CX), AX
+
+cmpxchg_loop:
+	MOVQ     BX, DX
+	ORQ      AX, DX
+	LOCK
+	CMPXCHGQ DX, (CX)
+	JNE      cmpxchg_loop
+	MOVQ     AX, old+16(FP)
+	RET
+
+// func FetchAndUint32Cmpxchg(addr *uint32, mask uint32) (old uint32)
+TEXT ·FetchAndUint32Cmpxchg(SB), NOSPLIT, $0-20
+	// fetchand32, variant "cmpxchg": loop of MOV, OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for atomic.OrUint64/AndUint64 with the result used
+	MOVQ addr+0(FP), CX
+	MOVL mask+8(FP), BX
+	MOVL (CX), AX
+
+cmpxchg_loop:
+	MOVL     BX, DX
+	ANDL     AX, DX
+	LOCK
+	CMPXCHGL DX, (CX)
+	JNE      cmpxchg_loop
+	MOVL     AX, old+16(FP)
+	RET
+
+// func FetchAndUint64Cmpxchg(addr *uint64, mask uint64) (old uint64)
+TEXT ·FetchAndUint64Cmpxchg(SB), NOSPLIT, $0-24
+	// fetchand64, variant "cmpxchg": loop of MOV, OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for atomic.OrUint64/AndUint64 with the result used
+	MOVQ addr+0(FP), CX
+	MOVQ mask+8(FP), BX
+	MOVQ (CX), AX
+
+cmpxchg_loop:
+	MOVQ     BX, DX
+	ANDQ     AX, DX
+	LOCK
+	CMPXCHGQ DX, (CX)
+	JNE      cmpxchg_loop
+	MOVQ     AX, old+16(FP)
+	RET
+
+// func FetchAddUintptrLock(addr *uintptr, delta uintptr) (old uintptr)
+TEXT ·FetchAddUintptrLock(SB), NOSPLIT, $0-24
+	// fetchadduintptr, variant "lock": LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
+	MOVQ  addr+0(FP), CX
+	MOVQ  delta+8(FP), AX
+	LOCK
+	XADDQ AX, (CX)
+	MOVQ  AX, old+16(FP)
+	RET
+
+// func SwapUintptrLock(addr *uintptr, new uintptr) (old uintptr)
+TEXT ·SwapUintptrLock(SB), NOSPLIT, $0-24
+	// swapuintptr, variant "lock": LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86
+	MOVQ addr+0(FP), CX
+	MOVQ new+8(FP), AX
+
+	// XCHG with memory is implicitly locked.
+	XCHGQ AX, (CX)
+	MOVQ  AX, old+16(FP)
+	RET
+
+// func LoadAcquireUintptrMov(addr *uintptr) uintptr
+TEXT ·LoadAcquireUintptrMov(SB), NOSPLIT, $0-16
+	// loadacquireuintptr, variant "mov": plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load
+	MOVQ addr+0(FP), CX
+
+	// x86-TSO: a load is not reordered with later loads or stores,
+	// so a plain (aligned, hence atomic) MOV is an acquire load.
+	MOVQ (CX), AX
+	MOVQ AX, ret+8(FP)
+	RET
+
+// func StoreReleaseUintptrMov(addr *uintptr, val uintptr)
+TEXT ·StoreReleaseUintptrMov(SB), NOSPLIT, $0-16
+	// storereleaseuintptr, variant "mov": plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store
+	MOVQ addr+0(FP), CX
+
+	// x86-TSO: a store is not reordered with earlier loads or stores,
+	// so a plain (aligned, hence atomic) MOV is a release store.
+	MOVQ val+8(FP), AX
+	MOVQ AX, (CX)
+	RET
+
 // func LoadAcquireUint32Mov(addr *uint32) uint32
 TEXT ·LoadAcquireUint32Mov(SB), NOSPLIT, $0-12
 	// loadacquire32, variant "mov": plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load

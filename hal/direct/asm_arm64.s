@@ -176,6 +176,148 @@ llsc_loop:
 	MOVD      R2, old+16(FP)
 	RET
 
+// fetchor32, variant "lse" (requires atomics): ARMv8.1 LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for and
+TEXT ·FetchOrUint32Lse(SB), NOSPLIT, $0-20
+	MOVD      addr+0(FP), R0
+	MOVWU     mask+8(FP), R1
+	LDORALW   R1, (R0), R2
+	MOVW      R2, old+16(FP)
+	RET
+
+// fetchor32, variant "llsc": LDAXR/STLXR loop with ORR/AND between, as the Go runtime's fallback
+TEXT ·FetchOrUint32Llsc(SB), NOSPLIT, $0-20
+	MOVD      addr+0(FP), R0
+	MOVWU     mask+8(FP), R1
+llsc_loop:
+	LDAXRW    (R0), R2
+	ORRW      R1, R2, R3
+	STLXRW    R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVW      R2, old+16(FP)
+	RET
+
+// fetchor64, variant "lse" (requires atomics): ARMv8.1 LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for and
+TEXT ·FetchOrUint64Lse(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	MOVD      mask+8(FP), R1
+	LDORALD   R1, (R0), R2
+	MOVD      R2, old+16(FP)
+	RET
+
+// fetchor64, variant "llsc": LDAXR/STLXR loop with ORR/AND between, as the Go runtime's fallback
+TEXT ·FetchOrUint64Llsc(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	MOVD      mask+8(FP), R1
+llsc_loop:
+	LDAXR     (R0), R2
+	ORR       R1, R2, R3
+	STLXR     R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVD      R2, old+16(FP)
+	RET
+
+// fetchand32, variant "lse" (requires atomics): ARMv8.1 LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for and
+TEXT ·FetchAndUint32Lse(SB), NOSPLIT, $0-20
+	MOVD      addr+0(FP), R0
+	MOVWU     mask+8(FP), R1
+	MVNW      R1, R1
+	LDCLRALW  R1, (R0), R2
+	MOVW      R2, old+16(FP)
+	RET
+
+// fetchand32, variant "llsc": LDAXR/STLXR loop with ORR/AND between, as the Go runtime's fallback
+TEXT ·FetchAndUint32Llsc(SB), NOSPLIT, $0-20
+	MOVD      addr+0(FP), R0
+	MOVWU     mask+8(FP), R1
+llsc_loop:
+	LDAXRW    (R0), R2
+	ANDW      R1, R2, R3
+	STLXRW    R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVW      R2, old+16(FP)
+	RET
+
+// fetchand64, variant "lse" (requires atomics): ARMv8.1 LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for and
+TEXT ·FetchAndUint64Lse(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	MOVD      mask+8(FP), R1
+	MVN       R1, R1
+	LDCLRALD  R1, (R0), R2
+	MOVD      R2, old+16(FP)
+	RET
+
+// fetchand64, variant "llsc": LDAXR/STLXR loop with ORR/AND between, as the Go runtime's fallback
+TEXT ·FetchAndUint64Llsc(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	MOVD      mask+8(FP), R1
+llsc_loop:
+	LDAXR     (R0), R2
+	AND       R1, R2, R3
+	STLXR     R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVD      R2, old+16(FP)
+	RET
+
+// fetchadduintptr, variant "lse" (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
+TEXT ·FetchAddUintptrLse(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	MOVD      delta+8(FP), R1
+	LDADDALD  R1, (R0), R2
+	MOVD      R2, old+16(FP)
+	RET
+
+// fetchadduintptr, variant "llsc": LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
+TEXT ·FetchAddUintptrLlsc(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	MOVD      delta+8(FP), R1
+llsc_loop:
+	LDAXR     (R0), R2
+	ADD       R1, R2, R3
+	STLXR     R3, (R0), R4
+	CBNZ      R4, llsc_loop
+	MOVD      R2, old+16(FP)
+	RET
+
+// swapuintptr, variant "lse" (requires atomics): ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)
+TEXT ·SwapUintptrLse(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	MOVD      new+8(FP), R1
+	SWPALD    R1, (R0), R2
+	MOVD      R2, old+16(FP)
+	RET
+
+// swapuintptr, variant "llsc": LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive
+TEXT ·SwapUintptrLlsc(SB), NOSPLIT, $0-24
+	MOVD      addr+0(FP), R0
+	MOVD      new+8(FP), R1
+llsc_loop:
+	LDAXR     (R0), R2
+	STLXR     R1, (R0), R3
+	CBNZ      R3, llsc_loop
+	MOVD      R2, old+16(FP)
+	RET
+
+// loadacquireuintptr, variant "ldapr" (requires lrcpc): LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which acquire allows
+TEXT ·LoadAcquireUintptrLdapr(SB), NOSPLIT, $0-16
+	MOVD      addr+0(FP), R0
+	WORD      $0xf8bfc001 // LDAPR X1, [X0]
+	MOVD      R1, ret+8(FP)
+	RET
+
+// loadacquireuintptr, variant "ldar": LDAR (RCsc acquire)
+TEXT ·LoadAcquireUintptrLdar(SB), NOSPLIT, $0-16
+	MOVD      addr+0(FP), R0
+	LDAR      (R0), R1
+	MOVD      R1, ret+8(FP)
+	RET
+
+// storereleaseuintptr, variant "stlr": STLR (release)
+TEXT ·StoreReleaseUintptrStlr(SB), NOSPLIT, $0-16
+	MOVD      addr+0(FP), R0
+	MOVD      val+8(FP), R1
+	STLR      R1, (R0)
+	RET
+
 // loadacquire32, variant "ldapr" (requires lrcpc): LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which acquire allows
 TEXT ·LoadAcquireUint32Ldapr(SB), NOSPLIT, $0-12
 	MOVD      addr+0(FP), R0

@@ -138,6 +138,141 @@ llsc_loop:
 	MOV       A2, old+16(FP)
 	RET
 
+// fetchor32, variant "amo": AMOOR/AMOAND with aq+rl: one instruction, which a core may perform at the cache or memory holding the line
+TEXT ·FetchOrUint32Amo(SB), NOSPLIT, $0-20
+	MOV       addr+0(FP), A0
+	MOVW      mask+8(FP), A1
+	AMOORW    A1, (A0), A2
+	MOVW      A2, old+16(FP)
+	RET
+
+// fetchor32, variant "llsc": LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the core's cache
+TEXT ·FetchOrUint32Llsc(SB), NOSPLIT, $0-20
+	MOV       addr+0(FP), A0
+	MOVW      mask+8(FP), A1
+llsc_loop:
+	WORD      $0x1605262f // lr.w.aqrl a2, (a0)
+	OR        A1, A2, A3
+	SCW       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOVW      A2, old+16(FP)
+	RET
+
+// fetchor64, variant "amo": AMOOR/AMOAND with aq+rl: one instruction, which a core may perform at the cache or memory holding the line
+TEXT ·FetchOrUint64Amo(SB), NOSPLIT, $0-24
+	MOV       addr+0(FP), A0
+	MOV       mask+8(FP), A1
+	AMOORD    A1, (A0), A2
+	MOV       A2, old+16(FP)
+	RET
+
+// fetchor64, variant "llsc": LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the core's cache
+TEXT ·FetchOrUint64Llsc(SB), NOSPLIT, $0-24
+	MOV       addr+0(FP), A0
+	MOV       mask+8(FP), A1
+llsc_loop:
+	WORD      $0x1605362f // lr.d.aqrl a2, (a0)
+	OR        A1, A2, A3
+	SCD       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOV       A2, old+16(FP)
+	RET
+
+// fetchand32, variant "amo": AMOOR/AMOAND with aq+rl: one instruction, which a core may perform at the cache or memory holding the line
+TEXT ·FetchAndUint32Amo(SB), NOSPLIT, $0-20
+	MOV       addr+0(FP), A0
+	MOVW      mask+8(FP), A1
+	AMOANDW   A1, (A0), A2
+	MOVW      A2, old+16(FP)
+	RET
+
+// fetchand32, variant "llsc": LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the core's cache
+TEXT ·FetchAndUint32Llsc(SB), NOSPLIT, $0-20
+	MOV       addr+0(FP), A0
+	MOVW      mask+8(FP), A1
+llsc_loop:
+	WORD      $0x1605262f // lr.w.aqrl a2, (a0)
+	AND       A1, A2, A3
+	SCW       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOVW      A2, old+16(FP)
+	RET
+
+// fetchand64, variant "amo": AMOOR/AMOAND with aq+rl: one instruction, which a core may perform at the cache or memory holding the line
+TEXT ·FetchAndUint64Amo(SB), NOSPLIT, $0-24
+	MOV       addr+0(FP), A0
+	MOV       mask+8(FP), A1
+	AMOANDD   A1, (A0), A2
+	MOV       A2, old+16(FP)
+	RET
+
+// fetchand64, variant "llsc": LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the core's cache
+TEXT ·FetchAndUint64Llsc(SB), NOSPLIT, $0-24
+	MOV       addr+0(FP), A0
+	MOV       mask+8(FP), A1
+llsc_loop:
+	WORD      $0x1605362f // lr.d.aqrl a2, (a0)
+	AND       A1, A2, A3
+	SCD       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOV       A2, old+16(FP)
+	RET
+
+// fetchadduintptr, variant "amo": AMO instruction with aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or memory holding the line
+TEXT ·FetchAddUintptrAmo(SB), NOSPLIT, $0-24
+	MOV       addr+0(FP), A0
+	MOV       delta+8(FP), A1
+	AMOADDD   A1, (A0), A2
+	MOV       A2, old+16(FP)
+	RET
+
+// fetchadduintptr, variant "llsc": LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded): the line is reserved in the core's cache
+TEXT ·FetchAddUintptrLlsc(SB), NOSPLIT, $0-24
+	MOV       addr+0(FP), A0
+	MOV       delta+8(FP), A1
+llsc_loop:
+	WORD      $0x1605362f // lr.d.aqrl a2, (a0)
+	ADD       A1, A2, A3
+	SCD       A3, (A0), A4
+	BNEZ      A4, llsc_loop
+	MOV       A2, old+16(FP)
+	RET
+
+// swapuintptr, variant "amo": AMO instruction with aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or memory holding the line
+TEXT ·SwapUintptrAmo(SB), NOSPLIT, $0-24
+	MOV       addr+0(FP), A0
+	MOV       new+8(FP), A1
+	AMOSWAPD  A1, (A0), A2
+	MOV       A2, old+16(FP)
+	RET
+
+// swapuintptr, variant "llsc": LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded): the line is reserved in the core's cache
+TEXT ·SwapUintptrLlsc(SB), NOSPLIT, $0-24
+	MOV       addr+0(FP), A0
+	MOV       new+8(FP), A1
+llsc_loop:
+	WORD      $0x1605362f // lr.d.aqrl a2, (a0)
+	SCD       A1, (A0), A3
+	BNEZ      A3, llsc_loop
+	MOV       A2, old+16(FP)
+	RET
+
+// loadacquireuintptr, variant "fence": plain load, then FENCE R,RW (WORD-encoded): no later load or store moves before the load
+TEXT ·LoadAcquireUintptrFence(SB), NOSPLIT, $0-16
+	MOV       addr+0(FP), A0
+	MOV       (A0), A1
+	WORD      $0x0230000f // fence r, rw
+	MOV       A1, ret+8(FP)
+	RET
+
+// storereleaseuintptr, variant "fence": FENCE RW,W (WORD-encoded), then a plain store: no earlier load or store moves after the store
+TEXT ·StoreReleaseUintptrFence(SB), NOSPLIT, $0-16
+	MOV       addr+0(FP), A0
+	MOV       val+8(FP), A1
+	WORD      $0x0310000f // fence rw, w
+	MOV       A1, (A0)
+	RET
+
 // loadacquire32, variant "fence": plain load, then FENCE R,RW (WORD-encoded): no later load or store moves before the load
 TEXT ·LoadAcquireUint32Fence(SB), NOSPLIT, $0-12
 	MOV       addr+0(FP), A0

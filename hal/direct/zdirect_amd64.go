@@ -66,6 +66,76 @@ func SwapUint32Lock(addr *uint32, new uint32) (old uint32)
 //go:noescape
 func SwapUint64Lock(addr *uint64, new uint64) (old uint64)
 
+// FetchOrUint32Cmpxchg is variant "cmpxchg" of fetchor32: loop of MOV, OR/AND,
+// LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for
+// atomic.OrUint64/AndUint64 with the result used.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchOrUint32Cmpxchg(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint64Cmpxchg is variant "cmpxchg" of fetchor64: loop of MOV, OR/AND,
+// LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for
+// atomic.OrUint64/AndUint64 with the result used.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchOrUint64Cmpxchg(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint32Cmpxchg is variant "cmpxchg" of fetchand32: loop of MOV,
+// OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for
+// atomic.OrUint64/AndUint64 with the result used.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAndUint32Cmpxchg(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint64Cmpxchg is variant "cmpxchg" of fetchand64: loop of MOV,
+// OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for
+// atomic.OrUint64/AndUint64 with the result used.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAndUint64Cmpxchg(addr *uint64, mask uint64) (old uint64)
+
+// FetchAddUintptrLock is variant "lock" of fetchadduintptr: LOCK-prefixed
+// instruction (XCHG is implicitly locked): a full barrier on x86.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAddUintptrLock(addr *uintptr, delta uintptr) (old uintptr)
+
+// SwapUintptrLock is variant "lock" of swapuintptr: LOCK-prefixed instruction
+// (XCHG is implicitly locked): a full barrier on x86.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func SwapUintptrLock(addr *uintptr, new uintptr) (old uintptr)
+
+// LoadAcquireUintptrMov is variant "mov" of loadacquireuintptr: plain MOV:
+// under x86-TSO a load is never reordered with later loads or stores, so it is
+// an acquire load.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func LoadAcquireUintptrMov(addr *uintptr) uintptr
+
+// StoreReleaseUintptrMov is variant "mov" of storereleaseuintptr: plain MOV:
+// under x86-TSO a store is never reordered with earlier loads or stores, so it
+// is a release store.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func StoreReleaseUintptrMov(addr *uintptr, val uintptr)
+
 // LoadAcquireUint32Mov is variant "mov" of loadacquire32: plain MOV: under
 // x86-TSO a load is never reordered with later loads or stores, so it is an
 // acquire load.

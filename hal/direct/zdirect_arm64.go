@@ -138,6 +138,139 @@ func SwapUint64Lse(addr *uint64, new uint64) (old uint64)
 //go:noescape
 func SwapUint64Llsc(addr *uint64, new uint64) (old uint64)
 
+// FetchOrUint32Lse is variant "lse" of fetchor32 (requires atomics): ARMv8.1
+// LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for
+// and.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func FetchOrUint32Lse(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint32Llsc is variant "llsc" of fetchor32: LDAXR/STLXR loop with
+// ORR/AND between, as the Go runtime's fallback.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchOrUint32Llsc(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint64Lse is variant "lse" of fetchor64 (requires atomics): ARMv8.1
+// LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for
+// and.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func FetchOrUint64Lse(addr *uint64, mask uint64) (old uint64)
+
+// FetchOrUint64Llsc is variant "llsc" of fetchor64: LDAXR/STLXR loop with
+// ORR/AND between, as the Go runtime's fallback.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchOrUint64Llsc(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint32Lse is variant "lse" of fetchand32 (requires atomics): ARMv8.1
+// LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for
+// and.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func FetchAndUint32Lse(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint32Llsc is variant "llsc" of fetchand32: LDAXR/STLXR loop with
+// ORR/AND between, as the Go runtime's fallback.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAndUint32Llsc(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint64Lse is variant "lse" of fetchand64 (requires atomics): ARMv8.1
+// LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for
+// and.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func FetchAndUint64Lse(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint64Llsc is variant "llsc" of fetchand64: LDAXR/STLXR loop with
+// ORR/AND between, as the Go runtime's fallback.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAndUint64Llsc(addr *uint64, mask uint64) (old uint64)
+
+// FetchAddUintptrLse is variant "lse" of fetchadduintptr (requires atomics):
+// ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL,
+// SWPAL).
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func FetchAddUintptrLse(addr *uintptr, delta uintptr) (old uintptr)
+
+// FetchAddUintptrLlsc is variant "llsc" of fetchadduintptr: LDAXR/STLXR loop,
+// as the Go runtime's fallback: acquire load, release store-exclusive.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAddUintptrLlsc(addr *uintptr, delta uintptr) (old uintptr)
+
+// SwapUintptrLse is variant "lse" of swapuintptr (requires atomics): ARMv8.1
+// LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL).
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has atomics (see hal.Runnable).
+//
+//go:noescape
+func SwapUintptrLse(addr *uintptr, new uintptr) (old uintptr)
+
+// SwapUintptrLlsc is variant "llsc" of swapuintptr: LDAXR/STLXR loop, as the
+// Go runtime's fallback: acquire load, release store-exclusive.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func SwapUintptrLlsc(addr *uintptr, new uintptr) (old uintptr)
+
+// LoadAcquireUintptrLdapr is variant "ldapr" of loadacquireuintptr (requires
+// lrcpc): LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which
+// acquire allows.
+//
+// It is the variant's assembly, called with no dispatch and no check: the
+// caller must make sure the CPU has lrcpc (see hal.Runnable).
+//
+//go:noescape
+func LoadAcquireUintptrLdapr(addr *uintptr) uintptr
+
+// LoadAcquireUintptrLdar is variant "ldar" of loadacquireuintptr: LDAR (RCsc
+// acquire).
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func LoadAcquireUintptrLdar(addr *uintptr) uintptr
+
+// StoreReleaseUintptrStlr is variant "stlr" of storereleaseuintptr: STLR
+// (release).
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func StoreReleaseUintptrStlr(addr *uintptr, val uintptr)
+
 // LoadAcquireUint32Ldapr is variant "ldapr" of loadacquire32 (requires lrcpc):
 // LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which acquire
 // allows.

@@ -103,6 +103,130 @@ func SwapUint64Amo(addr *uint64, new uint64) (old uint64)
 //go:noescape
 func SwapUint64Llsc(addr *uint64, new uint64) (old uint64)
 
+// FetchOrUint32Amo is variant "amo" of fetchor32: AMOOR/AMOAND with aq+rl: one
+// instruction, which a core may perform at the cache or memory holding the
+// line.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchOrUint32Amo(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint32Llsc is variant "llsc" of fetchor32: LR.aqrl/SC.rl loop
+// (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the
+// core's cache.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchOrUint32Llsc(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint64Amo is variant "amo" of fetchor64: AMOOR/AMOAND with aq+rl: one
+// instruction, which a core may perform at the cache or memory holding the
+// line.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchOrUint64Amo(addr *uint64, mask uint64) (old uint64)
+
+// FetchOrUint64Llsc is variant "llsc" of fetchor64: LR.aqrl/SC.rl loop
+// (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the
+// core's cache.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchOrUint64Llsc(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint32Amo is variant "amo" of fetchand32: AMOOR/AMOAND with aq+rl:
+// one instruction, which a core may perform at the cache or memory holding the
+// line.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAndUint32Amo(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint32Llsc is variant "llsc" of fetchand32: LR.aqrl/SC.rl loop
+// (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the
+// core's cache.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAndUint32Llsc(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint64Amo is variant "amo" of fetchand64: AMOOR/AMOAND with aq+rl:
+// one instruction, which a core may perform at the cache or memory holding the
+// line.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAndUint64Amo(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint64Llsc is variant "llsc" of fetchand64: LR.aqrl/SC.rl loop
+// (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the
+// core's cache.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAndUint64Llsc(addr *uint64, mask uint64) (old uint64)
+
+// FetchAddUintptrAmo is variant "amo" of fetchadduintptr: AMO instruction with
+// aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the
+// cache or memory holding the line.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAddUintptrAmo(addr *uintptr, delta uintptr) (old uintptr)
+
+// FetchAddUintptrLlsc is variant "llsc" of fetchadduintptr: LR.aqrl/SC.rl loop
+// (LR.aqrl WORD-encoded): the line is reserved in the core's cache.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func FetchAddUintptrLlsc(addr *uintptr, delta uintptr) (old uintptr)
+
+// SwapUintptrAmo is variant "amo" of swapuintptr: AMO instruction with aq+rl
+// (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or
+// memory holding the line.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func SwapUintptrAmo(addr *uintptr, new uintptr) (old uintptr)
+
+// SwapUintptrLlsc is variant "llsc" of swapuintptr: LR.aqrl/SC.rl loop
+// (LR.aqrl WORD-encoded): the line is reserved in the core's cache.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func SwapUintptrLlsc(addr *uintptr, new uintptr) (old uintptr)
+
+// LoadAcquireUintptrFence is variant "fence" of loadacquireuintptr: plain
+// load, then FENCE R,RW (WORD-encoded): no later load or store moves before
+// the load.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func LoadAcquireUintptrFence(addr *uintptr) uintptr
+
+// StoreReleaseUintptrFence is variant "fence" of storereleaseuintptr: FENCE
+// RW,W (WORD-encoded), then a plain store: no earlier load or store moves
+// after the store.
+//
+// It is the variant's assembly, called with no dispatch.
+//
+//go:noescape
+func StoreReleaseUintptrFence(addr *uintptr, val uintptr)
+
 // LoadAcquireUint32Fence is variant "fence" of loadacquire32: plain load, then
 // FENCE R,RW (WORD-encoded): no later load or store moves before the load.
 //

@@ -28,6 +28,22 @@ func StaticVariant(op string) string {
 		return "amo"
 	case "swap64":
 		return "amo"
+	case "fetchor32":
+		return "amo"
+	case "fetchor64":
+		return "amo"
+	case "fetchand32":
+		return "amo"
+	case "fetchand64":
+		return "amo"
+	case "fetchadduintptr":
+		return "amo"
+	case "swapuintptr":
+		return "amo"
+	case "loadacquireuintptr":
+		return "fence"
+	case "storereleaseuintptr":
+		return "fence"
 	case "loadacquire32":
 		return "fence"
 	case "loadacquire64":
@@ -102,6 +118,63 @@ func StaticSwapUint64(addr *uint64, new uint64) (old uint64) {
 	return SwapUint64Amo(addr, new)
 }
 
+// StaticFetchOrUint32 is fetchor32 with its variant fixed at compile time, as
+// hal's FetchOrUint32 is in a gohal_static build: at riscv64, variant "amo",
+// bound by a direct call to FetchOrUint32Amo.
+func StaticFetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	return FetchOrUint32Amo(addr, mask)
+}
+
+// StaticFetchOrUint64 is fetchor64 with its variant fixed at compile time, as
+// hal's FetchOrUint64 is in a gohal_static build: at riscv64, variant "amo",
+// bound by a direct call to FetchOrUint64Amo.
+func StaticFetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	return FetchOrUint64Amo(addr, mask)
+}
+
+// StaticFetchAndUint32 is fetchand32 with its variant fixed at compile time,
+// as hal's FetchAndUint32 is in a gohal_static build: at riscv64, variant
+// "amo", bound by a direct call to FetchAndUint32Amo.
+func StaticFetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	return FetchAndUint32Amo(addr, mask)
+}
+
+// StaticFetchAndUint64 is fetchand64 with its variant fixed at compile time,
+// as hal's FetchAndUint64 is in a gohal_static build: at riscv64, variant
+// "amo", bound by a direct call to FetchAndUint64Amo.
+func StaticFetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	return FetchAndUint64Amo(addr, mask)
+}
+
+// StaticFetchAddUintptr is fetchadduintptr with its variant fixed at compile
+// time, as hal's FetchAddUintptr is in a gohal_static build: at riscv64,
+// variant "amo", bound by a direct call to FetchAddUintptrAmo.
+func StaticFetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	return FetchAddUintptrAmo(addr, delta)
+}
+
+// StaticSwapUintptr is swapuintptr with its variant fixed at compile time, as
+// hal's SwapUintptr is in a gohal_static build: at riscv64, variant "amo",
+// bound by a direct call to SwapUintptrAmo.
+func StaticSwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	return SwapUintptrAmo(addr, new)
+}
+
+// StaticLoadAcquireUintptr is loadacquireuintptr with its variant fixed at
+// compile time, as hal's LoadAcquireUintptr is in a gohal_static build: at
+// riscv64, variant "fence", bound by a direct call to LoadAcquireUintptrFence.
+func StaticLoadAcquireUintptr(addr *uintptr) uintptr {
+	return LoadAcquireUintptrFence(addr)
+}
+
+// StaticStoreReleaseUintptr is storereleaseuintptr with its variant fixed at
+// compile time, as hal's StoreReleaseUintptr is in a gohal_static build: at
+// riscv64, variant "fence", bound by a direct call to
+// StoreReleaseUintptrFence.
+func StaticStoreReleaseUintptr(addr *uintptr, val uintptr) {
+	StoreReleaseUintptrFence(addr, val)
+}
+
 // StaticLoadAcquireUint32 is loadacquire32 with its variant fixed at compile
 // time, as hal's LoadAcquireUint32 is in a gohal_static build: at riscv64,
 // variant "fence", bound by a direct call to LoadAcquireUint32Fence.
@@ -145,7 +218,7 @@ func StaticCycles() uint64 {
 }
 
 // StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
-// as hal's SpinLockUint32 is in a gohal_static build: at riscv64, variant
+// as hal's spinLockUint32 is in a gohal_static build: at riscv64, variant
 // "llsc", bound by a direct call to SpinLockUint32Llsc.
 func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return SpinLockUint32Llsc(addr, spins)

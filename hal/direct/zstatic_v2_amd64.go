@@ -32,6 +32,22 @@ func StaticVariant(op string) string {
 		return "lock"
 	case "swap64":
 		return "lock"
+	case "fetchor32":
+		return "cmpxchg"
+	case "fetchor64":
+		return "cmpxchg"
+	case "fetchand32":
+		return "cmpxchg"
+	case "fetchand64":
+		return "cmpxchg"
+	case "fetchadduintptr":
+		return "lock"
+	case "swapuintptr":
+		return "lock"
+	case "loadacquireuintptr":
+		return "mov"
+	case "storereleaseuintptr":
+		return "mov"
 	case "loadacquire32":
 		return "mov"
 	case "loadacquire64":
@@ -115,6 +131,68 @@ func StaticSwapUint64(addr *uint64, new uint64) (old uint64) {
 	return atomic.SwapUint64(addr, new)
 }
 
+// StaticFetchOrUint32 is fetchor32 with its variant fixed at compile time, as
+// hal's FetchOrUint32 is in a gohal_static build: at amd64.v2, variant
+// "cmpxchg", bound by the inlined sync/atomic intrinsic, which is that
+// variant.
+func StaticFetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.OrUint32(addr, mask)
+}
+
+// StaticFetchOrUint64 is fetchor64 with its variant fixed at compile time, as
+// hal's FetchOrUint64 is in a gohal_static build: at amd64.v2, variant
+// "cmpxchg", bound by the inlined sync/atomic intrinsic, which is that
+// variant.
+func StaticFetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.OrUint64(addr, mask)
+}
+
+// StaticFetchAndUint32 is fetchand32 with its variant fixed at compile time,
+// as hal's FetchAndUint32 is in a gohal_static build: at amd64.v2, variant
+// "cmpxchg", bound by the inlined sync/atomic intrinsic, which is that
+// variant.
+func StaticFetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.AndUint32(addr, mask)
+}
+
+// StaticFetchAndUint64 is fetchand64 with its variant fixed at compile time,
+// as hal's FetchAndUint64 is in a gohal_static build: at amd64.v2, variant
+// "cmpxchg", bound by the inlined sync/atomic intrinsic, which is that
+// variant.
+func StaticFetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.AndUint64(addr, mask)
+}
+
+// StaticFetchAddUintptr is fetchadduintptr with its variant fixed at compile
+// time, as hal's FetchAddUintptr is in a gohal_static build: at amd64.v2,
+// variant "lock", bound by the inlined sync/atomic intrinsic, which is that
+// variant.
+func StaticFetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	return atomic.AddUintptr(addr, delta) - delta
+}
+
+// StaticSwapUintptr is swapuintptr with its variant fixed at compile time, as
+// hal's SwapUintptr is in a gohal_static build: at amd64.v2, variant "lock",
+// bound by the inlined sync/atomic intrinsic, which is that variant.
+func StaticSwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	return atomic.SwapUintptr(addr, new)
+}
+
+// StaticLoadAcquireUintptr is loadacquireuintptr with its variant fixed at
+// compile time, as hal's LoadAcquireUintptr is in a gohal_static build: at
+// amd64.v2, variant "mov", bound by the inlined sync/atomic intrinsic, which
+// is that variant.
+func StaticLoadAcquireUintptr(addr *uintptr) uintptr {
+	return atomic.LoadUintptr(addr)
+}
+
+// StaticStoreReleaseUintptr is storereleaseuintptr with its variant fixed at
+// compile time, as hal's StoreReleaseUintptr is in a gohal_static build: at
+// amd64.v2, variant "mov", bound by a direct call to StoreReleaseUintptrMov.
+func StaticStoreReleaseUintptr(addr *uintptr, val uintptr) {
+	StoreReleaseUintptrMov(addr, val)
+}
+
 // StaticLoadAcquireUint32 is loadacquire32 with its variant fixed at compile
 // time, as hal's LoadAcquireUint32 is in a gohal_static build: at amd64.v2,
 // variant "mov", bound by the inlined sync/atomic intrinsic, which is that
@@ -181,7 +259,7 @@ func StaticCycles() uint64 {
 }
 
 // StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
-// as hal's SpinLockUint32 is in a gohal_static build: at amd64.v2, variant
+// as hal's spinLockUint32 is in a gohal_static build: at amd64.v2, variant
 // "pause", bound by a direct call to SpinLockUint32Pause.
 func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return SpinLockUint32Pause(addr, spins)

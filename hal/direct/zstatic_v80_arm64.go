@@ -32,6 +32,22 @@ func StaticVariant(op string) string {
 		return "llsc"
 	case "swap64":
 		return "llsc"
+	case "fetchor32":
+		return "llsc"
+	case "fetchor64":
+		return "llsc"
+	case "fetchand32":
+		return "llsc"
+	case "fetchand64":
+		return "llsc"
+	case "fetchadduintptr":
+		return "llsc"
+	case "swapuintptr":
+		return "llsc"
+	case "loadacquireuintptr":
+		return "ldar"
+	case "storereleaseuintptr":
+		return "stlr"
 	case "loadacquire32":
 		return "ldar"
 	case "loadacquire64":
@@ -113,6 +129,64 @@ func StaticSwapUint64(addr *uint64, new uint64) (old uint64) {
 	return SwapUint64Llsc(addr, new)
 }
 
+// StaticFetchOrUint32 is fetchor32 with its variant fixed at compile time, as
+// hal's FetchOrUint32 is in a gohal_static build: at arm64.v8.0, variant
+// "llsc", bound by a direct call to FetchOrUint32Llsc.
+func StaticFetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	return FetchOrUint32Llsc(addr, mask)
+}
+
+// StaticFetchOrUint64 is fetchor64 with its variant fixed at compile time, as
+// hal's FetchOrUint64 is in a gohal_static build: at arm64.v8.0, variant
+// "llsc", bound by a direct call to FetchOrUint64Llsc.
+func StaticFetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	return FetchOrUint64Llsc(addr, mask)
+}
+
+// StaticFetchAndUint32 is fetchand32 with its variant fixed at compile time,
+// as hal's FetchAndUint32 is in a gohal_static build: at arm64.v8.0, variant
+// "llsc", bound by a direct call to FetchAndUint32Llsc.
+func StaticFetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	return FetchAndUint32Llsc(addr, mask)
+}
+
+// StaticFetchAndUint64 is fetchand64 with its variant fixed at compile time,
+// as hal's FetchAndUint64 is in a gohal_static build: at arm64.v8.0, variant
+// "llsc", bound by a direct call to FetchAndUint64Llsc.
+func StaticFetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	return FetchAndUint64Llsc(addr, mask)
+}
+
+// StaticFetchAddUintptr is fetchadduintptr with its variant fixed at compile
+// time, as hal's FetchAddUintptr is in a gohal_static build: at arm64.v8.0,
+// variant "llsc", bound by a direct call to FetchAddUintptrLlsc.
+func StaticFetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	return FetchAddUintptrLlsc(addr, delta)
+}
+
+// StaticSwapUintptr is swapuintptr with its variant fixed at compile time, as
+// hal's SwapUintptr is in a gohal_static build: at arm64.v8.0, variant "llsc",
+// bound by a direct call to SwapUintptrLlsc.
+func StaticSwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	return SwapUintptrLlsc(addr, new)
+}
+
+// StaticLoadAcquireUintptr is loadacquireuintptr with its variant fixed at
+// compile time, as hal's LoadAcquireUintptr is in a gohal_static build: at
+// arm64.v8.0, variant "ldar", bound by the inlined sync/atomic intrinsic,
+// which is that variant.
+func StaticLoadAcquireUintptr(addr *uintptr) uintptr {
+	return atomic.LoadUintptr(addr)
+}
+
+// StaticStoreReleaseUintptr is storereleaseuintptr with its variant fixed at
+// compile time, as hal's StoreReleaseUintptr is in a gohal_static build: at
+// arm64.v8.0, variant "stlr", bound by the inlined sync/atomic intrinsic,
+// which is that variant.
+func StaticStoreReleaseUintptr(addr *uintptr, val uintptr) {
+	atomic.StoreUintptr(addr, val)
+}
+
 // StaticLoadAcquireUint32 is loadacquire32 with its variant fixed at compile
 // time, as hal's LoadAcquireUint32 is in a gohal_static build: at arm64.v8.0,
 // variant "ldar", bound by the inlined sync/atomic intrinsic, which is that
@@ -181,7 +255,7 @@ func StaticCycles() uint64 {
 }
 
 // StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
-// as hal's SpinLockUint32 is in a gohal_static build: at arm64.v8.0, variant
+// as hal's spinLockUint32 is in a gohal_static build: at arm64.v8.0, variant
 // "llsc", bound by a direct call to SpinLockUint32Llsc.
 func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return SpinLockUint32Llsc(addr, spins)

@@ -32,6 +32,22 @@ func StaticVariant(op string) string {
 		return "lse"
 	case "swap64":
 		return "lse"
+	case "fetchor32":
+		return "lse"
+	case "fetchor64":
+		return "lse"
+	case "fetchand32":
+		return "lse"
+	case "fetchand64":
+		return "lse"
+	case "fetchadduintptr":
+		return "lse"
+	case "swapuintptr":
+		return "lse"
+	case "loadacquireuintptr":
+		return "ldapr"
+	case "storereleaseuintptr":
+		return "stlr"
 	case "loadacquire32":
 		return "ldapr"
 	case "loadacquire64":
@@ -115,6 +131,65 @@ func StaticSwapUint64(addr *uint64, new uint64) (old uint64) {
 	return atomic.SwapUint64(addr, new)
 }
 
+// StaticFetchOrUint32 is fetchor32 with its variant fixed at compile time, as
+// hal's FetchOrUint32 is in a gohal_static build: at arm64.v8.3, variant
+// "lse", bound by the inlined sync/atomic intrinsic, which is that variant.
+func StaticFetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.OrUint32(addr, mask)
+}
+
+// StaticFetchOrUint64 is fetchor64 with its variant fixed at compile time, as
+// hal's FetchOrUint64 is in a gohal_static build: at arm64.v8.3, variant
+// "lse", bound by the inlined sync/atomic intrinsic, which is that variant.
+func StaticFetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.OrUint64(addr, mask)
+}
+
+// StaticFetchAndUint32 is fetchand32 with its variant fixed at compile time,
+// as hal's FetchAndUint32 is in a gohal_static build: at arm64.v8.3, variant
+// "lse", bound by the inlined sync/atomic intrinsic, which is that variant.
+func StaticFetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	return atomic.AndUint32(addr, mask)
+}
+
+// StaticFetchAndUint64 is fetchand64 with its variant fixed at compile time,
+// as hal's FetchAndUint64 is in a gohal_static build: at arm64.v8.3, variant
+// "lse", bound by the inlined sync/atomic intrinsic, which is that variant.
+func StaticFetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	return atomic.AndUint64(addr, mask)
+}
+
+// StaticFetchAddUintptr is fetchadduintptr with its variant fixed at compile
+// time, as hal's FetchAddUintptr is in a gohal_static build: at arm64.v8.3,
+// variant "lse", bound by the inlined sync/atomic intrinsic, which is that
+// variant.
+func StaticFetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	return atomic.AddUintptr(addr, delta) - delta
+}
+
+// StaticSwapUintptr is swapuintptr with its variant fixed at compile time, as
+// hal's SwapUintptr is in a gohal_static build: at arm64.v8.3, variant "lse",
+// bound by the inlined sync/atomic intrinsic, which is that variant.
+func StaticSwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	return atomic.SwapUintptr(addr, new)
+}
+
+// StaticLoadAcquireUintptr is loadacquireuintptr with its variant fixed at
+// compile time, as hal's LoadAcquireUintptr is in a gohal_static build: at
+// arm64.v8.3, variant "ldapr", bound by a direct call to
+// LoadAcquireUintptrLdapr.
+func StaticLoadAcquireUintptr(addr *uintptr) uintptr {
+	return LoadAcquireUintptrLdapr(addr)
+}
+
+// StaticStoreReleaseUintptr is storereleaseuintptr with its variant fixed at
+// compile time, as hal's StoreReleaseUintptr is in a gohal_static build: at
+// arm64.v8.3, variant "stlr", bound by the inlined sync/atomic intrinsic,
+// which is that variant.
+func StaticStoreReleaseUintptr(addr *uintptr, val uintptr) {
+	atomic.StoreUintptr(addr, val)
+}
+
 // StaticLoadAcquireUint32 is loadacquire32 with its variant fixed at compile
 // time, as hal's LoadAcquireUint32 is in a gohal_static build: at arm64.v8.3,
 // variant "ldapr", bound by a direct call to LoadAcquireUint32Ldapr.
@@ -181,7 +256,7 @@ func StaticCycles() uint64 {
 }
 
 // StaticSpinLockUint32 is spinlock32 with its variant fixed at compile time,
-// as hal's SpinLockUint32 is in a gohal_static build: at arm64.v8.3, variant
+// as hal's spinLockUint32 is in a gohal_static build: at arm64.v8.3, variant
 // "lse", bound by a direct call to SpinLockUint32Lse.
 func StaticSpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return SpinLockUint32Lse(addr, spins)

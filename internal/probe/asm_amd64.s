@@ -180,6 +180,228 @@ flagged:
 	MOVQ  AX, old+16(FP)
 	RET
 
+// func FetchOrUint32Flagged(addr *uint32, mask uint32) (old uint32)
+TEXT ·FetchOrUint32Flagged(SB), NOSPLIT, $0-20
+	// FetchOrUint32Flagged: variant "cmpxchg" behind a test of selFetchor32, which is always 0;
+	// both branches run the same body.
+	CMPB ·selFetchor32+0(SB), $0x00
+	JNE  flagged
+	MOVQ addr+0(FP), CX
+	MOVL mask+8(FP), BX
+	MOVL (CX), AX
+
+cmpxchg_loop:
+	MOVL     BX, DX
+	ORL      AX, DX
+	LOCK
+	CMPXCHGL DX, (CX)
+	JNE      cmpxchg_loop
+	MOVL     AX, old+16(FP)
+	RET
+
+flagged:
+	MOVQ addr+0(FP), CX
+	MOVL mask+8(FP), BX
+	MOVL (CX), AX
+
+flagged_cmpxchg_loop:
+	MOVL     BX, DX
+	ORL      AX, DX
+	LOCK
+	CMPXCHGL DX, (CX)
+	JNE      flagged_cmpxchg_loop
+	MOVL     AX, old+16(FP)
+	RET
+
+// func FetchOrUint64Flagged(addr *uint64, mask uint64) (old uint64)
+TEXT ·FetchOrUint64Flagged(SB), NOSPLIT, $0-24
+	// FetchOrUint64Flagged: variant "cmpxchg" behind a test of selFetchor64, which is always 0;
+	// both branches run the same body.
+	CMPB ·selFetchor64+0(SB), $0x00
+	JNE  flagged
+	MOVQ addr+0(FP), CX
+	MOVQ mask+8(FP), BX
+	MOVQ (CX), AX
+
+cmpxchg_loop:
+	MOVQ     BX, DX
+	ORQ      AX, DX
+	LOCK
+	CMPXCHGQ DX, (CX)
+	JNE      cmpxchg_loop
+	MOVQ     AX, old+16(FP)
+	RET
+
+flagged:
+	MOVQ addr+0(FP), CX
+	MOVQ mask+8(FP), BX
+	MOVQ (CX), AX
+
+flagged_cmpxchg_loop:
+	MOVQ     BX, DX
+	ORQ      AX, DX
+	LOCK
+	CMPXCHGQ DX, (CX)
+	JNE      flagged_cmpxchg_loop
+	MOVQ     AX, old+16(FP)
+	RET
+
+// func FetchAndUint32Flagged(addr *uint32, mask uint32) (old uint32)
+TEXT ·FetchAndUint32Flagged(SB), NOSPLIT, $0-20
+	// FetchAndUint32Flagged: variant "cmpxchg" behind a test of selFetchand32, which is always 0;
+	// both branches run the same body.
+	CMPB ·selFetchand32+0(SB), $0x00
+	JNE  flagged
+	MOVQ addr+0(FP), CX
+	MOVL mask+8(FP), BX
+	MOVL (CX), AX
+
+cmpxchg_loop:
+	MOVL     BX, DX
+	ANDL     AX, DX
+	LOCK
+	CMPXCHGL DX, (CX)
+	JNE      cmpxchg_loop
+	MOVL     AX, old+16(FP)
+	RET
+
+flagged:
+	MOVQ addr+0(FP), CX
+	MOVL mask+8(FP), BX
+	MOVL (CX), AX
+
+flagged_cmpxchg_loop:
+	MOVL     BX, DX
+	ANDL     AX, DX
+	LOCK
+	CMPXCHGL DX, (CX)
+	JNE      flagged_cmpxchg_loop
+	MOVL     AX, old+16(FP)
+	RET
+
+// func FetchAndUint64Flagged(addr *uint64, mask uint64) (old uint64)
+TEXT ·FetchAndUint64Flagged(SB), NOSPLIT, $0-24
+	// FetchAndUint64Flagged: variant "cmpxchg" behind a test of selFetchand64, which is always 0;
+	// both branches run the same body.
+	CMPB ·selFetchand64+0(SB), $0x00
+	JNE  flagged
+	MOVQ addr+0(FP), CX
+	MOVQ mask+8(FP), BX
+	MOVQ (CX), AX
+
+cmpxchg_loop:
+	MOVQ     BX, DX
+	ANDQ     AX, DX
+	LOCK
+	CMPXCHGQ DX, (CX)
+	JNE      cmpxchg_loop
+	MOVQ     AX, old+16(FP)
+	RET
+
+flagged:
+	MOVQ addr+0(FP), CX
+	MOVQ mask+8(FP), BX
+	MOVQ (CX), AX
+
+flagged_cmpxchg_loop:
+	MOVQ     BX, DX
+	ANDQ     AX, DX
+	LOCK
+	CMPXCHGQ DX, (CX)
+	JNE      flagged_cmpxchg_loop
+	MOVQ     AX, old+16(FP)
+	RET
+
+// func FetchAddUintptrFlagged(addr *uintptr, delta uintptr) (old uintptr)
+TEXT ·FetchAddUintptrFlagged(SB), NOSPLIT, $0-24
+	// FetchAddUintptrFlagged: variant "lock" behind a test of selFetchadduintptr, which is always 0;
+	// both branches run the same body.
+	CMPB  ·selFetchadduintptr+0(SB), $0x00
+	JNE   flagged
+	MOVQ  addr+0(FP), CX
+	MOVQ  delta+8(FP), AX
+	LOCK
+	XADDQ AX, (CX)
+	MOVQ  AX, old+16(FP)
+	RET
+
+flagged:
+	MOVQ  addr+0(FP), CX
+	MOVQ  delta+8(FP), AX
+	LOCK
+	XADDQ AX, (CX)
+	MOVQ  AX, old+16(FP)
+	RET
+
+// func SwapUintptrFlagged(addr *uintptr, new uintptr) (old uintptr)
+TEXT ·SwapUintptrFlagged(SB), NOSPLIT, $0-24
+	// SwapUintptrFlagged: variant "lock" behind a test of selSwapuintptr, which is always 0;
+	// both branches run the same body.
+	CMPB ·selSwapuintptr+0(SB), $0x00
+	JNE  flagged
+	MOVQ addr+0(FP), CX
+	MOVQ new+8(FP), AX
+
+	// XCHG with memory is implicitly locked.
+	XCHGQ AX, (CX)
+	MOVQ  AX, old+16(FP)
+	RET
+
+flagged:
+	MOVQ addr+0(FP), CX
+	MOVQ new+8(FP), AX
+
+	// XCHG with memory is implicitly locked.
+	XCHGQ AX, (CX)
+	MOVQ  AX, old+16(FP)
+	RET
+
+// func LoadAcquireUintptrFlagged(addr *uintptr) uintptr
+TEXT ·LoadAcquireUintptrFlagged(SB), NOSPLIT, $0-16
+	// LoadAcquireUintptrFlagged: variant "mov" behind a test of selLoadacquireuintptr, which is always 0;
+	// both branches run the same body.
+	CMPB ·selLoadacquireuintptr+0(SB), $0x00
+	JNE  flagged
+	MOVQ addr+0(FP), CX
+
+	// x86-TSO: a load is not reordered with later loads or stores,
+	// so a plain (aligned, hence atomic) MOV is an acquire load.
+	MOVQ (CX), AX
+	MOVQ AX, ret+8(FP)
+	RET
+
+flagged:
+	MOVQ addr+0(FP), CX
+
+	// x86-TSO: a load is not reordered with later loads or stores,
+	// so a plain (aligned, hence atomic) MOV is an acquire load.
+	MOVQ (CX), AX
+	MOVQ AX, ret+8(FP)
+	RET
+
+// func StoreReleaseUintptrFlagged(addr *uintptr, val uintptr)
+TEXT ·StoreReleaseUintptrFlagged(SB), NOSPLIT, $0-16
+	// StoreReleaseUintptrFlagged: variant "mov" behind a test of selStorereleaseuintptr, which is always 0;
+	// both branches run the same body.
+	CMPB ·selStorereleaseuintptr+0(SB), $0x00
+	JNE  flagged
+	MOVQ addr+0(FP), CX
+
+	// x86-TSO: a store is not reordered with earlier loads or stores,
+	// so a plain (aligned, hence atomic) MOV is a release store.
+	MOVQ val+8(FP), AX
+	MOVQ AX, (CX)
+	RET
+
+flagged:
+	MOVQ addr+0(FP), CX
+
+	// x86-TSO: a store is not reordered with earlier loads or stores,
+	// so a plain (aligned, hence atomic) MOV is a release store.
+	MOVQ val+8(FP), AX
+	MOVQ AX, (CX)
+	RET
+
 // func LoadAcquireUint32Flagged(addr *uint32) uint32
 TEXT ·LoadAcquireUint32Flagged(SB), NOSPLIT, $0-12
 	// LoadAcquireUint32Flagged: variant "mov" behind a test of selLoadacquire32, which is always 0;

@@ -4,6 +4,21 @@
 
 #include "textflag.h"
 
+// StoreReleaseUintptrFlagged: variant "stlr" behind a test of selStorereleaseuintptr, which is always 0;
+// both branches run the same body.
+TEXT ·StoreReleaseUintptrFlagged(SB), NOSPLIT, $0-16
+	MOVBU     ·selStorereleaseuintptr(SB), R9
+	CBNZ      R9, flagged
+	MOVD      addr+0(FP), R0
+	MOVD      val+8(FP), R1
+	STLR      R1, (R0)
+	RET
+flagged:
+	MOVD      addr+0(FP), R0
+	MOVD      val+8(FP), R1
+	STLR      R1, (R0)
+	RET
+
 // StoreReleaseUint32Flagged: variant "stlr" behind a test of selStorerelease32, which is always 0;
 // both branches run the same body.
 TEXT ·StoreReleaseUint32Flagged(SB), NOSPLIT, $0-12

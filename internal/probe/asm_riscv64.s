@@ -120,6 +120,40 @@ flagged_llsc_fail:
 	MOVB      ZERO, swapped+24(FP)
 	RET
 
+// LoadAcquireUintptrFlagged: variant "fence" behind a test of selLoadacquireuintptr, which is always 0;
+// both branches run the same body.
+TEXT ·LoadAcquireUintptrFlagged(SB), NOSPLIT, $0-16
+	MOVBU     ·selLoadacquireuintptr(SB), T0
+	BNEZ      T0, flagged
+	MOV       addr+0(FP), A0
+	MOV       (A0), A1
+	WORD      $0x0230000f // fence r, rw
+	MOV       A1, ret+8(FP)
+	RET
+flagged:
+	MOV       addr+0(FP), A0
+	MOV       (A0), A1
+	WORD      $0x0230000f // fence r, rw
+	MOV       A1, ret+8(FP)
+	RET
+
+// StoreReleaseUintptrFlagged: variant "fence" behind a test of selStorereleaseuintptr, which is always 0;
+// both branches run the same body.
+TEXT ·StoreReleaseUintptrFlagged(SB), NOSPLIT, $0-16
+	MOVBU     ·selStorereleaseuintptr(SB), T0
+	BNEZ      T0, flagged
+	MOV       addr+0(FP), A0
+	MOV       val+8(FP), A1
+	WORD      $0x0310000f // fence rw, w
+	MOV       A1, (A0)
+	RET
+flagged:
+	MOV       addr+0(FP), A0
+	MOV       val+8(FP), A1
+	WORD      $0x0310000f // fence rw, w
+	MOV       A1, (A0)
+	RET
+
 // LoadAcquireUint32Flagged: variant "fence" behind a test of selLoadacquire32, which is always 0;
 // both branches run the same body.
 TEXT ·LoadAcquireUint32Flagged(SB), NOSPLIT, $0-12

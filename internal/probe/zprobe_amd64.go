@@ -7,19 +7,27 @@ package probe
 // The flag-probe bytes: never written, so each Flagged entry's test
 // always falls through.
 var (
-	selPause          uint8 // pause
-	selCas32          uint8 // cas32
-	selCas64          uint8 // cas64
-	selCasuintptr     uint8 // casuintptr
-	selFetchadd32     uint8 // fetchadd32
-	selFetchadd64     uint8 // fetchadd64
-	selSwap32         uint8 // swap32
-	selSwap64         uint8 // swap64
-	selLoadacquire32  uint8 // loadacquire32
-	selLoadacquire64  uint8 // loadacquire64
-	selStorerelease32 uint8 // storerelease32
-	selStorerelease64 uint8 // storerelease64
-	selSpinlock32     uint8 // spinlock32
+	selPause               uint8 // pause
+	selCas32               uint8 // cas32
+	selCas64               uint8 // cas64
+	selCasuintptr          uint8 // casuintptr
+	selFetchadd32          uint8 // fetchadd32
+	selFetchadd64          uint8 // fetchadd64
+	selSwap32              uint8 // swap32
+	selSwap64              uint8 // swap64
+	selFetchor32           uint8 // fetchor32
+	selFetchor64           uint8 // fetchor64
+	selFetchand32          uint8 // fetchand32
+	selFetchand64          uint8 // fetchand64
+	selFetchadduintptr     uint8 // fetchadduintptr
+	selSwapuintptr         uint8 // swapuintptr
+	selLoadacquireuintptr  uint8 // loadacquireuintptr
+	selStorereleaseuintptr uint8 // storereleaseuintptr
+	selLoadacquire32       uint8 // loadacquire32
+	selLoadacquire64       uint8 // loadacquire64
+	selStorerelease32      uint8 // storerelease32
+	selStorerelease64      uint8 // storerelease64
+	selSpinlock32          uint8 // spinlock32
 )
 
 // PauseFlagged is pause's only variant on amd64, "pause", behind the one-byte
@@ -91,6 +99,78 @@ func SwapUint32Flagged(addr *uint32, new uint32) (old uint32)
 //
 //go:noescape
 func SwapUint64Flagged(addr *uint64, new uint64) (old uint64)
+
+// FetchOrUint32Flagged is fetchor32's only variant on amd64, "cmpxchg", behind
+// the one-byte flag test that hal's entries for ops with several variants
+// start with (a load of selFetchor32, which is never written, a compare and a
+// branch that is never taken). It exists to measure what that test costs:
+// compare it with direct.FetchOrUint32Cmpxchg.
+//
+//go:noescape
+func FetchOrUint32Flagged(addr *uint32, mask uint32) (old uint32)
+
+// FetchOrUint64Flagged is fetchor64's only variant on amd64, "cmpxchg", behind
+// the one-byte flag test that hal's entries for ops with several variants
+// start with (a load of selFetchor64, which is never written, a compare and a
+// branch that is never taken). It exists to measure what that test costs:
+// compare it with direct.FetchOrUint64Cmpxchg.
+//
+//go:noescape
+func FetchOrUint64Flagged(addr *uint64, mask uint64) (old uint64)
+
+// FetchAndUint32Flagged is fetchand32's only variant on amd64, "cmpxchg",
+// behind the one-byte flag test that hal's entries for ops with several
+// variants start with (a load of selFetchand32, which is never written, a
+// compare and a branch that is never taken). It exists to measure what that
+// test costs: compare it with direct.FetchAndUint32Cmpxchg.
+//
+//go:noescape
+func FetchAndUint32Flagged(addr *uint32, mask uint32) (old uint32)
+
+// FetchAndUint64Flagged is fetchand64's only variant on amd64, "cmpxchg",
+// behind the one-byte flag test that hal's entries for ops with several
+// variants start with (a load of selFetchand64, which is never written, a
+// compare and a branch that is never taken). It exists to measure what that
+// test costs: compare it with direct.FetchAndUint64Cmpxchg.
+//
+//go:noescape
+func FetchAndUint64Flagged(addr *uint64, mask uint64) (old uint64)
+
+// FetchAddUintptrFlagged is fetchadduintptr's only variant on amd64, "lock",
+// behind the one-byte flag test that hal's entries for ops with several
+// variants start with (a load of selFetchadduintptr, which is never written, a
+// compare and a branch that is never taken). It exists to measure what that
+// test costs: compare it with direct.FetchAddUintptrLock.
+//
+//go:noescape
+func FetchAddUintptrFlagged(addr *uintptr, delta uintptr) (old uintptr)
+
+// SwapUintptrFlagged is swapuintptr's only variant on amd64, "lock", behind
+// the one-byte flag test that hal's entries for ops with several variants
+// start with (a load of selSwapuintptr, which is never written, a compare and
+// a branch that is never taken). It exists to measure what that test costs:
+// compare it with direct.SwapUintptrLock.
+//
+//go:noescape
+func SwapUintptrFlagged(addr *uintptr, new uintptr) (old uintptr)
+
+// LoadAcquireUintptrFlagged is loadacquireuintptr's only variant on amd64,
+// "mov", behind the one-byte flag test that hal's entries for ops with several
+// variants start with (a load of selLoadacquireuintptr, which is never
+// written, a compare and a branch that is never taken). It exists to measure
+// what that test costs: compare it with direct.LoadAcquireUintptrMov.
+//
+//go:noescape
+func LoadAcquireUintptrFlagged(addr *uintptr) uintptr
+
+// StoreReleaseUintptrFlagged is storereleaseuintptr's only variant on amd64,
+// "mov", behind the one-byte flag test that hal's entries for ops with several
+// variants start with (a load of selStorereleaseuintptr, which is never
+// written, a compare and a branch that is never taken). It exists to measure
+// what that test costs: compare it with direct.StoreReleaseUintptrMov.
+//
+//go:noescape
+func StoreReleaseUintptrFlagged(addr *uintptr, val uintptr)
 
 // LoadAcquireUint32Flagged is loadacquire32's only variant on amd64, "mov",
 // behind the one-byte flag test that hal's entries for ops with several

@@ -7,11 +7,22 @@ package probe
 // The flag-probe bytes: never written, so each Flagged entry's test
 // always falls through.
 var (
-	selStorerelease32 uint8 // storerelease32
-	selStorerelease64 uint8 // storerelease64
-	selFence          uint8 // fence
-	selCycles         uint8 // cycles
+	selStorereleaseuintptr uint8 // storereleaseuintptr
+	selStorerelease32      uint8 // storerelease32
+	selStorerelease64      uint8 // storerelease64
+	selFence               uint8 // fence
+	selCycles              uint8 // cycles
 )
+
+// StoreReleaseUintptrFlagged is storereleaseuintptr's only variant on arm64,
+// "stlr", behind the one-byte flag test that hal's entries for ops with
+// several variants start with (a load of selStorereleaseuintptr, which is
+// never written, a compare and a branch that is never taken). It exists to
+// measure what that test costs: compare it with
+// direct.StoreReleaseUintptrStlr.
+//
+//go:noescape
+func StoreReleaseUintptrFlagged(addr *uintptr, val uintptr)
 
 // StoreReleaseUint32Flagged is storerelease32's only variant on arm64, "stlr",
 // behind the one-byte flag test that hal's entries for ops with several

@@ -7,17 +7,19 @@ package probe
 // The flag-probe bytes: never written, so each Flagged entry's test
 // always falls through.
 var (
-	selPause          uint8 // pause
-	selCas32          uint8 // cas32
-	selCas64          uint8 // cas64
-	selCasuintptr     uint8 // casuintptr
-	selLoadacquire32  uint8 // loadacquire32
-	selLoadacquire64  uint8 // loadacquire64
-	selStorerelease32 uint8 // storerelease32
-	selStorerelease64 uint8 // storerelease64
-	selFence          uint8 // fence
-	selCycles         uint8 // cycles
-	selSpinlock32     uint8 // spinlock32
+	selPause               uint8 // pause
+	selCas32               uint8 // cas32
+	selCas64               uint8 // cas64
+	selCasuintptr          uint8 // casuintptr
+	selLoadacquireuintptr  uint8 // loadacquireuintptr
+	selStorereleaseuintptr uint8 // storereleaseuintptr
+	selLoadacquire32       uint8 // loadacquire32
+	selLoadacquire64       uint8 // loadacquire64
+	selStorerelease32      uint8 // storerelease32
+	selStorerelease64      uint8 // storerelease64
+	selFence               uint8 // fence
+	selCycles              uint8 // cycles
+	selSpinlock32          uint8 // spinlock32
 )
 
 // PauseFlagged is pause's only variant on riscv64, "pause", behind the
@@ -53,6 +55,25 @@ func CompareAndSwapUint64Flagged(addr *uint64, old, new uint64) (swapped bool)
 //
 //go:noescape
 func CompareAndSwapUintptrFlagged(addr *uintptr, old, new uintptr) (swapped bool)
+
+// LoadAcquireUintptrFlagged is loadacquireuintptr's only variant on riscv64,
+// "fence", behind the one-byte flag test that hal's entries for ops with
+// several variants start with (a load of selLoadacquireuintptr, which is never
+// written, a compare and a branch that is never taken). It exists to measure
+// what that test costs: compare it with direct.LoadAcquireUintptrFence.
+//
+//go:noescape
+func LoadAcquireUintptrFlagged(addr *uintptr) uintptr
+
+// StoreReleaseUintptrFlagged is storereleaseuintptr's only variant on riscv64,
+// "fence", behind the one-byte flag test that hal's entries for ops with
+// several variants start with (a load of selStorereleaseuintptr, which is
+// never written, a compare and a branch that is never taken). It exists to
+// measure what that test costs: compare it with
+// direct.StoreReleaseUintptrFence.
+//
+//go:noescape
+func StoreReleaseUintptrFlagged(addr *uintptr, val uintptr)
 
 // LoadAcquireUint32Flagged is loadacquire32's only variant on riscv64,
 // "fence", behind the one-byte flag test that hal's entries for ops with

@@ -51,7 +51,7 @@ const (
 // DispatchOps are the ops the Dispatch and Contended sections measure,
 // and DispatchModes their modes, in the order of the README's table.
 var (
-	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "load128", "store128", "cycles", "cpu"}
+	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "load128", "store128", "cycles", "cpu", "fetchor64", "fetchand64"}
 	DispatchModes = []string{ModeAPI, ModeInline, ModeDirect, ModeFlag, ModeTable, ModeClosure, ModeStatic, ModeGeneric}
 )
 
@@ -107,6 +107,7 @@ func init() {
 	addArchModes()
 	add128()
 	add128Arch()
+	addBits()
 	flushDispatch()
 	if haveAsm {
 		AddPair(Pair{Title: "flag vs direct: fetchadd64, one goroutine",
@@ -165,6 +166,8 @@ var dispatchBaseline = map[string]string{
 	"load128mixed":  ModeAPI,
 	"cycles":        ModeAPI,
 	"cpu":           ModeAPI,
+	"fetchor64":     ModeInline,
+	"fetchand64":    ModeInline,
 }
 
 // DispatchName returns the name of the uncontended benchmark of op in

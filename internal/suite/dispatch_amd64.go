@@ -291,4 +291,5 @@ func addArchModes() {
 		})
 	})
 	addStatic()
+	addBitsArch()
 }

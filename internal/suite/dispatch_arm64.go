@@ -391,4 +391,5 @@ func addArchModes() {
 		})
 	})
 	addStatic()
+	addBitsArch()
 }

@@ -1,0 +1,7 @@
+package hal
+
+// Build facts for the external tests.
+var (
+	RaceBuild   = raceBuild
+	PuregoBuild = puregoBuild
+)
