@@ -229,6 +229,41 @@ func (op *Op) InlineBinding(goarch string) bool {
 	return op.Inline != "" && len(vs) == 1 && vs[0].Intrinsic && !vs[0].Go && len(vs[0].Requires) == 0
 }
 
+// GuardedBinding reports whether hal binds the op on goarch by inlining
+// its sync/atomic intrinsic behind a one-byte guard: when the op has an
+// Inline expression, several variants, all of them written by the backend,
+// and one of them is the intrinsic (Variant.Intrinsic). The exported
+// function runs the intrinsic while the guard (GuardVar) is 0 and calls
+// the op's flag entry (FlagEntry) otherwise; hal sets the guard only when
+// the chosen variant is not what the intrinsic runs on this CPU. The rule
+// is in gen/README.md, "Bindings".
+func (op *Op) GuardedBinding(goarch string) bool {
+	if op.Inline == "" || len(op.Variants(goarch)) < 2 || op.HasGoVariant(goarch) {
+		return false
+	}
+	_, ok := op.IntrinsicVariant(goarch)
+	return ok
+}
+
+// IntrinsicVariant returns the op's variant on goarch marked Intrinsic,
+// if any.
+func (op *Op) IntrinsicVariant(goarch string) (Variant, bool) {
+	for _, v := range op.Variants(goarch) {
+		if v.Intrinsic {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// GuardVar is the Go name of a guarded op's guard byte: "guardFetchadd64".
+func (op *Op) GuardVar() string { return "guard" + strings.ToUpper(op.Name[:1]) + op.Name[1:] }
+
+// FlagEntry is the name of a guarded op's assembly entry, the flag test
+// and every variant's body, that the exported function calls when the
+// guard is set: "fetchadd64Flag".
+func (op *Op) FlagEntry() string { return op.Name + "Flag" }
+
 // Level is a compile-time CPU feature level: a Go build tag that GOAMD64
 // or GOARM64 sets at that level and every higher one, and the features
 // every CPU of the level has. gohal_static builds choose each op's variant
@@ -623,6 +658,7 @@ func Validate(goarch string) error {
 			return fmt.Errorf("spec: op %s has no variant on %s", op.Name, goarch)
 		}
 		vseen := map[string]bool{}
+		vseenIntrinsic := false
 		for _, v := range vs {
 			if !ident(v.Name) || vseen[v.Name] {
 				return fmt.Errorf("spec: op %s on %s: bad or duplicate variant %q", op.Name, goarch, v.Name)
@@ -639,6 +675,10 @@ func Validate(goarch string) error {
 					return fmt.Errorf("spec: op %s variant %s requires unknown feature %q", op.Name, v.Name, r)
 				}
 			}
+			if v.Intrinsic && vseenIntrinsic {
+				return fmt.Errorf("spec: op %s on %s: more than one variant is marked Intrinsic", op.Name, goarch)
+			}
+			vseenIntrinsic = vseenIntrinsic || v.Intrinsic
 			if v.Intrinsic && (op.Inline == "" || v.Go) {
 				return fmt.Errorf("spec: op %s variant %s is marked Intrinsic but the op has no Inline expression", op.Name, v.Name)
 			}
