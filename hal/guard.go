@@ -9,12 +9,15 @@ type guard struct {
 	flag      *uint8
 	intrinsic string
 	requires  []string
+	fallback  string // what the intrinsic runs without requires, if a variant
 }
 
 // setGuards sets the guard byte of c's op, if it has one: 0 when the
 // inlined intrinsic runs exactly variant c.Variant on this CPU, else 1, so
 // that the exported function calls the op's flag entry, which runs the
-// variant c chose. What the intrinsic runs is asked of the Go runtime and
+// variant c chose. The intrinsic runs g.intrinsic when it has the features
+// g.requires, else g.fallback (arm64's LL/SC loop at GOARM64=v8.0 without
+// LSE) if the spec names one. What the intrinsic runs is asked of the Go runtime and
 // the compiled-in feature level (intrinsicHas), never of hal's own feature
 // detection: if the two ever disagree, the guard is set and hal's choice
 // runs.
@@ -24,7 +27,8 @@ func setGuards(c Choice) {
 			continue
 		}
 		*g.flag = 1
-		if c.Variant == g.intrinsic && intrinsicRuns(g.requires) {
+		runs := intrinsicRuns(g.requires)
+		if c.Variant == g.intrinsic && runs || g.fallback != "" && c.Variant == g.fallback && !runs {
 			*g.flag = 0
 		}
 	}

@@ -54,15 +54,16 @@ var (
 	guardLoadacquire64 uint8 // loadacquire64
 )
 
-// guards lists the guarded ops with the variant their intrinsic is.
+// guards lists the guarded ops with the variant their intrinsic is and
+// the one it falls back to when that variant's features are missing.
 var guards = []guard{
-	{op: "cas32", flag: &guardCas32, intrinsic: "lse", requires: []string{"atomics"}},
-	{op: "cas64", flag: &guardCas64, intrinsic: "lse", requires: []string{"atomics"}},
-	{op: "casuintptr", flag: &guardCasuintptr, intrinsic: "lse", requires: []string{"atomics"}},
-	{op: "fetchadd32", flag: &guardFetchadd32, intrinsic: "lse", requires: []string{"atomics"}},
-	{op: "fetchadd64", flag: &guardFetchadd64, intrinsic: "lse", requires: []string{"atomics"}},
-	{op: "swap32", flag: &guardSwap32, intrinsic: "lse", requires: []string{"atomics"}},
-	{op: "swap64", flag: &guardSwap64, intrinsic: "lse", requires: []string{"atomics"}},
+	{op: "cas32", flag: &guardCas32, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "cas64", flag: &guardCas64, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "casuintptr", flag: &guardCasuintptr, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "fetchadd32", flag: &guardFetchadd32, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "fetchadd64", flag: &guardFetchadd64, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "swap32", flag: &guardSwap32, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "swap64", flag: &guardSwap64, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
 	{op: "loadacquire32", flag: &guardLoadacquire32, intrinsic: "ldar"},
 	{op: "loadacquire64", flag: &guardLoadacquire64, intrinsic: "ldar"},
 }

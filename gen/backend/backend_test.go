@@ -136,7 +136,7 @@ func TestGoFiles(t *testing.T) {
 		"func FetchAddUint64(addr *uint64, delta uint64) (old uint64) {\n\tif guardFetchadd64 == 0 {\n\t\treturn atomic.AddUint64(addr, delta) - delta\n\t}\n\treturn fetchadd64Flag(addr, delta)\n}\n",
 		"//go:noescape\nfunc fetchadd64Flag(addr *uint64, delta uint64) (old uint64)\n",
 		"\tguardFetchadd64    uint8 // fetchadd64\n",
-		`{op: "fetchadd64", flag: &guardFetchadd64, intrinsic: "lse", requires: []string{"atomics"}},`,
+		`{op: "fetchadd64", flag: &guardFetchadd64, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},`,
 		`{op: "loadacquire64", flag: &guardLoadacquire64, intrinsic: "ldar"},`,
 		`"fetchadd64":     binding.Guarded,`,
 		`"cas128":         binding.Flag,`,

@@ -313,7 +313,8 @@ func (w *goWriter) guards(arch string) {
 		w.p("\t%s uint8 // %s\n", op.GuardVar(), op.Name)
 	}
 	w.p(")\n\n")
-	w.p("// guards lists the guarded ops with the variant their intrinsic is.\n")
+	w.p("// guards lists the guarded ops with the variant their intrinsic is and\n")
+	w.p("// the one it falls back to when that variant's features are missing.\n")
 	w.p("var guards = []guard{\n")
 	for _, op := range ops {
 		v, _ := op.IntrinsicVariant(arch)
@@ -325,7 +326,11 @@ func (w *goWriter) guards(arch string) {
 			}
 			req = " requires: []string{" + strings.Join(q, ", ") + "},"
 		}
-		w.p("\t{op: %q, flag: &%s, intrinsic: %q,%s},\n", op.Name, op.GuardVar(), v.Name, req)
+		fb := ""
+		if f, ok := op.IntrinsicFallbackVariant(arch); ok {
+			fb = fmt.Sprintf(" fallback: %q,", f.Name)
+		}
+		w.p("\t{op: %q, flag: &%s, intrinsic: %q,%s%s},\n", op.Name, op.GuardVar(), v.Name, req, fb)
 	}
 	w.p("}\n")
 }

@@ -47,6 +47,15 @@ type Variant struct {
 	// the variant by inlining the intrinsic instead of calling assembly:
 	// see Op.InlineBinding and Op.StaticVariant.
 	Intrinsic bool
+
+	// IntrinsicFallback says that the compiler's intrinsic for the op's
+	// Inline expression runs exactly this variant's instructions when the
+	// features of the op's Intrinsic variant are neither guaranteed at
+	// compile time nor set in the Go runtime's own flag (arm64's
+	// LDAXR/STLXR loop at GOARM64=v8.0 on a CPU without LSE, checked
+	// against the disassembly). A guarded op keeps its guard clear for it
+	// then (see Op.GuardedBinding).
+	IntrinsicFallback bool
 }
 
 // PortableName is the name of every Go variant: hal's <op>_portable.
@@ -235,7 +244,9 @@ func (op *Op) InlineBinding(goarch string) bool {
 // and one of them is the intrinsic (Variant.Intrinsic). The exported
 // function runs the intrinsic while the guard (GuardVar) is 0 and calls
 // the op's flag entry (FlagEntry) otherwise; hal sets the guard only when
-// the chosen variant is not what the intrinsic runs on this CPU. The rule
+// the chosen variant is not what the intrinsic runs on this CPU (the
+// Intrinsic variant when its features are there, else the
+// IntrinsicFallback variant, if any). The rule
 // is in gen/README.md, "Bindings".
 func (op *Op) GuardedBinding(goarch string) bool {
 	if op.Inline == "" || len(op.Variants(goarch)) < 2 || op.HasGoVariant(goarch) {
@@ -243,6 +254,17 @@ func (op *Op) GuardedBinding(goarch string) bool {
 	}
 	_, ok := op.IntrinsicVariant(goarch)
 	return ok
+}
+
+// IntrinsicFallbackVariant returns the op's variant on goarch marked
+// IntrinsicFallback, if any.
+func (op *Op) IntrinsicFallbackVariant(goarch string) (Variant, bool) {
+	for _, v := range op.Variants(goarch) {
+		if v.IntrinsicFallback {
+			return v, true
+		}
+	}
+	return Variant{}, false
 }
 
 // IntrinsicVariant returns the op's variant on goarch marked Intrinsic,
@@ -369,7 +391,7 @@ var (
 	amd64Lock = []Variant{{Name: "lock", Intrinsic: true, Why: "LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86"}}
 	arm64RMW  = []Variant{
 		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},
-		{Name: "llsc", Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
+		{Name: "llsc", IntrinsicFallback: true, Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
 	}
 	// The A extension (LR/SC and AMOs) is part of RV64G, which Go
 	// requires: no feature to detect. A CAS has no AMO without Zacas.
@@ -679,6 +701,12 @@ func Validate(goarch string) error {
 				return fmt.Errorf("spec: op %s on %s: more than one variant is marked Intrinsic", op.Name, goarch)
 			}
 			vseenIntrinsic = vseenIntrinsic || v.Intrinsic
+			if v.IntrinsicFallback {
+				iv, ok := op.IntrinsicVariant(goarch)
+				if !ok || len(iv.Requires) == 0 || v.Intrinsic || v.Go {
+					return fmt.Errorf("spec: op %s variant %s is marked IntrinsicFallback without an Intrinsic variant that requires a feature", op.Name, v.Name)
+				}
+			}
 			if v.Intrinsic && (op.Inline == "" || v.Go) {
 				return fmt.Errorf("spec: op %s variant %s is marked Intrinsic but the op has no Inline expression", op.Name, v.Name)
 			}
