@@ -273,3 +273,21 @@ func TestValidateOneIntrinsic(t *testing.T) {
 		t.Errorf("two intrinsic variants: %v", err)
 	}
 }
+
+func TestValidateIntrinsicFallback(t *testing.T) {
+	op := Find("fetchadd64")
+	saved := op.Arch
+	defer func() { op.Arch = saved }()
+	// A fallback needs an intrinsic variant that requires a feature.
+	op.Arch = map[string][]Variant{"arm64": {{Name: "ldar", Intrinsic: true}, {Name: "llsc", IntrinsicFallback: true}}}
+	if err := Validate("arm64"); err == nil || !strings.Contains(err.Error(), "IntrinsicFallback") {
+		t.Errorf("fallback of a featureless intrinsic: %v", err)
+	}
+	op.Arch = saved
+	if err := Validate("arm64"); err != nil {
+		t.Errorf("the real spec: %v", err)
+	}
+	if v, ok := op.IntrinsicFallbackVariant("arm64"); !ok || v.Name != "llsc" {
+		t.Errorf("arm64 fetchadd64's fallback: %v %v", v.Name, ok)
+	}
+}
