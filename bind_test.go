@@ -17,7 +17,7 @@ var goNames = map[string]string{
 }
 
 // TestInlineBindingIsInlined holds hal to its word: an op whose Binding is
-// "inline" must be inlined into its callers (here, internal/suite's api
+// "inline" or "guarded" must be inlined into its callers (here, internal/suite's api
 // bodies), and an op bound in assembly cannot be. It asks the compiler
 // (go build -gcflags=-m) rather than trusting the generator.
 func TestInlineBindingIsInlined(t *testing.T) {
@@ -43,7 +43,7 @@ func TestInlineBindingIsInlined(t *testing.T) {
 	checked := 0
 	for op, fn := range goNames {
 		switch hal.Binding(op) {
-		case binding.Inline:
+		case binding.Inline, binding.Guarded:
 			if !inlined[fn] {
 				t.Errorf("%s is bound %q but hal.%s was not inlined into internal/suite", op, hal.Binding(op), fn)
 			}

@@ -17,9 +17,10 @@ yield:
 	YIELD
 	RET
 
-// CompareAndSwapUint32: the entry of op cas32.
+// cas32Flag: the entry of op cas32.
+// CompareAndSwapUint32 calls it when guardCas32 is set.
 // It runs the variant whose index hal stored in selCas32.
-TEXT ·CompareAndSwapUint32(SB), NOSPLIT, $0-17
+TEXT ·cas32Flag(SB), NOSPLIT, $0-17
 	MOVBU     ·selCas32(SB), R9
 	CBNZ      R9, llsc
 	// selCas32 = 0: lse (requires atomics)
@@ -48,9 +49,10 @@ llsc_done:
 	MOVB      R4, swapped+16(FP)
 	RET
 
-// CompareAndSwapUint64: the entry of op cas64.
+// cas64Flag: the entry of op cas64.
+// CompareAndSwapUint64 calls it when guardCas64 is set.
 // It runs the variant whose index hal stored in selCas64.
-TEXT ·CompareAndSwapUint64(SB), NOSPLIT, $0-25
+TEXT ·cas64Flag(SB), NOSPLIT, $0-25
 	MOVBU     ·selCas64(SB), R9
 	CBNZ      R9, llsc
 	// selCas64 = 0: lse (requires atomics)
@@ -79,9 +81,10 @@ llsc_done:
 	MOVB      R4, swapped+24(FP)
 	RET
 
-// CompareAndSwapUintptr: the entry of op casuintptr.
+// casuintptrFlag: the entry of op casuintptr.
+// CompareAndSwapUintptr calls it when guardCasuintptr is set.
 // It runs the variant whose index hal stored in selCasuintptr.
-TEXT ·CompareAndSwapUintptr(SB), NOSPLIT, $0-25
+TEXT ·casuintptrFlag(SB), NOSPLIT, $0-25
 	MOVBU     ·selCasuintptr(SB), R9
 	CBNZ      R9, llsc
 	// selCasuintptr = 0: lse (requires atomics)
@@ -110,9 +113,10 @@ llsc_done:
 	MOVB      R4, swapped+24(FP)
 	RET
 
-// FetchAddUint32: the entry of op fetchadd32.
+// fetchadd32Flag: the entry of op fetchadd32.
+// FetchAddUint32 calls it when guardFetchadd32 is set.
 // It runs the variant whose index hal stored in selFetchadd32.
-TEXT ·FetchAddUint32(SB), NOSPLIT, $0-20
+TEXT ·fetchadd32Flag(SB), NOSPLIT, $0-20
 	MOVBU     ·selFetchadd32(SB), R9
 	CBNZ      R9, llsc
 	// selFetchadd32 = 0: lse (requires atomics)
@@ -133,9 +137,10 @@ llsc_loop:
 	MOVW      R2, old+16(FP)
 	RET
 
-// FetchAddUint64: the entry of op fetchadd64.
+// fetchadd64Flag: the entry of op fetchadd64.
+// FetchAddUint64 calls it when guardFetchadd64 is set.
 // It runs the variant whose index hal stored in selFetchadd64.
-TEXT ·FetchAddUint64(SB), NOSPLIT, $0-24
+TEXT ·fetchadd64Flag(SB), NOSPLIT, $0-24
 	MOVBU     ·selFetchadd64(SB), R9
 	CBNZ      R9, llsc
 	// selFetchadd64 = 0: lse (requires atomics)
@@ -156,9 +161,10 @@ llsc_loop:
 	MOVD      R2, old+16(FP)
 	RET
 
-// SwapUint32: the entry of op swap32.
+// swap32Flag: the entry of op swap32.
+// SwapUint32 calls it when guardSwap32 is set.
 // It runs the variant whose index hal stored in selSwap32.
-TEXT ·SwapUint32(SB), NOSPLIT, $0-20
+TEXT ·swap32Flag(SB), NOSPLIT, $0-20
 	MOVBU     ·selSwap32(SB), R9
 	CBNZ      R9, llsc
 	// selSwap32 = 0: lse (requires atomics)
@@ -178,9 +184,10 @@ llsc_loop:
 	MOVW      R2, old+16(FP)
 	RET
 
-// SwapUint64: the entry of op swap64.
+// swap64Flag: the entry of op swap64.
+// SwapUint64 calls it when guardSwap64 is set.
 // It runs the variant whose index hal stored in selSwap64.
-TEXT ·SwapUint64(SB), NOSPLIT, $0-24
+TEXT ·swap64Flag(SB), NOSPLIT, $0-24
 	MOVBU     ·selSwap64(SB), R9
 	CBNZ      R9, llsc
 	// selSwap64 = 0: lse (requires atomics)
@@ -200,9 +207,10 @@ llsc_loop:
 	MOVD      R2, old+16(FP)
 	RET
 
-// FetchOrUint32: the entry of op fetchor32.
+// fetchor32Flag: the entry of op fetchor32.
+// FetchOrUint32 calls it when guardFetchor32 is set.
 // It runs the variant whose index hal stored in selFetchor32.
-TEXT ·FetchOrUint32(SB), NOSPLIT, $0-20
+TEXT ·fetchor32Flag(SB), NOSPLIT, $0-20
 	MOVBU     ·selFetchor32(SB), R9
 	CBNZ      R9, llsc
 	// selFetchor32 = 0: lse (requires atomics)
@@ -223,9 +231,10 @@ llsc_loop:
 	MOVW      R2, old+16(FP)
 	RET
 
-// FetchOrUint64: the entry of op fetchor64.
+// fetchor64Flag: the entry of op fetchor64.
+// FetchOrUint64 calls it when guardFetchor64 is set.
 // It runs the variant whose index hal stored in selFetchor64.
-TEXT ·FetchOrUint64(SB), NOSPLIT, $0-24
+TEXT ·fetchor64Flag(SB), NOSPLIT, $0-24
 	MOVBU     ·selFetchor64(SB), R9
 	CBNZ      R9, llsc
 	// selFetchor64 = 0: lse (requires atomics)
@@ -246,9 +255,10 @@ llsc_loop:
 	MOVD      R2, old+16(FP)
 	RET
 
-// FetchAndUint32: the entry of op fetchand32.
+// fetchand32Flag: the entry of op fetchand32.
+// FetchAndUint32 calls it when guardFetchand32 is set.
 // It runs the variant whose index hal stored in selFetchand32.
-TEXT ·FetchAndUint32(SB), NOSPLIT, $0-20
+TEXT ·fetchand32Flag(SB), NOSPLIT, $0-20
 	MOVBU     ·selFetchand32(SB), R9
 	CBNZ      R9, llsc
 	// selFetchand32 = 0: lse (requires atomics)
@@ -270,9 +280,10 @@ llsc_loop:
 	MOVW      R2, old+16(FP)
 	RET
 
-// FetchAndUint64: the entry of op fetchand64.
+// fetchand64Flag: the entry of op fetchand64.
+// FetchAndUint64 calls it when guardFetchand64 is set.
 // It runs the variant whose index hal stored in selFetchand64.
-TEXT ·FetchAndUint64(SB), NOSPLIT, $0-24
+TEXT ·fetchand64Flag(SB), NOSPLIT, $0-24
 	MOVBU     ·selFetchand64(SB), R9
 	CBNZ      R9, llsc
 	// selFetchand64 = 0: lse (requires atomics)
@@ -294,9 +305,10 @@ llsc_loop:
 	MOVD      R2, old+16(FP)
 	RET
 
-// FetchAddUintptr: the entry of op fetchadduintptr.
+// fetchadduintptrFlag: the entry of op fetchadduintptr.
+// FetchAddUintptr calls it when guardFetchadduintptr is set.
 // It runs the variant whose index hal stored in selFetchadduintptr.
-TEXT ·FetchAddUintptr(SB), NOSPLIT, $0-24
+TEXT ·fetchadduintptrFlag(SB), NOSPLIT, $0-24
 	MOVBU     ·selFetchadduintptr(SB), R9
 	CBNZ      R9, llsc
 	// selFetchadduintptr = 0: lse (requires atomics)
@@ -317,9 +329,10 @@ llsc_loop:
 	MOVD      R2, old+16(FP)
 	RET
 
-// SwapUintptr: the entry of op swapuintptr.
+// swapuintptrFlag: the entry of op swapuintptr.
+// SwapUintptr calls it when guardSwapuintptr is set.
 // It runs the variant whose index hal stored in selSwapuintptr.
-TEXT ·SwapUintptr(SB), NOSPLIT, $0-24
+TEXT ·swapuintptrFlag(SB), NOSPLIT, $0-24
 	MOVBU     ·selSwapuintptr(SB), R9
 	CBNZ      R9, llsc
 	// selSwapuintptr = 0: lse (requires atomics)
@@ -339,9 +352,10 @@ llsc_loop:
 	MOVD      R2, old+16(FP)
 	RET
 
-// LoadAcquireUintptr: the entry of op loadacquireuintptr.
+// loadacquireuintptrFlag: the entry of op loadacquireuintptr.
+// LoadAcquireUintptr calls it when guardLoadacquireuintptr is set.
 // It runs the variant whose index hal stored in selLoadacquireuintptr.
-TEXT ·LoadAcquireUintptr(SB), NOSPLIT, $0-16
+TEXT ·loadacquireuintptrFlag(SB), NOSPLIT, $0-16
 	MOVBU     ·selLoadacquireuintptr(SB), R9
 	CBNZ      R9, ldar
 	// selLoadacquireuintptr = 0: ldapr (requires lrcpc)
@@ -356,9 +370,10 @@ ldar:
 	MOVD      R1, ret+8(FP)
 	RET
 
-// LoadAcquireUint32: the entry of op loadacquire32.
+// loadacquire32Flag: the entry of op loadacquire32.
+// LoadAcquireUint32 calls it when guardLoadacquire32 is set.
 // It runs the variant whose index hal stored in selLoadacquire32.
-TEXT ·LoadAcquireUint32(SB), NOSPLIT, $0-12
+TEXT ·loadacquire32Flag(SB), NOSPLIT, $0-12
 	MOVBU     ·selLoadacquire32(SB), R9
 	CBNZ      R9, ldar
 	// selLoadacquire32 = 0: ldapr (requires lrcpc)
@@ -373,9 +388,10 @@ ldar:
 	MOVW      R1, ret+8(FP)
 	RET
 
-// LoadAcquireUint64: the entry of op loadacquire64.
+// loadacquire64Flag: the entry of op loadacquire64.
+// LoadAcquireUint64 calls it when guardLoadacquire64 is set.
 // It runs the variant whose index hal stored in selLoadacquire64.
-TEXT ·LoadAcquireUint64(SB), NOSPLIT, $0-16
+TEXT ·loadacquire64Flag(SB), NOSPLIT, $0-16
 	MOVBU     ·selLoadacquire64(SB), R9
 	CBNZ      R9, ldar
 	// selLoadacquire64 = 0: ldapr (requires lrcpc)

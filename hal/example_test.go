@@ -178,3 +178,12 @@ func ExampleTable() {
 	fmt.Println(n)
 	// Output: 5
 }
+
+func ExampleInlined() {
+	// Whether hal.FetchAddUint64 runs the compiler's inlined intrinsic
+	// right now, with no call: on amd64 always (binding "inline"); on
+	// arm64 (binding "guarded") while the chosen variant is what the
+	// intrinsic runs on this CPU, so not under GOHAL=fetchadd64=llsc. The
+	// output depends on the CPU and GOHAL, so it is not checked here.
+	fmt.Println(hal.Binding("fetchadd64"), hal.Inlined("fetchadd64"))
+}

@@ -133,10 +133,30 @@ func selectStatic(f *dispatch.Features, override, level string, variant func(op 
 }
 
 // Binding reports how the exported function of op reaches its variant in
-// this build (one of the [binding] constants: inline, flag, single, static,
-// portable), and "" for an unknown op. The rules that decide it are in
+// this build (one of the [binding] constants: inline, guarded, flag, single,
+// static, portable), and "" for an unknown op. An op bound "guarded" runs
+// sync/atomic's inlined intrinsic while its variant is the one the
+// intrinsic runs on this CPU, and calls its flag entry once GOHAL or
+// [Force] chooses another; [Inlined] says which, now. The rules that decide it are in
 // gen/README.md, "Bindings".
 func Binding(op string) binding.Kind { return bindings[op] }
+
+// Inlined reports whether op's exported function runs, now, the compiler's
+// inlined sync/atomic intrinsic with no call: always for an op bound
+// "inline", and for one bound "guarded" while its guard is clear (the
+// chosen variant is what the intrinsic runs on this CPU). Otherwise it
+// reports false: for an op bound in assembly, for the static and portable
+// builds (see Binding for theirs), and for an unknown op.
+func Inlined(op string) bool {
+	switch Binding(op) {
+	case binding.Inline:
+		return true
+	case binding.Guarded:
+		_, set := guardSet(op)
+		return !set
+	}
+	return false
+}
 
 // apply makes c the live choice: it sets the op's flag byte and its Table
 // entry.
@@ -152,6 +172,7 @@ func apply(c Choice) error {
 		if op.sel != nil {
 			*op.sel = uint8(i)
 		}
+		setGuards(c)
 		v.set(&table, c.Reason)
 		return nil
 	}

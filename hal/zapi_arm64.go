@@ -21,23 +21,23 @@ func staticVariant(op string) string { return "" }
 // in this build (see Binding).
 var bindings = map[string]binding.Kind{
 	"pause":               binding.Flag,
-	"cas32":               binding.Flag,
-	"cas64":               binding.Flag,
-	"casuintptr":          binding.Flag,
-	"fetchadd32":          binding.Flag,
-	"fetchadd64":          binding.Flag,
-	"swap32":              binding.Flag,
-	"swap64":              binding.Flag,
-	"fetchor32":           binding.Flag,
-	"fetchor64":           binding.Flag,
-	"fetchand32":          binding.Flag,
-	"fetchand64":          binding.Flag,
-	"fetchadduintptr":     binding.Flag,
-	"swapuintptr":         binding.Flag,
-	"loadacquireuintptr":  binding.Flag,
+	"cas32":               binding.Guarded,
+	"cas64":               binding.Guarded,
+	"casuintptr":          binding.Guarded,
+	"fetchadd32":          binding.Guarded,
+	"fetchadd64":          binding.Guarded,
+	"swap32":              binding.Guarded,
+	"swap64":              binding.Guarded,
+	"fetchor32":           binding.Guarded,
+	"fetchor64":           binding.Guarded,
+	"fetchand32":          binding.Guarded,
+	"fetchand64":          binding.Guarded,
+	"fetchadduintptr":     binding.Guarded,
+	"swapuintptr":         binding.Guarded,
+	"loadacquireuintptr":  binding.Guarded,
 	"storereleaseuintptr": binding.Inline,
-	"loadacquire32":       binding.Flag,
-	"loadacquire64":       binding.Flag,
+	"loadacquire32":       binding.Guarded,
+	"loadacquire64":       binding.Guarded,
 	"storerelease32":      binding.Inline,
 	"storerelease64":      binding.Inline,
 	"fence":               binding.Single,
@@ -49,6 +49,50 @@ var bindings = map[string]binding.Kind{
 	"cpu":                 binding.Flag,
 }
 
+// Guard bytes of the ops bound "guarded": while an op's byte is 0 its exported
+// function runs the inlined sync/atomic intrinsic; hal sets it, at init
+// and under Force, only when the chosen variant is not what the
+// intrinsic runs on this CPU (see guard).
+var (
+	guardCas32              uint8 // cas32
+	guardCas64              uint8 // cas64
+	guardCasuintptr         uint8 // casuintptr
+	guardFetchadd32         uint8 // fetchadd32
+	guardFetchadd64         uint8 // fetchadd64
+	guardSwap32             uint8 // swap32
+	guardSwap64             uint8 // swap64
+	guardFetchor32          uint8 // fetchor32
+	guardFetchor64          uint8 // fetchor64
+	guardFetchand32         uint8 // fetchand32
+	guardFetchand64         uint8 // fetchand64
+	guardFetchadduintptr    uint8 // fetchadduintptr
+	guardSwapuintptr        uint8 // swapuintptr
+	guardLoadacquireuintptr uint8 // loadacquireuintptr
+	guardLoadacquire32      uint8 // loadacquire32
+	guardLoadacquire64      uint8 // loadacquire64
+)
+
+// guards lists the guarded ops with the variant their intrinsic is and
+// the one it falls back to when that variant's features are missing.
+var guards = []guard{
+	{op: "cas32", flag: &guardCas32, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "cas64", flag: &guardCas64, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "casuintptr", flag: &guardCasuintptr, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "fetchadd32", flag: &guardFetchadd32, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "fetchadd64", flag: &guardFetchadd64, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "swap32", flag: &guardSwap32, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "swap64", flag: &guardSwap64, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "fetchor32", flag: &guardFetchor32, intrinsic: "lse", requires: []string{"atomics"}},
+	{op: "fetchor64", flag: &guardFetchor64, intrinsic: "lse", requires: []string{"atomics"}},
+	{op: "fetchand32", flag: &guardFetchand32, intrinsic: "lse", requires: []string{"atomics"}},
+	{op: "fetchand64", flag: &guardFetchand64, intrinsic: "lse", requires: []string{"atomics"}},
+	{op: "fetchadduintptr", flag: &guardFetchadduintptr, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "swapuintptr", flag: &guardSwapuintptr, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},
+	{op: "loadacquireuintptr", flag: &guardLoadacquireuintptr, intrinsic: "ldar"},
+	{op: "loadacquire32", flag: &guardLoadacquire32, intrinsic: "ldar"},
+	{op: "loadacquire64", flag: &guardLoadacquire64, intrinsic: "ldar"},
+}
+
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
 // on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
 // does not yield the goroutine.
@@ -56,89 +100,215 @@ func Pause()
 
 // CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
 // value, sequentially consistent like sync/atomic.
+func CompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool) {
+	if guardCas32 == 0 {
+		return atomic.CompareAndSwapUint32(addr, old, new)
+	}
+	return cas32Flag(addr, old, new)
+}
+
+// cas32Flag is the assembly entry of op cas32 that CompareAndSwapUint32 calls while
+// guardCas32 is set: a test of selCas32 and every variant's body.
 //
 //go:noescape
-func CompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool)
+func cas32Flag(addr *uint32, old, new uint32) (swapped bool)
 
 // CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
 // value, sequentially consistent like sync/atomic.
+func CompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool) {
+	if guardCas64 == 0 {
+		return atomic.CompareAndSwapUint64(addr, old, new)
+	}
+	return cas64Flag(addr, old, new)
+}
+
+// cas64Flag is the assembly entry of op cas64 that CompareAndSwapUint64 calls while
+// guardCas64 is set: a test of selCas64 and every variant's body.
 //
 //go:noescape
-func CompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool)
+func cas64Flag(addr *uint64, old, new uint64) (swapped bool)
 
 // CompareAndSwapUintptr executes the compare-and-swap operation for a
 // uintptr value, sequentially consistent like sync/atomic.
+func CompareAndSwapUintptr(addr *uintptr, old, new uintptr) (swapped bool) {
+	if guardCasuintptr == 0 {
+		return atomic.CompareAndSwapUintptr(addr, old, new)
+	}
+	return casuintptrFlag(addr, old, new)
+}
+
+// casuintptrFlag is the assembly entry of op casuintptr that CompareAndSwapUintptr calls while
+// guardCasuintptr is set: a test of selCasuintptr and every variant's body.
 //
 //go:noescape
-func CompareAndSwapUintptr(addr *uintptr, old, new uintptr) (swapped bool)
+func casuintptrFlag(addr *uintptr, old, new uintptr) (swapped bool)
 
 // FetchAddUint32 atomically adds delta to *addr and returns the old value,
 // sequentially consistent.
+func FetchAddUint32(addr *uint32, delta uint32) (old uint32) {
+	if guardFetchadd32 == 0 {
+		return atomic.AddUint32(addr, delta) - delta
+	}
+	return fetchadd32Flag(addr, delta)
+}
+
+// fetchadd32Flag is the assembly entry of op fetchadd32 that FetchAddUint32 calls while
+// guardFetchadd32 is set: a test of selFetchadd32 and every variant's body.
 //
 //go:noescape
-func FetchAddUint32(addr *uint32, delta uint32) (old uint32)
+func fetchadd32Flag(addr *uint32, delta uint32) (old uint32)
 
 // FetchAddUint64 atomically adds delta to *addr and returns the old value,
 // sequentially consistent.
+func FetchAddUint64(addr *uint64, delta uint64) (old uint64) {
+	if guardFetchadd64 == 0 {
+		return atomic.AddUint64(addr, delta) - delta
+	}
+	return fetchadd64Flag(addr, delta)
+}
+
+// fetchadd64Flag is the assembly entry of op fetchadd64 that FetchAddUint64 calls while
+// guardFetchadd64 is set: a test of selFetchadd64 and every variant's body.
 //
 //go:noescape
-func FetchAddUint64(addr *uint64, delta uint64) (old uint64)
+func fetchadd64Flag(addr *uint64, delta uint64) (old uint64)
 
 // SwapUint32 atomically stores new into *addr and returns the old value,
 // sequentially consistent.
+func SwapUint32(addr *uint32, new uint32) (old uint32) {
+	if guardSwap32 == 0 {
+		return atomic.SwapUint32(addr, new)
+	}
+	return swap32Flag(addr, new)
+}
+
+// swap32Flag is the assembly entry of op swap32 that SwapUint32 calls while
+// guardSwap32 is set: a test of selSwap32 and every variant's body.
 //
 //go:noescape
-func SwapUint32(addr *uint32, new uint32) (old uint32)
+func swap32Flag(addr *uint32, new uint32) (old uint32)
 
 // SwapUint64 atomically stores new into *addr and returns the old value,
 // sequentially consistent.
+func SwapUint64(addr *uint64, new uint64) (old uint64) {
+	if guardSwap64 == 0 {
+		return atomic.SwapUint64(addr, new)
+	}
+	return swap64Flag(addr, new)
+}
+
+// swap64Flag is the assembly entry of op swap64 that SwapUint64 calls while
+// guardSwap64 is set: a test of selSwap64 and every variant's body.
 //
 //go:noescape
-func SwapUint64(addr *uint64, new uint64) (old uint64)
+func swap64Flag(addr *uint64, new uint64) (old uint64)
 
 // FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
 // returns the old value, sequentially consistent like sync/atomic.OrUint32.
+func FetchOrUint32(addr *uint32, mask uint32) (old uint32) {
+	if guardFetchor32 == 0 {
+		return atomic.OrUint32(addr, mask)
+	}
+	return fetchor32Flag(addr, mask)
+}
+
+// fetchor32Flag is the assembly entry of op fetchor32 that FetchOrUint32 calls while
+// guardFetchor32 is set: a test of selFetchor32 and every variant's body.
 //
 //go:noescape
-func FetchOrUint32(addr *uint32, mask uint32) (old uint32)
+func fetchor32Flag(addr *uint32, mask uint32) (old uint32)
 
 // FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
 // returns the old value, sequentially consistent like sync/atomic.OrUint64.
+func FetchOrUint64(addr *uint64, mask uint64) (old uint64) {
+	if guardFetchor64 == 0 {
+		return atomic.OrUint64(addr, mask)
+	}
+	return fetchor64Flag(addr, mask)
+}
+
+// fetchor64Flag is the assembly entry of op fetchor64 that FetchOrUint64 calls while
+// guardFetchor64 is set: a test of selFetchor64 and every variant's body.
 //
 //go:noescape
-func FetchOrUint64(addr *uint64, mask uint64) (old uint64)
+func fetchor64Flag(addr *uint64, mask uint64) (old uint64)
 
 // FetchAndUint32 atomically clears the bits of *addr that are clear in mask
 // (*addr &= mask) and returns the old value, sequentially consistent like
 // sync/atomic.AndUint32.
+func FetchAndUint32(addr *uint32, mask uint32) (old uint32) {
+	if guardFetchand32 == 0 {
+		return atomic.AndUint32(addr, mask)
+	}
+	return fetchand32Flag(addr, mask)
+}
+
+// fetchand32Flag is the assembly entry of op fetchand32 that FetchAndUint32 calls while
+// guardFetchand32 is set: a test of selFetchand32 and every variant's body.
 //
 //go:noescape
-func FetchAndUint32(addr *uint32, mask uint32) (old uint32)
+func fetchand32Flag(addr *uint32, mask uint32) (old uint32)
 
 // FetchAndUint64 atomically clears the bits of *addr that are clear in mask
 // (*addr &= mask) and returns the old value, sequentially consistent like
 // sync/atomic.AndUint64.
+func FetchAndUint64(addr *uint64, mask uint64) (old uint64) {
+	if guardFetchand64 == 0 {
+		return atomic.AndUint64(addr, mask)
+	}
+	return fetchand64Flag(addr, mask)
+}
+
+// fetchand64Flag is the assembly entry of op fetchand64 that FetchAndUint64 calls while
+// guardFetchand64 is set: a test of selFetchand64 and every variant's body.
 //
 //go:noescape
-func FetchAndUint64(addr *uint64, mask uint64) (old uint64)
+func fetchand64Flag(addr *uint64, mask uint64) (old uint64)
 
 // FetchAddUintptr atomically adds delta to *addr and returns the old value,
 // sequentially consistent.
+func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr) {
+	if guardFetchadduintptr == 0 {
+		return atomic.AddUintptr(addr, delta) - delta
+	}
+	return fetchadduintptrFlag(addr, delta)
+}
+
+// fetchadduintptrFlag is the assembly entry of op fetchadduintptr that FetchAddUintptr calls while
+// guardFetchadduintptr is set: a test of selFetchadduintptr and every variant's body.
 //
 //go:noescape
-func FetchAddUintptr(addr *uintptr, delta uintptr) (old uintptr)
+func fetchadduintptrFlag(addr *uintptr, delta uintptr) (old uintptr)
 
 // SwapUintptr atomically stores new into *addr and returns the old value,
 // sequentially consistent.
+func SwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
+	if guardSwapuintptr == 0 {
+		return atomic.SwapUintptr(addr, new)
+	}
+	return swapuintptrFlag(addr, new)
+}
+
+// swapuintptrFlag is the assembly entry of op swapuintptr that SwapUintptr calls while
+// guardSwapuintptr is set: a test of selSwapuintptr and every variant's body.
 //
 //go:noescape
-func SwapUintptr(addr *uintptr, new uintptr) (old uintptr)
+func swapuintptrFlag(addr *uintptr, new uintptr) (old uintptr)
 
 // LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
 // load or store moves before it.
+func LoadAcquireUintptr(addr *uintptr) uintptr {
+	if guardLoadacquireuintptr == 0 {
+		return atomic.LoadUintptr(addr)
+	}
+	return loadacquireuintptrFlag(addr)
+}
+
+// loadacquireuintptrFlag is the assembly entry of op loadacquireuintptr that LoadAcquireUintptr calls while
+// guardLoadacquireuintptr is set: a test of selLoadacquireuintptr and every variant's body.
 //
 //go:noescape
-func LoadAcquireUintptr(addr *uintptr) uintptr
+func loadacquireuintptrFlag(addr *uintptr) uintptr
 
 // StoreReleaseUintptr atomically stores val into *addr with release
 // ordering: no earlier load or store moves after it.
@@ -148,15 +318,33 @@ func StoreReleaseUintptr(addr *uintptr, val uintptr) {
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
 // load or store moves before it.
+func LoadAcquireUint32(addr *uint32) uint32 {
+	if guardLoadacquire32 == 0 {
+		return atomic.LoadUint32(addr)
+	}
+	return loadacquire32Flag(addr)
+}
+
+// loadacquire32Flag is the assembly entry of op loadacquire32 that LoadAcquireUint32 calls while
+// guardLoadacquire32 is set: a test of selLoadacquire32 and every variant's body.
 //
 //go:noescape
-func LoadAcquireUint32(addr *uint32) uint32
+func loadacquire32Flag(addr *uint32) uint32
 
 // LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
 // load or store moves before it.
+func LoadAcquireUint64(addr *uint64) uint64 {
+	if guardLoadacquire64 == 0 {
+		return atomic.LoadUint64(addr)
+	}
+	return loadacquire64Flag(addr)
+}
+
+// loadacquire64Flag is the assembly entry of op loadacquire64 that LoadAcquireUint64 calls while
+// guardLoadacquire64 is set: a test of selLoadacquire64 and every variant's body.
 //
 //go:noescape
-func LoadAcquireUint64(addr *uint64) uint64
+func loadacquire64Flag(addr *uint64) uint64
 
 // StoreReleaseUint32 atomically stores val into *addr with release
 // ordering: no earlier load or store moves after it.

@@ -57,6 +57,9 @@ var bindings = map[string]binding.Kind{
 	"cpu":                 binding.Static,
 }
 
+// guards is empty: a static build reads no flag.
+var guards []guard
+
 // Pause tells the CPU that the caller is spinning on a shared word: PAUSE
 // on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
 // does not yield the goroutine.

@@ -20,7 +20,7 @@ func TestAsm(t *testing.T) {
 		t.Errorf("direct/asm_arm64.s: build constraint is not !purego")
 	}
 	for _, want := range []string{
-		"TEXT ·FetchAddUint64(SB), NOSPLIT, $0-24\n\tMOVBU     ·selFetchadd64(SB), R9\n\tCBNZ      R9, llsc\n",
+		"TEXT ·fetchadd64Flag(SB), NOSPLIT, $0-24\n\tMOVBU     ·selFetchadd64(SB), R9\n\tCBNZ      R9, llsc\n",
 		"LDADDALD  R1, (R0), R2\n",
 		"WORD      $0x4860fca2 // CASPAL X0, X1, X2, X3, [X5]\n",
 		"WORD      $0xf8bfc001 // LDAPR X1, [X0]\n",

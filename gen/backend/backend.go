@@ -205,11 +205,18 @@ func Generate(b Backend) (map[string][]byte, error) {
 			continue
 		}
 		vs := op.Variants(arch)
-		doc := []string{fmt.Sprintf("%s: the entry of op %s.", op.GoName, op.Name)}
+		entry := op.GoName
+		if op.GuardedBinding(arch) {
+			entry = op.FlagEntry()
+		}
+		doc := []string{fmt.Sprintf("%s: the entry of op %s.", entry, op.Name)}
+		if op.GuardedBinding(arch) {
+			doc = append(doc, fmt.Sprintf("%s calls it when %s is set.", op.GoName, op.GuardVar()))
+		}
 		if len(vs) > 1 {
 			doc = append(doc, fmt.Sprintf("It runs the variant whose index hal stored in %s.", op.SelVar()))
 		}
-		b.Text(op.GoName, op, doc)
+		b.Text(entry, op, doc)
 		if len(vs) > 1 {
 			labels := make([]string, 0, len(vs)-1)
 			for _, v := range vs[1:] {

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -57,8 +58,9 @@ func TestDriverLayout(t *testing.T) {
 		t.Errorf("no direct symbol for fetchadd64/llsc:\n%s", log)
 	}
 	// An entry with two variants: select, first body inline, label,
-	// second body.
-	want := "text FetchAddUint64\nselect selFetchadd64 [llsc]\nbody fetchadd64/lse lse_\nlabel llsc\nbody fetchadd64/llsc llsc_\n"
+	// second body. fetchadd64 is bound guarded on arm64, so its entry is
+	// the flag entry its Go function calls when the guard is set.
+	want := "text fetchadd64Flag\nselect selFetchadd64 [llsc]\nbody fetchadd64/lse lse_\nlabel llsc\nbody fetchadd64/llsc llsc_\n"
 	if !strings.Contains(log, want) {
 		t.Errorf("entry FetchAddUint64 not laid out as\n%s\ngot:\n%s", want, log)
 	}
@@ -117,6 +119,12 @@ func TestGoFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Lines whose column alignment gofmt sets by the longest op name.
+	for _, re := range []string{`\tguardFetchadd64\s+uint8 // fetchadd64\n`, `"fetchadd64":\s+binding\.Guarded,`, `"cas128":\s+binding\.Flag,`} {
+		if !regexp.MustCompile(re).Match(files["zapi_arm64.go"]) {
+			t.Errorf("zapi_arm64.go lacks %s", re)
+		}
+	}
 	check := func(name string, wants ...string) {
 		t.Helper()
 		s, ok := files[name]
@@ -136,7 +144,11 @@ func TestGoFiles(t *testing.T) {
 	check("zapi_arm64.go",
 		"//go:build !purego && !race && !gohal_static\n",
 		"const staticBuild = false\n",
-		"//go:noescape\nfunc FetchAddUint64(addr *uint64, delta uint64) (old uint64)\n",
+		// Guarded: the intrinsic behind the guard byte, else the flag entry.
+		"func FetchAddUint64(addr *uint64, delta uint64) (old uint64) {\n\tif guardFetchadd64 == 0 {\n\t\treturn atomic.AddUint64(addr, delta) - delta\n\t}\n\treturn fetchadd64Flag(addr, delta)\n}\n",
+		"//go:noescape\nfunc fetchadd64Flag(addr *uint64, delta uint64) (old uint64)\n",
+		`{op: "fetchadd64", flag: &guardFetchadd64, intrinsic: "lse", requires: []string{"atomics"}, fallback: "llsc"},`,
+		`{op: "loadacquire64", flag: &guardLoadacquire64, intrinsic: "ldar"},`,
 		"func Cycles() uint64\n",
 		"func cas128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)\n")
 	check("zstatic_arm64.go",
@@ -183,6 +195,10 @@ func TestGoFiles(t *testing.T) {
 		if !strings.Contains(string(amd["zapi_amd64.go"]), want) {
 			t.Errorf("zapi_amd64.go lacks %q", want)
 		}
+	}
+	// No op has two variants and an intrinsic on amd64: nothing guarded.
+	if z := string(amd["zapi_amd64.go"]); strings.Contains(z, "binding.Guarded") || !strings.Contains(z, "var guards []guard\n") {
+		t.Error("zapi_amd64.go has a guarded op")
 	}
 	// amd64.v1 does not guarantee CMPXCHG16B: the doc says hal checks.
 	if !strings.Contains(string(amd["direct/zstatic_v1_amd64.go"]), "does not\n// guarantee cx16") {

@@ -194,6 +194,8 @@ func bindingOf(op *spec.Op, arch string) binding.Kind {
 	switch {
 	case op.InlineBinding(arch):
 		return binding.Inline
+	case op.GuardedBinding(arch):
+		return binding.Guarded
 	case len(op.Variants(arch)) > 1:
 		return binding.Flag
 	}
@@ -205,7 +207,7 @@ func bindingExpr(k binding.Kind) string {
 	for _, c := range []struct {
 		k    binding.Kind
 		name string
-	}{{binding.Inline, "Inline"}, {binding.Flag, "Flag"}, {binding.Single, "Single"}, {binding.Static, "Static"}, {binding.Portable, "Portable"}} {
+	}{{binding.Inline, "Inline"}, {binding.Guarded, "Guarded"}, {binding.Flag, "Flag"}, {binding.Single, "Single"}, {binding.Static, "Static"}, {binding.Portable, "Portable"}} {
 		if c.k == k {
 			return "binding." + c.name
 		}
@@ -263,7 +265,7 @@ func uEntry(w *goWriter, op *spec.Op) {
 func zapiFile(arch string) *goWriter {
 	w := &goWriter{name: "zapi_" + arch + ".go"}
 	imports := []string{BindingImport}
-	if anyInline(spec.Ops, func(op *spec.Op) bool { return op.InlineBinding(arch) }) {
+	if anyInline(spec.Ops, func(op *spec.Op) bool { return op.InlineBinding(arch) || op.GuardedBinding(arch) }) {
 		imports = append(imports, "sync/atomic")
 	}
 	if needsDirect(arch) {
@@ -276,12 +278,24 @@ func zapiFile(arch string) *goWriter {
 	w.p("const staticLevel = \"\"\n\n")
 	w.p("func staticVariant(op string) string { return \"\" }\n\n")
 	w.bindingsMap(func(op *spec.Op) binding.Kind { return bindingOf(op, arch) })
+	w.guards(arch)
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\n")
 		w.doc(op.Doc)
 		if op.InlineBinding(arch) {
 			w.p("func %s {\n\t%s\n}\n", op.Decl(op.GoName)[len("func "):], inlineBody(op))
+			continue
+		}
+		if op.GuardedBinding(arch) {
+			w.p("func %s {\n\tif %s == 0 {\n\t\t%s\n\t}\n\t%s\n}\n\n",
+				op.Decl(op.GoName)[len("func "):], op.GuardVar(), inlineBody(op), call(op, op.FlagEntry()))
+			w.p("// %s is the assembly entry of op %s that %s calls while\n", op.FlagEntry(), op.Name, op.GoName)
+			w.p("// %s is set: a test of %s and every variant's body.\n", op.GuardVar(), op.SelVar())
+			if op.HasPointer() {
+				w.p("//\n//go:noescape\n")
+			}
+			w.p("%s\n", op.Decl(op.FlagEntry()))
 			continue
 		}
 		if op.GoEntry(arch) {
@@ -308,6 +322,51 @@ func zapiFile(arch string) *goWriter {
 	return w
 }
 
+// guards writes the guard bytes of the ops bound binding.Guarded on arch
+// and the guards list hal's apply sets them from.
+func (w *goWriter) guards(arch string) {
+	var ops []*spec.Op
+	for i := range spec.Ops {
+		if spec.Ops[i].GuardedBinding(arch) {
+			ops = append(ops, &spec.Ops[i])
+		}
+	}
+	if len(ops) == 0 {
+		w.p("\n// guards is empty: no op is bound %q on %s.\n", binding.Guarded, arch)
+		w.p("var guards []guard\n")
+		return
+	}
+	w.p("\n// Guard bytes of the ops bound %q: while an op's byte is 0 its exported\n", binding.Guarded)
+	w.p("// function runs the inlined sync/atomic intrinsic; hal sets it, at init\n")
+	w.p("// and under Force, only when the chosen variant is not what the\n")
+	w.p("// intrinsic runs on this CPU (see guard).\n")
+	w.p("var (\n")
+	for _, op := range ops {
+		w.p("\t%s uint8 // %s\n", op.GuardVar(), op.Name)
+	}
+	w.p(")\n\n")
+	w.p("// guards lists the guarded ops with the variant their intrinsic is and\n")
+	w.p("// the one it falls back to when that variant's features are missing.\n")
+	w.p("var guards = []guard{\n")
+	for _, op := range ops {
+		v, _ := op.IntrinsicVariant(arch)
+		req := ""
+		if len(v.Requires) > 0 {
+			q := make([]string, len(v.Requires))
+			for j, r := range v.Requires {
+				q[j] = fmt.Sprintf("%q", r)
+			}
+			req = " requires: []string{" + strings.Join(q, ", ") + "},"
+		}
+		fb := ""
+		if f, ok := op.IntrinsicFallbackVariant(arch); ok {
+			fb = fmt.Sprintf(" fallback: %q,", f.Name)
+		}
+		w.p("\t{op: %q, flag: &%s, intrinsic: %q,%s%s},\n", op.Name, op.GuardVar(), v.Name, req, fb)
+	}
+	w.p("}\n")
+}
+
 // zstaticFile: the exported API of gohal_static builds.
 func zstaticFile(arch string) *goWriter {
 	w := &goWriter{name: "zstatic_" + arch + ".go"}
@@ -331,6 +390,8 @@ func zstaticFile(arch string) *goWriter {
 	}
 	w.p("\treturn direct.StaticVariant(op)\n}\n\n")
 	w.bindingsMap(func(*spec.Op) binding.Kind { return binding.Static })
+	w.p("\n// guards is empty: a static build reads no flag.\n")
+	w.p("var guards []guard\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\n")
@@ -608,6 +669,8 @@ func zportableFile(arches []string) *goWriter {
 	w.p("func staticVariant(op string) string { return \"\" }\n\n")
 	w.p("var archOps = portableOps\n\n")
 	w.bindingsMap(func(*spec.Op) binding.Kind { return binding.Portable })
+	w.p("\n// guards is empty: the portable build reads no flag.\n")
+	w.p("var guards []guard\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\n")

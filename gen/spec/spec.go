@@ -47,6 +47,15 @@ type Variant struct {
 	// the variant by inlining the intrinsic instead of calling assembly:
 	// see Op.InlineBinding and Op.StaticVariant.
 	Intrinsic bool
+
+	// IntrinsicFallback says that the compiler's intrinsic for the op's
+	// Inline expression runs exactly this variant's instructions when the
+	// features of the op's Intrinsic variant are neither guaranteed at
+	// compile time nor set in the Go runtime's own flag (arm64's
+	// LDAXR/STLXR loop at GOARM64=v8.0 on a CPU without LSE, checked
+	// against the disassembly). A guarded op keeps its guard clear for it
+	// then (see Op.GuardedBinding).
+	IntrinsicFallback bool
 }
 
 // PortableName is the name of every Go variant: hal's <op>_portable.
@@ -288,6 +297,54 @@ func (op *Op) InlineBinding(goarch string) bool {
 	return op.Inline != "" && len(vs) == 1 && vs[0].Intrinsic && !vs[0].Go && len(vs[0].Requires) == 0
 }
 
+// GuardedBinding reports whether hal binds the op on goarch by inlining
+// its sync/atomic intrinsic behind a one-byte guard: when the op has an
+// Inline expression, several variants, all of them written by the backend,
+// and one of them is the intrinsic (Variant.Intrinsic). The exported
+// function runs the intrinsic while the guard (GuardVar) is 0 and calls
+// the op's flag entry (FlagEntry) otherwise; hal sets the guard only when
+// the chosen variant is not what the intrinsic runs on this CPU (the
+// Intrinsic variant when its features are there, else the
+// IntrinsicFallback variant, if any). The rule
+// is in gen/README.md, "Bindings".
+func (op *Op) GuardedBinding(goarch string) bool {
+	if op.Inline == "" || len(op.Variants(goarch)) < 2 || op.HasGoVariant(goarch) {
+		return false
+	}
+	_, ok := op.IntrinsicVariant(goarch)
+	return ok
+}
+
+// IntrinsicFallbackVariant returns the op's variant on goarch marked
+// IntrinsicFallback, if any.
+func (op *Op) IntrinsicFallbackVariant(goarch string) (Variant, bool) {
+	for _, v := range op.Variants(goarch) {
+		if v.IntrinsicFallback {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// IntrinsicVariant returns the op's variant on goarch marked Intrinsic,
+// if any.
+func (op *Op) IntrinsicVariant(goarch string) (Variant, bool) {
+	for _, v := range op.Variants(goarch) {
+		if v.Intrinsic {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// GuardVar is the Go name of a guarded op's guard byte: "guardFetchadd64".
+func (op *Op) GuardVar() string { return "guard" + strings.ToUpper(op.Name[:1]) + op.Name[1:] }
+
+// FlagEntry is the name of a guarded op's assembly entry, the flag test
+// and every variant's body, that the exported function calls when the
+// guard is set: "fetchadd64Flag".
+func (op *Op) FlagEntry() string { return op.Name + "Flag" }
+
 // Level is a compile-time CPU feature level: a Go build tag that GOAMD64
 // or GOARM64 sets at that level and every higher one, and the features
 // every CPU of the level has. gohal_static builds choose each op's variant
@@ -422,7 +479,7 @@ var (
 	amd64Lock = []Variant{{Name: "lock", Intrinsic: true, Why: "LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86"}}
 	arm64RMW  = []Variant{
 		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},
-		{Name: "llsc", Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
+		{Name: "llsc", IntrinsicFallback: true, Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
 	}
 	// x86 has no fetch-or or fetch-and (LOCK OR and LOCK AND return
 	// nothing), so they are a CAS loop: exactly the code the compiler
@@ -875,6 +932,7 @@ func Validate(goarch string) error {
 			return fmt.Errorf("spec: op %s has no variant on %s", op.Name, goarch)
 		}
 		vseen := map[string]bool{}
+		vseenIntrinsic := false
 		for _, v := range vs {
 			if !ident(v.Name) || vseen[v.Name] {
 				return fmt.Errorf("spec: op %s on %s: bad or duplicate variant %q", op.Name, goarch, v.Name)
@@ -889,6 +947,16 @@ func Validate(goarch string) error {
 			for _, r := range v.Requires {
 				if !known(r) {
 					return fmt.Errorf("spec: op %s variant %s requires unknown feature %q", op.Name, v.Name, r)
+				}
+			}
+			if v.Intrinsic && vseenIntrinsic {
+				return fmt.Errorf("spec: op %s on %s: more than one variant is marked Intrinsic", op.Name, goarch)
+			}
+			vseenIntrinsic = vseenIntrinsic || v.Intrinsic
+			if v.IntrinsicFallback {
+				iv, ok := op.IntrinsicVariant(goarch)
+				if !ok || len(iv.Requires) == 0 || v.Intrinsic || v.Go {
+					return fmt.Errorf("spec: op %s variant %s is marked IntrinsicFallback without an Intrinsic variant that requires a feature", op.Name, v.Name)
 				}
 			}
 			if v.Intrinsic && (op.Inline == "" || v.Go) {

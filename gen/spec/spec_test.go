@@ -231,3 +231,68 @@ func TestValidateLevels(t *testing.T) {
 		}
 	}
 }
+
+// The guarded rule is general: any op with an Inline expression, several
+// hardware variants and one intrinsic among them, on any architecture.
+func TestGuardedBinding(t *testing.T) {
+	intr := Variant{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true}
+	other := Variant{Name: "llsc"}
+	mk := func(inline string, vs ...Variant) *Op {
+		return &Op{Name: "fetchor64", GoName: "FetchOrUint64", Inline: inline, Arch: map[string][]Variant{"arm64": vs}}
+	}
+	for _, c := range []struct {
+		op   *Op
+		want bool
+	}{
+		{mk("atomic.OrUint64(addr, mask)", intr, other), true},
+		{mk("atomic.OrUint64(addr, mask)", other, Variant{Name: "ldar", Intrinsic: true}), true},
+		{mk("", intr, other), false},                                          // no intrinsic expression
+		{mk("atomic.OrUint64(addr, mask)", intr), false},                      // one variant: inline or single
+		{mk("atomic.OrUint64(addr, mask)", other, Variant{Name: "x"}), false}, // no intrinsic variant
+		{mk("atomic.OrUint64(addr, mask)", intr, Portable("go")), false},      // a Go variant: Go entry
+	} {
+		if got := c.op.GuardedBinding("arm64"); got != c.want {
+			t.Errorf("GuardedBinding(%+v) = %v, want %v", c.op.Arch["arm64"], got, c.want)
+		}
+	}
+	for _, name := range []string{"fetchadd64", "cas64", "swap64", "loadacquire64"} {
+		if op := Find(name); !op.GuardedBinding("arm64") || op.GuardedBinding("amd64") || op.GuardedBinding("riscv64") {
+			t.Errorf("%s: guarded on arm64 only, got arm64=%v amd64=%v riscv64=%v", name,
+				op.GuardedBinding("arm64"), op.GuardedBinding("amd64"), op.GuardedBinding("riscv64"))
+		}
+	}
+	if op := Find("fetchadd64"); op.GuardVar() != "guardFetchadd64" || op.FlagEntry() != "fetchadd64Flag" {
+		t.Errorf("names: %s, %s", op.GuardVar(), op.FlagEntry())
+	}
+}
+
+func TestValidateOneIntrinsic(t *testing.T) {
+	op := Find("fetchadd64")
+	saved := op.Arch
+	defer func() { op.Arch = saved }()
+	op.Arch = map[string][]Variant{"arm64": {
+		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true},
+		{Name: "llsc", Intrinsic: true},
+	}}
+	if err := Validate("arm64"); err == nil || !strings.Contains(err.Error(), "more than one variant is marked Intrinsic") {
+		t.Errorf("two intrinsic variants: %v", err)
+	}
+}
+
+func TestValidateIntrinsicFallback(t *testing.T) {
+	op := Find("fetchadd64")
+	saved := op.Arch
+	defer func() { op.Arch = saved }()
+	// A fallback needs an intrinsic variant that requires a feature.
+	op.Arch = map[string][]Variant{"arm64": {{Name: "ldar", Intrinsic: true}, {Name: "llsc", IntrinsicFallback: true}}}
+	if err := Validate("arm64"); err == nil || !strings.Contains(err.Error(), "IntrinsicFallback") {
+		t.Errorf("fallback of a featureless intrinsic: %v", err)
+	}
+	op.Arch = saved
+	if err := Validate("arm64"); err != nil {
+		t.Errorf("the real spec: %v", err)
+	}
+	if v, ok := op.IntrinsicFallbackVariant("arm64"); !ok || v.Name != "llsc" {
+		t.Errorf("arm64 fetchadd64's fallback: %v %v", v.Name, ok)
+	}
+}

@@ -15,6 +15,13 @@ const (
 	// Inline: a Go function over the sync/atomic intrinsic that is the
 	// op's only variant; the compiler inlines it into the caller.
 	Inline Kind = "inline"
+	// Guarded: a Go function that runs the op's sync/atomic intrinsic
+	// inline while the op's one-byte guard is 0, and otherwise calls the
+	// op's flag entry (as Flag). hal sets the guard, at init and under
+	// Force, only when the chosen variant is not what the intrinsic runs
+	// on this CPU, so the default path has no call and an override
+	// (GOHAL, hal.Force) still reaches its variant.
+	Guarded Kind = "guarded"
 	// Flag: an entry that reads the op's one-byte flag, set at init, and
 	// branches to (assembly) or calls (Go entry) the chosen variant.
 	Flag Kind = "flag"
@@ -29,4 +36,4 @@ const (
 )
 
 // All lists every Kind, in the order above.
-var All = []Kind{Inline, Flag, Single, Static, Portable}
+var All = []Kind{Inline, Guarded, Flag, Single, Static, Portable}

@@ -1,0 +1,30 @@
+// Command guardcaller is the caller that hal's TestGuardedDisassembly
+// builds for arm64 and reads back: one small function per guarded op,
+// each calling hal's exported function, which the compiler inlines. It
+// prints the results and hal.Inlined for each op, so the test can also
+// run it under qemu-aarch64 and see which code ran.
+package main
+
+import (
+	"fmt"
+
+	"github.com/gohal/gohal/hal"
+)
+
+var word uint64 = 40
+
+//go:noinline
+func callFetchAdd(p *uint64) uint64 { return hal.FetchAddUint64(p, 2) }
+
+//go:noinline
+func callCAS(p *uint64) bool { return hal.CompareAndSwapUint64(p, 42, 7) }
+
+//go:noinline
+func callSwap(p *uint64) uint64 { return hal.SwapUint64(p, 9) }
+
+func main() {
+	a := callFetchAdd(&word)
+	b := callCAS(&word)
+	c := callSwap(&word)
+	fmt.Println(a, b, c, word, hal.Inlined("fetchadd64"), hal.Inlined("cas64"), hal.Inlined("swap64"))
+}
