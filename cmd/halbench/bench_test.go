@@ -89,6 +89,20 @@ func TestRunPrintsEverySection(t *testing.T) {
 		!strings.Contains(out, "portable implementation") {
 		t.Errorf("output lacks the verdict's binding paragraph")
 	}
+	// In a build that binds at init, the paragraph names every op under
+	// its binding (a binding kind it does not describe would drop ops).
+	if i := strings.Index(out, "hal binds every op"); i >= 0 {
+		para := out[i:]
+		if j := strings.Index(para, "\n\n"); j >= 0 {
+			para = para[:j]
+		}
+		para = strings.Join(strings.Fields(para), " ")
+		for _, op := range hal.Ops() {
+			if !regexp.MustCompile(`[(, ]` + op + `[,)]`).MatchString(para) {
+				t.Errorf("the binding paragraph does not name op %s (binding %s): %q", op, hal.Binding(op), para)
+			}
+		}
+	}
 	// One conclusion per pair, by the report's rule, and none of
 	// ministat's own (issue 10 item 9).
 	if n := len(regexp.MustCompile(`(?m)^(No difference proven|Faster|Slower) at 95% confidence: `).FindAllString(out, -1)); n != len(suite.Pairs()) {
