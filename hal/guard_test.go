@@ -156,6 +156,34 @@ func exercise(op string) string {
 		if LoadAcquireUint32(&w32) != 5 {
 			return "load-acquire 32 wrong"
 		}
+	case "fetchor32":
+		if o := FetchOrUint32(&w32, 0xa); o != 5 || w32 != 0xf {
+			return "fetch-or 32 wrong"
+		}
+	case "fetchor64":
+		if o := FetchOrUint64(&w64, 0xa); o != 5 || w64 != 0xf {
+			return "fetch-or 64 wrong"
+		}
+	case "fetchand32":
+		if o := FetchAndUint32(&w32, 6); o != 5 || w32 != 4 {
+			return "fetch-and 32 wrong"
+		}
+	case "fetchand64":
+		if o := FetchAndUint64(&w64, 6); o != 5 || w64 != 4 {
+			return "fetch-and 64 wrong"
+		}
+	case "fetchadduintptr":
+		if o := FetchAddUintptr(&wp, 3); o != 5 || wp != 8 {
+			return "fetch-add uintptr wrong"
+		}
+	case "swapuintptr":
+		if o := SwapUintptr(&wp, 9); o != 5 || wp != 9 {
+			return "swap uintptr wrong"
+		}
+	case "loadacquireuintptr":
+		if LoadAcquireUintptr(&wp) != 5 {
+			return "load-acquire uintptr wrong"
+		}
 	default:
 		return "no exercise for guarded op " + op + ": add one"
 	}
