@@ -446,6 +446,12 @@ func tableLoop(fn any, x *tuneWord) (func(w, n int), bool) {
 				f(&x.u32, 1)
 			}
 		}, true
+	case func(*uintptr, uintptr) uintptr: // fetch-add, swap
+		return func(_, n int) {
+			for range n {
+				f(&x.uptr, 1)
+			}
+		}, true
 	case func(*uint64, uint64, uint64) bool:
 		return func(_, n int) {
 			for range n {
@@ -483,6 +489,14 @@ func tableLoop(fn any, x *tuneWord) (func(w, n int), bool) {
 			}
 			tuneSink.Add(uint64(s))
 		}, true
+	case func(*uintptr) uintptr:
+		return func(_, n int) {
+			var s uintptr
+			for range n {
+				s += f(&x.uptr)
+			}
+			tuneSink.Add(uint64(s))
+		}, true
 	case func(*uint64, uint64):
 		return func(w, n int) {
 			for i := range n {
@@ -493,6 +507,12 @@ func tableLoop(fn any, x *tuneWord) (func(w, n int), bool) {
 		return func(w, n int) {
 			for i := range n {
 				f(&x.u32, uint32(w<<24|i))
+			}
+		}, true
+	case func(*uintptr, uintptr):
+		return func(w, n int) {
+			for i := range n {
+				f(&x.uptr, uintptr(w<<32|i))
 			}
 		}, true
 	case func(*uint32, uint32) bool: // the spin-lock acquire loop

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -368,15 +369,19 @@ func TestTuneQuick(t *testing.T) {
 // TestTuneTableLoops: every row of hal.Table() has a loop, so that an op
 // the suite has no body for is still timed.
 func TestTuneTableLoops(t *testing.T) {
-	table := hal.Table()
+	table := reflect.ValueOf(hal.Table()).Elem()
 	x := new(tuneWord)
-	for _, fn := range []any{table.Pause.Func, table.Fence.Func, table.Cycles.Func, table.FetchAddUint64.Func, table.FetchAddUint32.Func,
-		table.CompareAndSwapUint64.Func, table.CompareAndSwapUint32.Func, table.CompareAndSwapUintptr.Func, table.SwapUint64.Func,
-		table.LoadAcquireUint64.Func, table.LoadAcquireUint32.Func, table.StoreReleaseUint64.Func, table.StoreReleaseUint32.Func,
-		table.CompareAndSwap128.Func, table.SpinLockUint32.Func} {
-		loop, ok := tableLoop(fn, x)
+	// Every row, found by reflection, so that a new op's signature
+	// cannot be missed on an architecture where it has one variant.
+	for i := range table.NumField() {
+		row := table.Field(i)
+		fn := row.FieldByName("Func")
+		if !fn.IsValid() {
+			t.Fatalf("row %s has no Func", table.Type().Field(i).Name)
+		}
+		loop, ok := tableLoop(fn.Interface(), x)
 		if !ok {
-			t.Errorf("no loop for %T", fn)
+			t.Errorf("%s: no loop for %s", table.Type().Field(i).Name, fn.Type())
 			continue
 		}
 		loop(0, 10)
