@@ -15,6 +15,7 @@ import (
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/percpu"
 	"github.com/gohal/gohal/spin"
 )
 
@@ -42,6 +43,7 @@ var tasks = []task{
 	{what: "counter", impls: []impl{
 		{"gohal-striped", counterStriped},
 		{"gohal-fetchadd", counterFetchAdd},
+		{"gohal-percpu", counterPercpu},
 		{"xsync-counter", counterXsync},
 		{"atomic-int64", counterAtomic},
 	}},
@@ -59,6 +61,7 @@ var tasks = []task{
 	{what: "uint128", op: "store", impls: []impl{{"gohal-uint128", u128Store[*halPair]}, {"mutex-pair", u128Store[*mutexPair]}}},
 	{what: "uint128", op: "cas", impls: []impl{{"gohal-uint128", u128CAS[*halPair]}, {"mutex-pair", u128CAS[*mutexPair]}}},
 	{what: "cache", impls: []impl{
+		{"gohal-percpu", cachePercpu},
 		{"sync-pool", cacheSyncPool},
 	}},
 }
@@ -110,6 +113,17 @@ func wantCount(b *testing.B, got int64) {
 func counterStriped(b *testing.B, threads int) {
 	c := new(counter.Striped)
 	c.Add(0) // allocate the stripes outside the measurement
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.Add(1)
+		}
+	})
+	wantCount(b, c.Load())
+}
+
+func counterPercpu(b *testing.B, threads int) {
+	c := new(percpu.Counter)
+	c.Add(0) // allocate the shards outside the measurement
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
 			c.Add(1)
@@ -496,6 +510,19 @@ type object [128]byte
 
 // cacheSyncPool: each operation gets an object from a shared sync.Pool,
 // writes to it and puts it back.
+// cachePercpu is cacheSyncPool's body over percpu.Cache, gohal's per-P
+// object cache (UMA's per-CPU buckets and a depot).
+func cachePercpu(b *testing.B, threads int) {
+	c := percpu.NewCache(32, func() *object { return new(object) })
+	cyclebench.RunLoop(b, threads, func(w, n int) {
+		for i := range n {
+			o := c.Get()
+			o[0] = byte(w + i)
+			c.Put(o)
+		}
+	})
+}
+
 func cacheSyncPool(b *testing.B, threads int) {
 	pool := &sync.Pool{New: func() any { return new(object) }}
 	cyclebench.RunLoop(b, threads, func(w, n int) {
