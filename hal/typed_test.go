@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cyclebench"
 )
 
 // Every method of every typed value, from the zero value, with the values
@@ -140,138 +141,167 @@ func ExampleUint64() {
 	// Output: 3 5 261
 }
 
-// BenchmarkTyped compares each method of hal.Uint64 with sync/atomic's
+// BenchmarkTyped (ns/op and cycles/op) compares each method of hal.Uint64 with sync/atomic's
 // Uint64 doing the same thing (LoadAcquire against Load, StoreRelease
 // against Store, FetchAdd against Add minus the delta). Each loop calls the
 // method directly, as a caller writes it.
 func BenchmarkTyped(b *testing.B) {
 	b.Run("type=hal/method=Load", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Load()
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=Load", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Load()
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=LoadAcquire", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.LoadAcquire()
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=LoadAcquire", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Load()
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=Store", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			x.Store(i)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=Store", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			x.Store(i)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=StoreRelease", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			x.StoreRelease(i)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=StoreRelease", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			x.Store(i)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=Add", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Add(1)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=Add", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Add(1)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=FetchAdd", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.FetchAdd(1)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=FetchAdd", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Add(1) - 1
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=Swap", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Swap(i)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=Swap", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Swap(i)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=CompareAndSwap", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
@@ -280,9 +310,11 @@ func BenchmarkTyped(b *testing.B) {
 			}
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=CompareAndSwap", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
@@ -291,42 +323,51 @@ func BenchmarkTyped(b *testing.B) {
 			}
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=And", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.And(^uint64(1))
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=And", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.And(^uint64(1))
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=hal/method=Or", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x hal.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Or(1)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 	b.Run("type=atomic/method=Or", func(b *testing.B) {
+		m := cyclebench.Start(b)
 		var x atomic.Uint64
 		var sink, i uint64
 		for b.Loop() {
 			sink += x.Or(1)
 			i++
 		}
+		m.Stop()
 		typedSink.Add(sink)
 	})
 }
