@@ -3,7 +3,7 @@ package spin
 import "github.com/gohal/gohal/hal"
 
 // Asm is a test-and-test-and-set spin lock, like [TTAS], whose whole
-// acquire loop runs inside one assembly function, [hal.SpinLockUint32]:
+// wait loop runs inside one assembly function, [hal.SpinLockUint32]:
 // it reads the lock word, pauses (the architecture's spin hint) and reads
 // again while the lock is held, and tries the compare-and-swap when the
 // word reads free, all in one call instead of one call per pause and per
@@ -18,15 +18,21 @@ type Asm struct {
 	_    [lineSize - wordLotSize]byte
 }
 
-// Lock locks l, waiting as long as necessary.
+// Lock locks l, waiting as long as necessary. The uncontended path is one
+// inline compare-and-swap, as in TTAS: a call of the assembly loop (and
+// hal.SpinLockUint32's check of its budget) costs more than the CAS it
+// would run, and the loop only pays once the lock is held.
 func (l *Asm) Lock() {
-	if hal.SpinLockUint32(&l.word, spinBudget) {
+	if hal.CompareAndSwapUint32(&l.word, 0, 1) {
 		return
 	}
 	l.lockSlow()
 }
 
 func (l *Asm) lockSlow() {
+	if hal.SpinLockUint32(&l.word, spinBudget) {
+		return
+	}
 	timeout := parkTimeout
 	for {
 		timeout = nextTimeout(timeout, l.lot.park(l.held, timeout))
