@@ -1,6 +1,7 @@
 package spin
 
 import (
+	"runtime"
 	"sync/atomic"
 	"unsafe"
 
@@ -115,7 +116,14 @@ func (l *Ticket) wait(t uint32) {
 		if slot.CompareAndSwap(mark, 0) {
 			continue
 		}
-		// Passed over: join the end of the line.
+		// Passed over: join the end of the line, but first, if another
+		// goroutine is waiting for this processor, let it run. Otherwise
+		// a waiter that keeps leaving (spinning cannot pay while that
+		// goroutine waits) and being passed over at once never sleeps and
+		// never lets it run either, and every pass costs the releaser.
+		if !canSpin(0) {
+			runtime.Gosched()
+		}
 		t = hal.FetchAddUint32(&l.next, 1)
 		if hal.LoadAcquireUint32(&l.serving) == t {
 			return
