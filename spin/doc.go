@@ -7,11 +7,12 @@
 //     on [hal.Pause] while it is held, and tries the compare-and-swap only
 //     when the word looks free, so waiters share the line read-only until
 //     the holder releases it (the change OpenBSD made to mtx_enter).
-//   - [Asm]: TTAS whose whole acquire loop (test, pause, compare-and-swap)
+//   - [Asm]: TTAS whose whole wait loop (test, pause, compare-and-swap)
 //     is one assembly function, [hal.SpinLockUint32], generated per
-//     architecture like every hal op: one call per acquisition instead of
-//     one per pause and per compare-and-swap. It returns after a budget of
-//     pauses, and Lock parks in Go between calls.
+//     architecture like every hal op: one call per contended acquisition
+//     instead of one per pause and per compare-and-swap (the uncontended
+//     Lock is TTAS's inline compare-and-swap). It returns after a budget
+//     of pauses, and Lock parks in Go between calls.
 //   - [Backoff]: TTAS that waits a bounded, exponentially growing number of
 //     pauses after each failed attempt.
 //   - [Ticket]: a ticket lock, FIFO among waiters that are spinning.
