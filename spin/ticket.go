@@ -30,7 +30,8 @@ const ticketSlots = 32
 // for its ticket) and parks. A releaser that reaches a ticket whose waiter
 // left passes over it, serves the next ticket, and counts the pass in
 // [Ticket.PassedOver]; the passed-over waiter takes a new ticket (at the
-// end of the line) when it runs again. A parked waiter that is woken
+// end of the line) when it runs again, after yielding its processor if
+// another goroutine is waiting for it. A parked waiter that is woken
 // before its turn takes its mark back and keeps its place. So the order is
 // FIFO among waiters that keep spinning, and a waiter that left can be
 // overtaken. The zero value is unlocked.
