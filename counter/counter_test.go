@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"unsafe"
+
+	"github.com/gohal/gohal/internal/countertest"
 )
 
 // adder is what every counter under test can do.
@@ -54,13 +56,6 @@ var kinds = []kind{
 	{"atomic", func() adder { return new(atomicCounter) }},
 }
 
-func iterations(long, short int) int {
-	if testing.Short() {
-		return short
-	}
-	return long
-}
-
 // TestValidate has goroutines add and subtract concurrently, checking
 // the total at the end: Concurrency Kit's validation for counters, which
 // have no critical section to check for exclusion.
@@ -68,29 +63,7 @@ func TestValidate(t *testing.T) {
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) {
 			c := k.new()
-			threads := max(4, 2*runtime.GOMAXPROCS(0))
-			iters := iterations(50000, 5000)
-			var wg sync.WaitGroup
-			for g := range threads {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range iters {
-						c.Add(int64(g + 1))
-						if i%3 == 0 {
-							c.Add(-1)
-						}
-					}
-				}()
-			}
-			wg.Wait()
-			var want int64
-			for g := range threads {
-				want += int64(g+1)*int64(iters) - int64((iters+2)/3)
-			}
-			if got := c.Load(); got != want {
-				t.Fatalf("Load = %d, want %d", got, want)
-			}
+			countertest.AddSubtract(t, c.Add, c.Load, max(4, 2*runtime.GOMAXPROCS(0)), countertest.Iterations(50000, 5000))
 		})
 	}
 }
@@ -117,7 +90,7 @@ func TestAddLimited(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					for range iterations(5000, 2000) {
+					for range countertest.Iterations(5000, 2000) {
 						if c.AddLimited(1, max) {
 							ok.Add(1)
 						}
@@ -362,7 +335,7 @@ func TestAddLimitedNeverPassesMax(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					var mine int64
-					for i := range iterations(20000, 2000) {
+					for i := range countertest.Iterations(20000, 2000) {
 						d := deltas[(g+i)%len(deltas)]
 						if c.AddLimited(d, max) {
 							mine += d

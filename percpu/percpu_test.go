@@ -13,14 +13,9 @@ import (
 	"testing"
 	"time"
 	"unsafe"
-)
 
-func iterations(long, short int) int {
-	if testing.Short() {
-		return short
-	}
-	return long
-}
+	"github.com/gohal/gohal/internal/countertest"
+)
 
 // withProcs runs f with GOMAXPROCS set to n.
 func withProcs(t *testing.T, n int) {
@@ -96,7 +91,7 @@ func TestPinExcludes(t *testing.T) {
 		_ [lineSize - 8]byte
 	}, 2)
 	const goroutines = 16
-	n := iterations(20000, 2000)
+	n := countertest.Iterations(20000, 2000)
 	var wg sync.WaitGroup
 	for range goroutines {
 		wg.Add(1)
@@ -214,29 +209,7 @@ func TestCounterExact(t *testing.T) {
 	if c.Load() != 0 {
 		t.Fatal("zero Counter does not Load 0")
 	}
-	threads := max(8, 4*runtime.GOMAXPROCS(0))
-	iters := iterations(50000, 5000)
-	var wg sync.WaitGroup
-	for g := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range iters {
-				c.Add(int64(g + 1))
-				if i%3 == 0 {
-					c.Add(-1)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	var want int64
-	for g := range threads {
-		want += int64(g+1)*int64(iters) - int64((iters+2)/3)
-	}
-	if got := c.Load(); got != want {
-		t.Fatalf("Load = %d, want %d", got, want)
-	}
+	countertest.AddSubtract(t, c.Add, c.Load, max(8, 4*runtime.GOMAXPROCS(0)), countertest.Iterations(50000, 5000))
 }
 
 // TestCounterFollowsGOMAXPROCS grows and shrinks GOMAXPROCS while
@@ -338,7 +311,7 @@ func TestCacheHammer(t *testing.T) {
 	var made atomic.Int64
 	c := NewCache(8, func() *obj { made.Add(1); return new(obj) })
 	threads := max(8, 4*runtime.GOMAXPROCS(0))
-	iters := iterations(20000, 3000)
+	iters := countertest.Iterations(20000, 3000)
 	var wg sync.WaitGroup
 	var double atomic.Int64
 	for g := range threads {
