@@ -39,6 +39,13 @@ their ops and on each op alone; portable only if the mix gains and no op is
 significantly slower. The last line is a GOHAL value to paste; it is empty
 when nothing should change.
 
+Then the kit: which lock (sync.Mutex and the spin locks, around an empty and
+a 50 ns critical section), which counter (Add) and which object cache
+(percpu.Cache, a mutex-guarded free list, sync.Pool), each at 1 and
+GOMAXPROCS×4 goroutines, printed as advice lines by the same rule: "use X"
+only when X is significantly faster than every other candidate, otherwise
+the tie is named as a tie.
+
 Results go to standard output; progress goes to standard error when it is
 a terminal.
 
@@ -52,6 +59,7 @@ Flags:
                   (default 20; -quick 6)
   -benchtime D    time per sample (default 20ms; -quick 2ms)
   -quick          few short samples, for CI: a smoke test, not advice
+  -kit=false      skip the kit questions (locks, counters, caches)
   -json           print every sample, interval and decision as JSON
 `
 
@@ -64,6 +72,7 @@ type tuneConfig struct {
 	sampleTime time.Duration
 	quick      bool
 	json       bool
+	kit        bool
 }
 
 // Workloads tune can recommend for.
@@ -83,6 +92,7 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	benchtime := fs.Duration("benchtime", 0, "")
 	quick := fs.Bool("quick", false, "")
 	asJSON := fs.Bool("json", false, "")
+	kit := fs.Bool("kit", true, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -94,7 +104,7 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, count: 20, sampleTime: 20 * time.Millisecond}
+	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, kit: *kit, count: 20, sampleTime: 20 * time.Millisecond}
 	if cfg.quick {
 		cfg.count, cfg.sampleTime = 6, 2*time.Millisecond
 	}
@@ -170,8 +180,11 @@ type tuneReport struct {
 	// GOHALBefore is the GOHAL this run found in its environment: tune
 	// compares against the feature choices regardless, and GOHAL replaces
 	// it.
-	GOHALBefore string  `json:"gohal_in_environment,omitempty"`
-	Elapsed     float64 `json:"elapsed_seconds"`
+	GOHALBefore string `json:"gohal_in_environment,omitempty"`
+	// Kit is the advice on the kit's types for this machine, one report
+	// per kind (lock, counter, cache); empty with -kit=false.
+	Kit     []*kitReport `json:"kit"`
+	Elapsed float64      `json:"elapsed_seconds"`
 }
 
 // tuneOp is one op: its variants, their measurements and the decision.
@@ -610,9 +623,13 @@ func harnessMeasurer(cfg *tuneConfig, budget func() time.Duration, progress func
 	}
 }
 
-// tuneBudget is the wall time a default tune's measurements fit in, so
-// that the whole run takes under a minute.
-const tuneBudget = 45 * time.Second
+// tuneBudget is the wall time a default tune's measurements of hal's ops
+// fit in, and kitBudget that of the kit questions, so that the whole run
+// takes about a minute and a half.
+const (
+	tuneBudget = 45 * time.Second
+	kitBudget  = 45 * time.Second
+)
 
 // runTuneOps measures every op and group with m and decides.
 func runTuneOps(cfg *tuneConfig, ops []*tuneOp, groups []*tuneGroup, m tuneMeasurer) {
@@ -952,6 +969,20 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return max(d, time.Millisecond)
 	}
 	rep := tuneWith(cfg, ops, groups, harnessMeasurer(cfg, budget, progress))
+	if cfg.kit {
+		kit := discoverKit(kitThreads())
+		kitStart, kinds := time.Now(), len(kit)
+		kitBudgetLeft := func() time.Duration {
+			if cfg.quick {
+				return 0
+			}
+			d := (kitBudget - time.Since(kitStart)) / time.Duration(max(kinds, 1))
+			kinds--
+			return max(d, time.Millisecond)
+		}
+		runKit(kit, harnessMeasurer(cfg, kitBudgetLeft, progress))
+		rep.Kit = kit
+	}
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -984,6 +1015,7 @@ func tuneWith(cfg *tuneConfig, ops []*tuneOp, groups []*tuneGroup, m tuneMeasure
 	if rep.Groups == nil {
 		rep.Groups = []*tuneGroup{}
 	}
+	rep.Kit = []*kitReport{}
 	return rep
 }
 
@@ -1048,6 +1080,14 @@ func writeTuneText(w io.Writer, r *tuneReport) error {
 	}
 	if len(r.NotTuned) > 0 {
 		fmt.Fprintf(&b, "\nNot tuned, fewer than two variants run here: %s.\n", strings.Join(r.NotTuned, "; "))
+	}
+	if len(r.Kit) > 0 {
+		fmt.Fprintf(&b, "\nThe kit on this machine, at %s goroutines (the same rule: \"use X\" only when X is significantly faster than every other; ties named as ties):\n", joinInts(r.Kit[0].threads()))
+		writeKitText(&b, r.Kit)
+		b.WriteString("\nAdvice for this machine:\n")
+		for _, kr := range r.Kit {
+			fmt.Fprintf(&b, "  %s\n", kr.Overall)
+		}
 	}
 	b.WriteString("\n")
 	if r.GOHAL == "" {

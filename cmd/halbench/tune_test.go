@@ -304,6 +304,26 @@ func TestTuneQuick(t *testing.T) {
 				}
 				Decision tuneDecision
 			}
+			Groups []struct {
+				Ops      []string
+				Error    string
+				Results  []json.RawMessage
+				Decision tuneDecision
+			}
+			Kit []struct {
+				Kind      string
+				Overall   string
+				Questions []struct {
+					Threads int
+					Advice  string
+					Result  adviceResult
+					Results []struct {
+						Candidate string
+						Error     string
+						Samples   []sample
+					}
+				}
+			}
 		}
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("tune -json: %v\n%.500s", err, out)
@@ -359,6 +379,32 @@ func TestTuneQuick(t *testing.T) {
 			}
 			if want := len(vs) > 1 && runnable < 2; named != want {
 				t.Errorf("%s: %d variants, %d runnable: named as not tuned %v, want %v (%q)", op, len(vs), runnable, named, want, rep.NotTuned)
+			}
+		}
+		// The 128-bit group, where the CPU has hardware variants, is
+		// judged whole: 2 sides × 4 bodies × 2 thread counts.
+		for _, g := range rep.Groups {
+			if g.Error == "" && len(g.Results) != 16 || g.Decision.Why == "" {
+				t.Errorf("group %v: %d results, decision %+v, error %q", g.Ops, len(g.Results), g.Decision, g.Error)
+			}
+		}
+		// The kit: every kind, every candidate measured, advice by the rule.
+		if len(rep.Kit) != 3 {
+			t.Errorf("kit: %d kinds, want 3", len(rep.Kit))
+		}
+		for _, kr := range rep.Kit {
+			if kr.Overall == "" || len(kr.Questions) == 0 {
+				t.Errorf("kit %s: overall %q, %d questions", kr.Kind, kr.Overall, len(kr.Questions))
+			}
+			for _, q := range kr.Questions {
+				if q.Advice == "" || q.Result.Verdict == "" || (q.Threads != 1 && q.Threads != 4*gomaxprocs()) {
+					t.Errorf("kit %s at %d: advice %q, result %+v", kr.Kind, q.Threads, q.Advice, q.Result)
+				}
+				for _, r := range q.Results {
+					if r.Error != "" || len(r.Samples) != 6 {
+						t.Errorf("kit %s/%s at %d: %d samples, error %q", kr.Kind, r.Candidate, q.Threads, len(r.Samples), r.Error)
+					}
+				}
 			}
 		}
 		checkLineAccepted(t, rep.GOHAL)
@@ -441,7 +487,7 @@ func TestTuneWithGOHALSet(t *testing.T) {
 		}
 	}
 	line := o.Op + "=" + other
-	out, errOut, code := runChild(t, "tune -quick -count 4 -threads 1", "GOHAL="+line)
+	out, errOut, code := runChild(t, "tune -quick -kit=false -count 4 -threads 1", "GOHAL="+line)
 	if code != 0 {
 		t.Fatalf("GOHAL=%s tune: exit %d: %s", line, code, errOut)
 	}
