@@ -60,6 +60,12 @@ Flags:
   -benchtime D    time per sample (default 20ms; -quick 2ms)
   -quick          few short samples, for CI: a smoke test, not advice
   -kit=false      skip the kit questions (locks, counters, caches)
+  -check LINE     do not tune: apply the GOHAL line LINE in a new process and
+                  re-measure every op whose choice it changes (directly or
+                  by taking it along) against a process without GOHAL;
+                  exit 1 if one is significantly slower. tune runs this
+                  check on its own line (unless -quick) and withdraws a
+                  line that makes an op slower.
   -json           print every sample, interval and decision as JSON
 `
 
@@ -73,6 +79,10 @@ type tuneConfig struct {
 	quick      bool
 	json       bool
 	kit        bool
+	check      string // -check LINE
+	checkSet   bool
+	worker     string // the hidden -worker OPS of -check's processes
+	samples    int    // -worker's samples per op
 }
 
 // Workloads tune can recommend for.
@@ -93,6 +103,9 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	quick := fs.Bool("quick", false, "")
 	asJSON := fs.Bool("json", false, "")
 	kit := fs.Bool("kit", true, "")
+	check := fs.String("check", "", "")
+	worker := fs.String("worker", "", "")
+	samples := fs.Int("samples", 1, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -104,7 +117,11 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, kit: *kit, count: 20, sampleTime: 20 * time.Millisecond}
+	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, kit: *kit, count: 20, sampleTime: 20 * time.Millisecond,
+		check: *check, checkSet: set["check"], worker: *worker, samples: *samples}
+	if *samples < 1 {
+		return nil, &usageError{fmt.Sprintf("-samples %d: must be positive", *samples)}
+	}
 	if cfg.quick {
 		cfg.count, cfg.sampleTime = 6, 2*time.Millisecond
 	}
@@ -183,8 +200,13 @@ type tuneReport struct {
 	GOHALBefore string `json:"gohal_in_environment,omitempty"`
 	// Kit is the advice on the kit's types for this machine, one report
 	// per kind (lock, counter, cache); empty with -kit=false.
-	Kit     []*kitReport `json:"kit"`
-	Elapsed float64      `json:"elapsed_seconds"`
+	Kit []*kitReport `json:"kit"`
+	// Check is the re-measurement of the line applied in a new process
+	// (not with -quick); Withdrawn the line it found harmful, which GOHAL
+	// then replaces with "".
+	Check     *checkReport `json:"check,omitempty"`
+	Withdrawn string       `json:"withdrawn,omitempty"`
+	Elapsed   float64      `json:"elapsed_seconds"`
 }
 
 // tuneOp is one op: its variants, their measurements and the decision.
@@ -948,6 +970,16 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "halbench tune: %v\n\n%s", err, tuneUsage)
 		return 2
 	}
+	if cfg.worker != "" {
+		if err := runWorker(cfg, stdout); err != nil {
+			fmt.Fprintln(stderr, "halbench tune -worker:", err)
+			return 1
+		}
+		return 0
+	}
+	if cfg.checkSet {
+		return runCheckCmd(cfg, stdout, stderr)
+	}
 	start := time.Now()
 	hal.CycleFrequency()
 	cyclebench.Calibrate()
@@ -985,6 +1017,12 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	}
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if rep.GOHAL != "" && !cfg.quick {
+		rep.Check = checkLine(cfg, rep.GOHAL)
+		if len(rep.Check.Harm) > 0 {
+			rep.Withdrawn, rep.GOHAL = rep.GOHAL, ""
+		}
 	}
 	rep.Elapsed = time.Since(start).Seconds()
 	rep.NotTuned = notTuned
@@ -1089,10 +1127,15 @@ func writeTuneText(w io.Writer, r *tuneReport) error {
 			fmt.Fprintf(&b, "  %s\n", kr.Overall)
 		}
 	}
+	if r.Check != nil {
+		writeCheckText(&b, r.Check)
+	}
 	b.WriteString("\n")
-	if r.GOHAL == "" {
+	if r.Withdrawn != "" {
+		fmt.Fprintf(&b, "The line %q made an op slower when applied: withdrawn. The line to paste is empty:\n", r.Withdrawn)
+	} else if r.GOHAL == "" {
 		b.WriteString("Nothing to change: the feature choices stand. The line to paste is empty:\n")
-	} else {
+	} else if r.GOHAL != "" {
 		b.WriteString("Paste this into the environment of the program (it overrides the feature choice at init):\n")
 	}
 	fmt.Fprintf(&b, "GOHAL=%s\n", r.GOHAL)

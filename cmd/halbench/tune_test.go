@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,6 +29,20 @@ func TestHalbenchChild(t *testing.T) {
 		t.Skip("only a child process runs this")
 	}
 	os.Exit(run(strings.Fields(args), os.Stdout, os.Stderr))
+}
+
+// The checks of tune -check start workers through selfCommand: in the
+// test binary, that is the binary itself running TestHalbenchChild.
+func init() {
+	selfCommand = func(args []string) (*exec.Cmd, error) {
+		argv := []string{os.Args[0], "-test.run=^TestHalbenchChild$"}
+		if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
+			argv = append(prefix, argv...)
+		}
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), "HALBENCH_CHILD_ARGS="+strings.Join(args, " "))
+		return cmd, nil
+	}
 }
 
 // runChild runs halbench in a new process (the test binary itself) with
@@ -592,5 +607,74 @@ func TestTuneGroupZ3(t *testing.T) {
 	ops, groups = z3Group()
 	if rep = tuneWith(cfg, ops, groups, level(z3)); rep.GOHAL != "store128=cmpxchg16b" {
 		t.Errorf("hardware departure: line %q", rep.GOHAL)
+	}
+}
+
+// checkJSON runs tune -check LINE -json here (the workers are new
+// processes) and decodes it.
+func checkJSON(t *testing.T, line string) (*checkReport, int) {
+	t.Helper()
+	code, out, errOut := runHalbench(t, "tune", "-check", line, "-quick", "-json", "-threads", "1,2")
+	var c checkReport
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("tune -check %s: exit %d, %v: %s %s", line, code, err, out, errOut)
+	}
+	if c.Error != "" {
+		if strings.Contains(c.Error, "exec format error") {
+			t.Skipf("cannot re-exec the test binary (%s): under qemu-user set GOHAL_TEST_EXEC", c.Error)
+		}
+		t.Fatalf("tune -check %s: %s", line, c.Error)
+	}
+	return &c, code
+}
+
+// TestTuneLineApplied is issue 20 item 5 tested the way a user relies on
+// tune: the line a real tune run prints is applied with GOHAL in a new
+// process, and every op whose choice it changes or takes along is
+// re-measured against a process without GOHAL: none may be significantly
+// slower. And the check catches the harm it exists for: Z3's line
+// store128=portable takes cas128 and load128 along, and load128 through
+// the striped lock is significantly slower than VMOVDQA.
+func TestTuneLineApplied(t *testing.T) {
+	code, out, errOut := runHalbench(t, "tune", "-quick", "-kit=false", "-json", "-threads", "1,2")
+	if code != 0 {
+		t.Fatalf("tune -quick: exit %d: %s", code, errOut)
+	}
+	var rep struct{ GOHAL string }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	c, code := checkJSON(t, rep.GOHAL)
+	for _, r := range c.Results {
+		t.Logf("GOHAL=%s: %s at %d: %.2f -> %.2f ns/op, %s", c.Line, r.Op, r.Threads, float64(r.Before.Median), float64(r.After.Median), ratioShort(*r.Ratio))
+	}
+	if len(c.Harm) > 0 || code != 0 {
+		t.Errorf("tune's line GOHAL=%s makes %v significantly slower (exit %d)", rep.GOHAL, c.Harm, code)
+	}
+	want, _, _ := dispatch.ParseOverride(rep.GOHAL)
+	for op := range want {
+		if !slices.Contains(c.Ops, op) && c.Before[op] != want[op] {
+			t.Errorf("the check did not re-measure %s, which the line changes: %v", op, c.Ops)
+		}
+	}
+
+	if choices := featureChoices(); choices["load128"].Variant == "portable" || choices["store128"].Variant == "portable" {
+		return // no hardware 128-bit variants here: no group to drag
+	}
+	c, code = checkJSON(t, "store128=portable")
+	if !slices.Equal(c.Ops, []string{"cas128", "load128", "store128"}) {
+		t.Fatalf("GOHAL=store128=portable: re-measured %v, want the whole group", c.Ops)
+	}
+	for _, r := range c.Results {
+		if !(float64(r.Before.Median) > 0) || !(float64(r.After.Median) > 0) {
+			t.Errorf("%s at %d: %+v", r.Op, r.Threads, r)
+		}
+		t.Logf("GOHAL=store128=portable: %s at %d: %.2f -> %.2f ns/op, %s", r.Op, r.Threads, float64(r.Before.Median), float64(r.After.Median), ratioShort(*r.Ratio))
+	}
+	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+		return // emulated: the numbers mean nothing
+	}
+	if !slices.Contains(c.Harm, "load128") || code != 1 {
+		t.Errorf("GOHAL=store128=portable: harm %v, exit %d; want load128 found slower", c.Harm, code)
 	}
 }
