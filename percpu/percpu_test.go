@@ -3,6 +3,7 @@ package percpu
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -133,8 +134,156 @@ func TestHelperProcess(t *testing.T) {
 		defer func() { recover() }()
 		Pin()
 		panic("boom")
+	case "gosched-pinned":
+		Pin()
+		runtime.Gosched()
+		Unpin()
+	case "mutex-pinned":
+		var mu sync.Mutex
+		mu.Lock()
+		go func() { time.Sleep(10 * time.Millisecond); mu.Unlock() }()
+		Pin()
+		mu.Lock()
+		Unpin()
+	case "exit-pinned":
+		done := make(chan bool)
+		go func() { Pin(); done <- true }() // never unpins: then it ends
+		<-done
+		time.Sleep(10 * time.Millisecond)
+	case "memstats-pinned":
+		var m runtime.MemStats
+		Pin()
+		runtime.ReadMemStats(&m)
+		Unpin()
+	case "stack-pinned":
+		buf := make([]byte, 1<<16)
+		Pin()
+		runtime.Stack(buf, true)
+		Unpin()
+	case "gc-pinned":
+		Pin()
+		runtime.GC()
+		Unpin()
+	case "gomaxprocs-pinned":
+		Pin()
+		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)
+		Unpin()
+	case "syscall-pinned":
+		syscallPinned()
+	case "counter-under-pin":
+		counterUnderPin()
+	case "cache-under-pin":
+		cacheUnderPin()
 	}
 	os.Exit(0)
+}
+
+// syscallPinned blocks in a system call while pinned, on one P that
+// another goroutine keeps busy: when the call returns, the thread finds no
+// P to run on and must sleep, holding the pin.
+func syscallPinned() {
+	runtime.GOMAXPROCS(1)
+	var fds [2]int
+	if err := syscall.Pipe(fds[:]); err != nil {
+		panic(err)
+	}
+	go func() {
+		// Runs once the runtime has handed the P of the goroutine
+		// blocked in read(2) to another thread; then keeps the P.
+		for t := time.Now(); time.Since(t) < 50*time.Millisecond; {
+		}
+		syscall.Write(fds[1], []byte{1})
+		for {
+		}
+	}()
+	var b [1]byte
+	Pin()
+	syscall.Read(fds[0], b[:]) // a blocking fd: the thread sleeps in the kernel
+	Unpin()
+}
+
+// underPinGoroutines is how many goroutines the under-Pin tests run, on as
+// many Ps.
+const underPinGoroutines = 4
+
+// counterUnderPin: goroutines add to fresh Counters inside their own Pin,
+// so that the first Add of each (which grows its table) meets the others'.
+func counterUnderPin() {
+	runtime.GOMAXPROCS(underPinGoroutines)
+	cs := make([]Counter, 20000)
+	var wg sync.WaitGroup
+	for range underPinGoroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range cs {
+				Pin()
+				cs[i].Add(1)
+				cs[i].Add(2)
+				Unpin()
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range cs {
+		if got := cs[i].Load(); got != 3*underPinGoroutines {
+			fmt.Fprintf(os.Stderr, "counter %d: Load = %d, want %d\n", i, got, 3*underPinGoroutines)
+			os.Exit(3)
+		}
+	}
+}
+
+// cacheUnderPin: goroutines Get and Put inside their own Pin, with small
+// buckets, so that they exchange buckets with the depot all the time and
+// meet at its mutex; no object may be handed to two goroutines at once.
+func cacheUnderPin() {
+	runtime.GOMAXPROCS(underPinGoroutines)
+	c := NewCache(2, func() *obj { return new(obj) })
+	var wg sync.WaitGroup
+	var double atomic.Int64
+	for g := range underPinGoroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var held [7]*obj
+			for i := range 50000 {
+				k := 1 + (g+i)%len(held)
+				Pin()
+				for j := range k {
+					held[j] = c.Get()
+					if !held[j].inUse.CompareAndSwap(0, 1) {
+						double.Add(1)
+					}
+				}
+				for j := range k {
+					held[j].inUse.Store(0)
+					c.Put(held[j])
+				}
+				Unpin()
+			}
+		}()
+	}
+	wg.Wait()
+	if n := double.Load(); n != 0 {
+		fmt.Fprintf(os.Stderr, "%d Gets returned an object another goroutine held\n", n)
+		os.Exit(3)
+	}
+}
+
+// TestUnderOuterPin: Counter.Add, Cache.Get and Cache.Put called inside
+// the caller's own Pin, by 4 goroutines at once. Their slow paths (a
+// Counter's first Add grows its table; a Cache exchanges buckets with its
+// depot) must not block while pinned: a contended mutex parks the
+// goroutine, which the runtime makes a fatal error ("schedule: holding
+// locks"). Run in a child process, so that such a failure is reported
+// rather than ending the test binary.
+func TestUnderOuterPin(t *testing.T) {
+	for _, what := range []string{"counter-under-pin", "cache-under-pin"} {
+		stderr, code := runChild(t, what)
+		if code != 0 {
+			t.Errorf("%s: exit %d, stderr %q", what, code, firstLines(stderr, 3))
+		}
+	}
 }
 
 // runChild re-runs the test binary's helper with PERCPU_TEST_HELPER=what.
@@ -164,18 +313,28 @@ func runChild(t *testing.T, what string) (stderr string, code int) {
 	return "", 0
 }
 
-// TestBlockingWhilePinnedIsFatal shows what the package documentation
-// says breaks: a goroutine that sleeps or waits on a channel while pinned
-// stops the program with "schedule: holding locks", and a panic while
-// pinned cannot be recovered.
+// TestBlockingWhilePinnedIsFatal shows each case the package
+// documentation lists as fatal while pinned, with the runtime's message:
+// parking or yielding ("schedule: holding locks"), stopping the world
+// ("stopTheWorld: holding locks"), a blocking system call whose thread
+// returns to find no P ("stopm holding locks"), and a panic ("panic
+// holding locks").
 func TestBlockingWhilePinnedIsFatal(t *testing.T) {
 	if !Pinned {
 		t.Skip("the fallback build does not pin")
 	}
 	for what, want := range map[string]string{
-		"sleep-pinned": "fatal error: schedule: holding locks",
-		"chan-pinned":  "fatal error: schedule: holding locks",
-		"panic-pinned": "fatal error: panic holding locks",
+		"sleep-pinned":      "fatal error: schedule: holding locks",
+		"chan-pinned":       "fatal error: schedule: holding locks",
+		"mutex-pinned":      "fatal error: schedule: holding locks",
+		"gosched-pinned":    "fatal error: schedule: holding locks",
+		"gc-pinned":         "fatal error: schedule: holding locks",
+		"exit-pinned":       "fatal error: schedule: holding locks",
+		"gomaxprocs-pinned": "fatal error: stopTheWorld: holding locks",
+		"memstats-pinned":   "fatal error: stopTheWorld: holding locks",
+		"stack-pinned":      "fatal error: stopTheWorld: holding locks",
+		"syscall-pinned":    "fatal error: stopm holding locks",
+		"panic-pinned":      "fatal error: panic holding locks",
 	} {
 		stderr, code := runChild(t, what)
 		if code == 0 || !strings.Contains(stderr, want) {
