@@ -15,6 +15,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/countertest"
 )
 
@@ -170,6 +171,8 @@ func TestHelperProcess(t *testing.T) {
 		Unpin()
 	case "syscall-pinned":
 		syscallPinned()
+	case "affinity":
+		affinityChild()
 	case "counter-under-pin":
 		counterUnderPin()
 	case "cache-under-pin":
@@ -200,6 +203,62 @@ func syscallPinned() {
 	Pin()
 	syscall.Read(fds[0], b[:]) // a blocking fd: the thread sleeps in the kernel
 	Unpin()
+}
+
+// affinityChild runs under taskset -c 1 with GOMAXPROCS=1: the kernel's
+// CPU number (1) is then >= both runtime.NumCPU() and GOMAXPROCS. Pin's
+// id must still index a slice of max(GOMAXPROCS, NumCPU) entries, and
+// Counter and Cache must work.
+func affinityChild() {
+	fail := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, format+"\n", args...)
+		os.Exit(3)
+	}
+	if c := hal.CPU(); c != 1 && runtime.GOOS == "linux" {
+		fail("hal.CPU() = %d under taskset -c 1", c)
+	}
+	n := max(runtime.GOMAXPROCS(0), runtime.NumCPU())
+	slots := make([]int, n)
+	var c Counter
+	cache := NewCache(2, func() *obj { return new(obj) })
+	for i := range 1000 {
+		id := Pin()
+		if id < 0 || id >= n {
+			fail("Pin() = %d with GOMAXPROCS %d, NumCPU %d", id, runtime.GOMAXPROCS(0), runtime.NumCPU())
+		}
+		slots[id]++
+		Unpin()
+		c.Add(2)
+		var held []*obj
+		for range i % 7 {
+			held = append(held, cache.Get())
+		}
+		for _, o := range held {
+			cache.Put(o)
+		}
+	}
+	if got := c.Load(); got != 2000 {
+		fail("Counter.Load() = %d, want 2000", got)
+	}
+}
+
+// TestAffinityMask: under taskset -c 1 (and GOMAXPROCS=1) the CPU number
+// is above NumCPU-1; Pin, Counter and Cache keep within their tables.
+func TestAffinityMask(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("taskset is Linux's")
+	}
+	ts, err := exec.LookPath("taskset")
+	if err != nil {
+		t.Skip("no taskset")
+	}
+	if runtime.NumCPU() < 2 {
+		t.Skip("CPU 1 is not in this process's affinity mask")
+	}
+	stderr, code := runChildUnder(t, []string{ts, "-c", "1"}, "affinity", "GOMAXPROCS=1")
+	if code != 0 {
+		t.Fatalf("under taskset -c 1: exit %d, stderr %q", code, firstLines(stderr, 3))
+	}
 }
 
 // underPinGoroutines is how many goroutines the under-Pin tests run, on as
@@ -291,12 +350,20 @@ func TestUnderOuterPin(t *testing.T) {
 // GOHAL_TEST_EXEC to the emulator command, as for hal's tests.
 func runChild(t *testing.T, what string) (stderr string, code int) {
 	t.Helper()
+	return runChildUnder(t, nil, what)
+}
+
+// runChildUnder is runChild with the child started by the command wrap
+// (taskset -c 1, say), extra environment variables in env form after it.
+func runChildUnder(t *testing.T, wrap []string, what string, env ...string) (stderr string, code int) {
+	t.Helper()
 	args := []string{os.Args[0], "-test.run=^TestHelperProcess$"}
 	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
 		args = append(prefix, args...)
 	}
+	args = append(append([]string(nil), wrap...), args...)
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "PERCPU_TEST_HELPER="+what)
+	cmd.Env = append(append(os.Environ(), "PERCPU_TEST_HELPER="+what), env...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	err := cmd.Run()

@@ -103,3 +103,30 @@ func TestTableGrowWhilePinned(t *testing.T) {
 		}
 	}
 }
+
+// TestProcPinRange: ProcPin's id is in [0, GOMAXPROCS) in the default
+// build and in [0, NumCPU) in the fallback build, from many goroutines.
+func TestProcPinRange(t *testing.T) {
+	n := runtime.GOMAXPROCS(0)
+	if !Pinned {
+		n = runtime.NumCPU()
+	}
+	var wg sync.WaitGroup
+	var bad atomic.Int64
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				if id := ProcPin(); id < 0 || id >= n {
+					bad.Add(1)
+				}
+				ProcUnpin()
+			}
+		}()
+	}
+	wg.Wait()
+	if b := bad.Load(); b != 0 {
+		t.Fatalf("%d ids out of [0, %d)", b, n)
+	}
+}
