@@ -171,6 +171,7 @@ func TestHelperProcess(t *testing.T) {
 		Unpin()
 	case "syscall-pinned":
 		syscallPinned()
+	case "noop":
 	case "affinity":
 		affinityChild()
 	case "counter-under-pin":
@@ -182,26 +183,29 @@ func TestHelperProcess(t *testing.T) {
 }
 
 // syscallPinned blocks in a system call while pinned, on one P that
-// another goroutine keeps busy: when the call returns, the thread finds no
-// P to run on and must sleep, holding the pin.
+// another goroutine then keeps busy: when the call returns, the thread
+// finds no P to run on and must sleep, holding the pin. The call is
+// nanosleep(2), which needs no other goroutine to end it (a write that
+// ends a read is a system call too, during which the reader can take the
+// P back).
 func syscallPinned() {
 	runtime.GOMAXPROCS(1)
-	var fds [2]int
-	if err := syscall.Pipe(fds[:]); err != nil {
-		panic(err)
-	}
+	var sleeping atomic.Bool
 	go func() {
-		// Runs once the runtime has handed the P of the goroutine
-		// blocked in read(2) to another thread; then keeps the P.
-		for t := time.Now(); time.Since(t) < 50*time.Millisecond; {
+		// Runs once the runtime has handed the P of the goroutine in
+		// nanosleep to another thread (or, run earlier, waits there,
+		// preempted in turn), then keeps the P.
+		for !sleeping.Load() {
 		}
-		syscall.Write(fds[1], []byte{1})
 		for {
 		}
 	}()
-	var b [1]byte
 	Pin()
-	syscall.Read(fds[0], b[:]) // a blocking fd: the thread sleeps in the kernel
+	sleeping.Store(true)
+	ts := syscall.NsecToTimespec(int64(100 * time.Millisecond))
+	for syscall.Nanosleep(&ts, &ts) == syscall.EINTR {
+		// A signal ended the sleep early; ts holds what is left.
+	}
 	Unpin()
 }
 
@@ -255,6 +259,7 @@ func TestAffinityMask(t *testing.T) {
 	if runtime.NumCPU() < 2 {
 		t.Skip("CPU 1 is not in this process's affinity mask")
 	}
+	runChild(t, "noop") // skips where the test binary cannot exec itself (qemu-user)
 	stderr, code := runChildUnder(t, []string{ts, "-c", "1"}, "affinity", "GOMAXPROCS=1")
 	if code != 0 {
 		t.Fatalf("under taskset -c 1: exit %d, stderr %q", code, firstLines(stderr, 3))
