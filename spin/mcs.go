@@ -108,19 +108,35 @@ func (l *MCS) lockSlow() {
 		}
 		pred.next.Store(n)
 		var w waiter
+		var pinned bool
+		var c pinnedClock
 		for i := 0; ; i++ {
 			if hal.LoadAcquireUint32(&n.locked) == mcsGranted {
 				l.holder = n
 				return
 			}
 			if !spinning(i) {
-				if !strictFIFO {
+				if strictFIFO {
+					w.pause() // tests only: wait in line with brief yields
+					continue
+				}
+				// A goroutine that holds a percpu.Pin cannot park, so it
+				// stays in line and spins on its node; leaving would only
+				// have it spin until the whole queue drains.
+				if !pinned && !mayNotSleep() {
 					break
 				}
-				w.pause() // tests only: wait in line with brief yields
-				continue
+				pinned = true
+				if c.timedOut() {
+					if hal.CompareAndSwapUint32(&n.locked, mcsWaiting, mcsLeft) {
+						// n belongs to the releaser that passes over it.
+						pinnedWaitPanic()
+					}
+					l.holder = n // granted just now
+					return
+				}
 			}
-			hal.Pause()
+			pause()
 		}
 		if !hal.CompareAndSwapUint32(&n.locked, mcsWaiting, mcsLeft) {
 			l.holder = n // granted while deciding to leave

@@ -46,3 +46,7 @@ func Unpin() {}
 // Held reports whether the calling goroutine holds a Pin: never, in this
 // build, which pins nothing.
 func Held() bool { return false }
+
+// Release drops the calling goroutine's Pins and returns how many there
+// were: none, in this build, which pins nothing.
+func Release() int { return 0 }

@@ -90,3 +90,23 @@ func Held() bool {
 	procUnpin()
 	return held
 }
+
+// Release drops every Pin the calling goroutine holds, as if it had
+// called Unpin for each, and returns how many there were. It is for a
+// gohal slow path that must panic while its caller is pinned: a panic
+// while pinned is a fatal error of the runtime ("panic holding locks"),
+// so the path releases the Pins first and says so in its message. Each
+// later Unpin of those Pins panics as an Unpin without a matching Pin.
+func Release() int {
+	id := procPin()
+	n := 0
+	if s := depths.Load(); uint(id) < uint(len(s)) {
+		d := &s[id].v
+		n = int(hal.LoadAcquireUint32(d))
+		hal.StoreReleaseUint32(d, 0)
+	}
+	for range n + 1 {
+		procUnpin()
+	}
+	return n
+}

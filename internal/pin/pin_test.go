@@ -130,3 +130,35 @@ func TestProcPinRange(t *testing.T) {
 		t.Fatalf("%d ids out of [0, %d)", b, n)
 	}
 }
+
+// TestRelease: Release drops every Pin and reports how many; afterwards
+// the goroutine is not pinned (a panic is an ordinary panic: this test
+// recovers one), Held is false, and a further Unpin panics as unmatched.
+func TestRelease(t *testing.T) {
+	Pin()
+	Pin()
+	Pin()
+	n := Release()
+	if Pinned && n != 3 || !Pinned && n != 0 {
+		t.Fatalf("Release after 3 Pins = %d (Pinned %v)", n, Pinned)
+	}
+	if Held() {
+		t.Fatal("Held after Release")
+	}
+	func() {
+		defer func() { _ = recover() }()
+		panic("an ordinary panic, recoverable once nothing is pinned")
+	}()
+	if n := Release(); n != 0 {
+		t.Fatalf("Release with no Pin = %d", n)
+	}
+	if Pinned {
+		defer func() {
+			if r := recover(); r != "percpu: Unpin without a matching Pin" {
+				t.Fatalf("Unpin after Release: recovered %v", r)
+			}
+		}()
+		Unpin()
+		t.Fatal("Unpin after Release did not panic")
+	}
+}
