@@ -33,6 +33,9 @@ type Uint128 struct {
 	// c is the cell holding the value (nil until the first access). It
 	// is the Uint128's first word: the generated Uint128 entries read it.
 	c atomic.Pointer[cell128]
+	// The entries take the Uint128's address as a *[2]uint64: 16 bytes,
+	// so that converting it stays inside the object (checkptr, -race).
+	_ [16 - unsafe.Sizeof(uintptr(0))]byte
 }
 
 // cell128 is where a Uint128's value lives: 32 bytes without pointers,
