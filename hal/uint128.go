@@ -45,7 +45,7 @@ type Uint128 struct {
 type cell128 struct {
 	v     [2]uint64
 	owner uintptr
-	_     uintptr
+	_     [16 - unsafe.Sizeof(uintptr(0))]byte // 32 bytes on 32-bit platforms too
 }
 
 // noCopy makes go vet's copylocks check report copies of a Uint128.
