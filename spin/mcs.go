@@ -97,8 +97,18 @@ func (l *MCS) Lock() {
 
 func (l *MCS) lockSlow() {
 	timeout := parkTimeout
+	// A pinned goroutine must not use sync.Pool: its slow path (the first
+	// Get or Put on a P, and after a GOMAXPROCS change) takes a mutex,
+	// and a pinned goroutine that parks on it stops the program. It
+	// allocates its node (allowed while pinned), and release drops it.
+	pinned := mayNotSleep()
 	for {
-		n := nodes.Get().(*mcsNode)
+		var n *mcsNode
+		if pinned {
+			n = new(mcsNode)
+		} else {
+			n = nodes.Get().(*mcsNode)
+		}
 		n.next.Store(nil)
 		hal.StoreReleaseUint32(&n.locked, mcsWaiting)
 		pred := l.tail.Swap(n)
@@ -108,7 +118,6 @@ func (l *MCS) lockSlow() {
 		}
 		pred.next.Store(n)
 		var w waiter
-		var pinned bool
 		var c pinnedClock
 		for i := 0; ; i++ {
 			if hal.LoadAcquireUint32(&n.locked) == mcsGranted {
@@ -123,10 +132,9 @@ func (l *MCS) lockSlow() {
 				// A goroutine that holds a percpu.Pin cannot park, so it
 				// stays in line and spins on its node; leaving would only
 				// have it spin until the whole queue drains.
-				if !pinned && !mayNotSleep() {
+				if !pinned {
 					break
 				}
-				pinned = true
 				if c.timedOut() {
 					if hal.CompareAndSwapUint32(&n.locked, mcsWaiting, mcsLeft) {
 						// n belongs to the releaser that passes over it.
@@ -210,7 +218,7 @@ func (l *MCS) Unlock() {
 
 // release returns a pooled node after its holder is done with it.
 func (l *MCS) release(n *mcsNode) {
-	if n != &l.own {
+	if n != &l.own && !mayNotSleep() { // a pinned releaser must not use sync.Pool (see lockSlow)
 		nodes.Put(n)
 	}
 }
