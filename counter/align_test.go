@@ -18,6 +18,8 @@ func TestEmbeddedAfterUint32(t *testing.T) {
 		fa   FetchAdd
 		f3   uint32
 		st   Striped
+		f4   uint32
+		ad   Adder
 	}
 	s.cas.Add(1)
 	s.cas.AddRetries(1)
@@ -26,13 +28,18 @@ func TestEmbeddedAfterUint32(t *testing.T) {
 	s.fa.AddLimited(1, 10)
 	s.fa.AddLimited(1<<40, 1<<41) // the compare-and-swap path
 	s.st.Add(1)
+	s.ad.Add(1)
+	contendAdder(&s.ad)
+	if s.ad.Load() != 1+contendTotal {
+		t.Fatalf("Adder = %d, want %d", s.ad.Load(), 1+contendTotal)
+	}
 	if s.cas.Load() != 3 || s.fa.Load() != 1+1+1<<40 || s.st.Load() != 1 {
 		t.Fatalf("values %d %d %d", s.cas.Load(), s.fa.Load(), s.st.Load())
 	}
 	for _, a := range []struct {
 		name string
 		p    unsafe.Pointer
-	}{{"CASLoop", unsafe.Pointer(&s.cas.v)}, {"FetchAdd", unsafe.Pointer(&s.fa.v)}} {
+	}{{"CASLoop", unsafe.Pointer(&s.cas.v)}, {"FetchAdd", unsafe.Pointer(&s.fa.v)}, {"Adder", unsafe.Pointer(&s.ad.base)}} {
 		if uintptr(a.p)%8 != 0 {
 			t.Errorf("%s's word at %p is not 8-byte aligned", a.name, a.p)
 		}

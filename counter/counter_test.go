@@ -52,6 +52,7 @@ var kinds = []kind{
 	{"casloop", func() adder { return new(CASLoop) }},
 	{"fetchadd", func() adder { return new(FetchAdd) }},
 	{"striped", func() adder { return new(Striped) }},
+	{"adder", func() adder { return new(Adder) }},
 	{"mutex", func() adder { return new(mutexCounter) }},
 	{"atomic", func() adder { return new(atomicCounter) }},
 }

@@ -87,3 +87,25 @@ func ExampleCASLoop_AddLimited() {
 	// true 100
 	// true 70
 }
+
+// Adder is the counter to reach for: one compare-and-swap while nobody
+// contends, per-line cells once goroutines collide.
+func ExampleAdder() {
+	var (
+		requests counter.Adder
+		wg       sync.WaitGroup
+	)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				requests.Add(1)
+			}
+			requests.Add(-10)
+		}()
+	}
+	wg.Wait()
+	fmt.Println(requests.Load())
+	// Output: 7920
+}

@@ -13,7 +13,7 @@ import (
 // copy (issue 10 item 3: copies of CASLoop and FetchAdd went unreported).
 // A copied counter is a second counter: adds to it are lost.
 func TestVetReportsCopies(t *testing.T) {
-	vetCopies(t, []string{"github.com/gohal/gohal/counter.CASLoop", "github.com/gohal/gohal/counter.FetchAdd", "github.com/gohal/gohal/counter.Striped"})
+	vetCopies(t, []string{"github.com/gohal/gohal/counter.CASLoop", "github.com/gohal/gohal/counter.FetchAdd", "github.com/gohal/gohal/counter.Striped", "github.com/gohal/gohal/counter.Adder"})
 }
 
 // vetCopies runs go vet on ./testdata/copies and checks that it reports a

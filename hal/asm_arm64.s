@@ -475,14 +475,12 @@ llsc_misaligned:
 // the value must be relocated first).
 TEXT ·cas128U(SB), NOSPLIT, $0-57
 	MOVD      addr+0(FP), R0
-	NEG       R0, R1
-	AND       $15, R1
-	ADD       $28, R0, R2
-	LDARW     (R2), R3
-	CMP       R1, R3
+	LDAR      (R0), R1
+	CBZ       R1, moved
+	MOVD      16(R1), R2
+	CMP       R0, R2
 	BNE       moved
-	ADD       R1, R0
-	MOVD      R0, addr+0(FP)
+	MOVD      R1, addr+0(FP)
 	JMP       ·cas128(SB)
 moved:
 	JMP       ·cas128_moved(SB)
@@ -526,14 +524,12 @@ llsc_misaligned:
 // the value must be relocated first).
 TEXT ·load128U(SB), NOSPLIT, $0-24
 	MOVD      addr+0(FP), R0
-	NEG       R0, R1
-	AND       $15, R1
-	ADD       $28, R0, R2
-	LDARW     (R2), R3
-	CMP       R1, R3
+	LDAR      (R0), R1
+	CBZ       R1, moved
+	MOVD      16(R1), R2
+	CMP       R0, R2
 	BNE       moved
-	ADD       R1, R0
-	MOVD      R0, addr+0(FP)
+	MOVD      R1, addr+0(FP)
 	JMP       ·load128(SB)
 moved:
 	JMP       ·load128_moved(SB)
@@ -581,14 +577,12 @@ llsc_misaligned:
 // the value must be relocated first).
 TEXT ·store128U(SB), NOSPLIT, $0-24
 	MOVD      addr+0(FP), R0
-	NEG       R0, R1
-	AND       $15, R1
-	ADD       $28, R0, R2
-	LDARW     (R2), R3
-	CMP       R1, R3
+	LDAR      (R0), R1
+	CBZ       R1, moved
+	MOVD      16(R1), R2
+	CMP       R0, R2
 	BNE       moved
-	ADD       R1, R0
-	MOVD      R0, addr+0(FP)
+	MOVD      R1, addr+0(FP)
 	JMP       ·store128(SB)
 moved:
 	JMP       ·store128_moved(SB)

@@ -91,17 +91,21 @@ func TestUnify128(t *testing.T) {
 }
 
 // TestUint128Layout pins the layout the generated Uint128 entries read
-// (gen/spec's Uint128AtOffset): the value's bytes first, the recorded
-// offset at byte 28, 32 bytes in all.
+// (gen/spec's Uint128CellOwnerOffset): the cell pointer first in the
+// Uint128, the value first in the cell and the owner at byte 16.
 func TestUint128Layout(t *testing.T) {
 	var u Uint128
-	if got := unsafe.Offsetof(u.b); got != 0 {
-		t.Errorf("Uint128.b at offset %d, want 0", got)
+	if got := unsafe.Offsetof(u.c); got != 0 {
+		t.Errorf("Uint128.c at offset %d, want 0", got)
 	}
-	if got := unsafe.Offsetof(u.at); got != 28 {
-		t.Errorf("Uint128.at at offset %d, want 28 (spec.Uint128AtOffset)", got)
+	var c cell128
+	if got := unsafe.Offsetof(c.v); got != 0 {
+		t.Errorf("cell128.v at offset %d, want 0", got)
 	}
-	if got := unsafe.Sizeof(u); got != 32 {
-		t.Errorf("Uint128 is %d bytes, want 32", got)
+	if got := unsafe.Offsetof(c.owner); got != 16 {
+		t.Errorf("cell128.owner at offset %d, want 16 (spec.Uint128CellOwnerOffset)", got)
+	}
+	if got := unsafe.Sizeof(c); got != 32 {
+		t.Errorf("cell128 is %d bytes, want 32 (a size class whose objects are 16-byte aligned)", got)
 	}
 }

@@ -2,7 +2,6 @@ package hal
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -79,10 +78,35 @@ func fence_portable() { atomic.AddUint32(&fenceWord, 0) }
 
 // cas128 stripes: a lock per 16-byte word address hash, each on its own
 // cache line. Every access to a 128-bit word under the portable variant
-// takes its stripe's lock, so the race detector sees them as ordered.
+// takes its stripe's lock; the lock is a compare-and-swap of sync/atomic,
+// so the race detector sees the accesses as ordered. It never parks: the
+// holder disables preemption (pin128, runtime.procPin where the linkname
+// is allowed) for the two plain accesses it guards, so a waiter spins for
+// nanoseconds at most, and an access made inside percpu.Pin (where parking
+// is a fatal error) waits the same way. Where the linkname is not allowed
+// the holder can be preempted, and a waiter yields instead (Pin pins
+// nothing there either).
 type stripe struct {
-	sync.Mutex
-	_ [64 - unsafe.Sizeof(sync.Mutex{})%64]byte
+	v uint32
+	_ [60]byte
+}
+
+func (s *stripe) Lock() {
+	for {
+		pin128()
+		if atomic.CompareAndSwapUint32(&s.v, 0, 1) {
+			return
+		}
+		unpin128() // a waiter stays preemptible (unless its caller pinned it)
+		for atomic.LoadUint32(&s.v) != 0 {
+			wait128()
+		}
+	}
+}
+
+func (s *stripe) Unlock() {
+	atomic.StoreUint32(&s.v, 0)
+	unpin128()
 }
 
 var stripes [64]stripe

@@ -2,6 +2,7 @@ package hal
 
 import (
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,7 +42,9 @@ func cas128Blocks(t *testing.T) bool {
 	t.Helper()
 	var u Uint128
 	s := stripeFor(u.Addr())
-	s.Lock()
+	// Hold the stripe as a holder would, without pinning the test
+	// goroutine (it waits on a timer below).
+	atomic.StoreUint32(&s.v, 1)
 	done := make(chan struct{})
 	go func() {
 		cas128(u.Addr(), 0, 0, 1, 2)
@@ -53,7 +56,7 @@ func cas128Blocks(t *testing.T) bool {
 	case <-time.After(200 * time.Millisecond):
 		blocked = true
 	}
-	s.Unlock()
+	atomic.StoreUint32(&s.v, 0)
 	<-done
 	if lo, hi := u.Load(); lo != 1 || hi != 2 {
 		t.Fatalf("after cas128(0, 0 → 1, 2): %d, %d", lo, hi)

@@ -1,7 +1,6 @@
 package hal
 
 import (
-	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -11,26 +10,42 @@ import (
 //
 // CMPXCHG16B, CASP and LDXP/STXP fault on a word that is not 16-byte
 // aligned, and Go aligns a struct to 8 bytes at most (4 on 32-bit
-// platforms), so a Uint128 is 32 bytes and keeps its value in the 16 of
-// them that are 16-byte aligned. Where those 16 are depends on where the
-// Uint128 lies: a Uint128 moved by append, by a copy of the struct or
-// slice that holds it, or by a goroutine stack that grows, may find its
-// aligned 16 bytes at another offset. A Uint128 records the offset its
-// value is at, so the first access after such a move finds the value at
-// the old offset and moves it to the new one (under a lock, once); it
-// never reads another value. A Uint128 must still not be copied while
-// other goroutines use it (go vet's copylocks check reports plain copies),
-// and the copy and the original are then two independent words.
+// platforms), so a Uint128 keeps its value in a small heap cell of its
+// own, 16-byte aligned, and holds a pointer to it. The cell records the
+// address of the Uint128 it belongs to. The first access to a zero value,
+// and the first access after the Uint128 was moved (by append, a copy of
+// the struct or slice that holds it, or a goroutine stack that grows),
+// finds no cell of its own: it allocates one, copies the value from the
+// old cell if there is one, and publishes it with one compare-and-swap of
+// the pointer; of concurrent first accesses one wins and the others use
+// its cell. So every access is lock-free, nothing is shared between
+// Uint128s, and a first access is safe inside percpu.Pin (it allocates,
+// which a pinned goroutine may, and never waits). A moved Uint128 keeps
+// its value. A Uint128 must still not be copied while it is in use (go
+// vet's copylocks check reports plain copies): a copy takes the value its
+// original holds when the copy is first accessed, and from then on the two
+// are independent words.
 //
 // Every method is sequentially consistent. A Uint128 holds integers: never
 // store a pointer's bits in it (the garbage collector would not see them).
 type Uint128 struct {
 	_ noCopy
-	_ [0]uint64 // 8-byte alignment where uint64 has it
-	// b holds the value at byte offset at: 0, 4, 8 or 12, whichever is
-	// 16-byte aligned (4 and 12 only where uint64 is 4-byte aligned).
-	b  [28]byte
-	at uint32
+	// c is the cell holding the value (nil until the first access). It
+	// is the Uint128's first word: the generated Uint128 entries read it.
+	c atomic.Pointer[cell128]
+	// The entries take the Uint128's address as a *[2]uint64: 16 bytes,
+	// so that converting it stays inside the object (checkptr, -race).
+	_ [16 - unsafe.Sizeof(uintptr(0))]byte
+}
+
+// cell128 is where a Uint128's value lives: 32 bytes without pointers,
+// which the allocator gives a 32-byte size class, so v is 16-byte aligned
+// (cell checks it). owner is the address of the Uint128 the cell belongs
+// to, at spec.Uint128CellOwnerOffset.
+type cell128 struct {
+	v     [2]uint64
+	owner uintptr
+	_     [16 - unsafe.Sizeof(uintptr(0))]byte // 32 bytes on 32-bit platforms too
 }
 
 // noCopy makes go vet's copylocks check report copies of a Uint128.
@@ -40,62 +55,74 @@ func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
 // The layout the generated Uint128 entries (load128U, store128U, cas128U)
-// rely on, spec.Uint128AtOffset in gen/spec: the value at byte offset
-// u.at from the start of the Uint128 (b is its first field), u.at at byte
-// 28. Such an entry takes the Uint128's address as its addr, computes
-// the aligned offset, compares it with u.at, and on a match runs the op
-// on the aligned word, in assembly; on a difference it jumps to the op's
-// Go function <op>_moved, which calls resolve128 and then the op. So the
+// rely on (spec.Uint128CellOwnerOffset in gen/spec): the cell pointer at
+// byte 0 of the Uint128, the value at byte 0 of the cell, the owner at
+// byte 16. Such an entry takes the Uint128's address as its addr, loads
+// the cell pointer, and if the cell is non-nil and owned by addr runs the
+// op on the cell's word, in assembly; otherwise it jumps to the op's Go
+// function <op>_moved, which calls resolve128 and then the op. So the
 // methods below are one call each, which the compiler inlines.
+//
+// Why a cell and not the value inside the Uint128 (as before): moving the
+// value between the two 16-byte-aligned places inside the struct needs
+// the move to happen exactly once, before any access at the new place.
+// Done under a lock, a first access can block (fatal inside percpu.Pin);
+// done by claiming the move and making the others wait, a preempted
+// claimant stalls them; done by helping (every first accessor copies, then
+// one CAS validates), a late helper's copy can overwrite a Store that
+// happened to write the bytes it expected (ABA). A fresh cell published by
+// one pointer CAS has none of these: the pointer is unique while it is
+// referenced, so the CAS cannot succeed against a value it did not read,
+// and the loser only drops its allocation. The cost is one allocation per
+// Uint128 (and per move) and one dependent load per access.
 
 // self is u's address as the addr of a Uint128 entry.
 func (u *Uint128) self() *[2]uint64 { return (*[2]uint64)(unsafe.Pointer(u)) }
 
-// resolve128 returns the aligned word of the Uint128 at p (a Uint128
-// entry's addr), relocating its value first if it must.
+// resolve128 returns the word of the Uint128 at p (a Uint128 entry's
+// addr), giving it a cell of its own first if it has none.
 func resolve128(p *[2]uint64) *[2]uint64 { return (*Uint128)(unsafe.Pointer(p)).word() }
 
-// word returns the 16-byte-aligned word holding u's value: the aligned
-// offset of u's bytes, compared with the offset the value was last stored
-// at. They differ only on the first access to a zero value whose aligned
-// offset is not 0 and on the first access after a move, and relocate then
-// moves the value.
+// word returns the 16-byte-aligned word holding u's value.
 func (u *Uint128) word() *[2]uint64 {
-	p := unsafe.Pointer(&u.b)
-	off := -uintptr(p) & 15
-	if uintptr(atomic.LoadUint32(&u.at)) != off {
-		return u.relocate()
+	if c := u.c.Load(); c != nil && c.owner == uintptr(unsafe.Pointer(u)) {
+		return &c.v
 	}
-	return (*[2]uint64)(unsafe.Add(p, off))
+	return u.own()
 }
 
-// relocMu serialises relocations. A relocation happens at most once per
-// move, so one lock for all of them is enough.
-var relocMu sync.Mutex
-
-// relocate moves u's value from the offset recorded in u.at to the
-// 16-byte-aligned offset of u's current address and records the new
-// offset. The value at the old offset is exactly the value of the word
-// before the move: moving a Uint128 while another goroutine changes it is
-// a data race, which the move did not have. Concurrent first accesses
-// after the move all come here; the first relocates and the others find it
-// done. An access that reads u.at equal to the aligned offset (the atomic
-// store below) comes after the copy, so it sees the moved value.
+// own gives u a cell of its own and returns its word. The old cell, if
+// any, belongs to the place u was copied or moved from; its value is read
+// with a 128-bit atomic load (another goroutine may still use the
+// original of a copy), copied into the new cell, and the new cell is
+// published by a CAS from the old pointer. A CAS that fails means another
+// first access published its cell (or the original's owner changed under
+// a copy of a copy): the loop starts again from what it finds, so every
+// access ends on the one cell that u's pointer holds.
 //
 //go:noinline
-func (u *Uint128) relocate() *[2]uint64 {
-	p := unsafe.Pointer(&u.b)
-	off := -uintptr(p) & 15
-	relocMu.Lock()
-	if old := uintptr(atomic.LoadUint32(&u.at)); old != off {
-		// Read both words before writing: the two places may overlap.
-		var v [16]byte
-		copy(v[:], u.b[old:old+16])
-		copy(u.b[off:off+16], v[:])
-		atomic.StoreUint32(&u.at, uint32(off))
+func (u *Uint128) own() *[2]uint64 {
+	me := uintptr(unsafe.Pointer(u))
+	var n *cell128
+	for {
+		old := u.c.Load()
+		if old != nil && old.owner == me {
+			return &old.v
+		}
+		if n == nil {
+			n = &cell128{owner: me}
+			if uintptr(unsafe.Pointer(&n.v))&15 != 0 {
+				panic("gohal: Uint128: the allocator returned a 32-byte object that is not 16-byte aligned")
+			}
+		}
+		n.v = [2]uint64{}
+		if old != nil {
+			n.v[0], n.v[1] = load128(&old.v)
+		}
+		if u.c.CompareAndSwap(old, n) {
+			return &n.v
+		}
 	}
-	relocMu.Unlock()
-	return (*[2]uint64)(unsafe.Add(p, off))
 }
 
 // Addr returns the 16-byte-aligned word that holds u's value now, for use

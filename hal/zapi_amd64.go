@@ -258,4 +258,15 @@ func spinLockUint32(addr *uint32, spins uint32) (acquired bool)
 // may move to another CPU at any moment, even before CPU returns: use the
 // number as a hint for spreading work or data (per-CPU shards), never for
 // exclusion. On an OS where gohal knows no way to ask, it returns 0.
+//
+// The range is the kernel's, not runtime.NumCPU's: the result is in [0, the
+// number of CPU ids the kernel has), and under an affinity mask (taskset,
+// cpusets) NumCPU counts only the CPUs the process may use, so CPU can
+// return a number >= NumCPU (taskset -c 5 with NumCPU 1: CPU returns 5).
+// On amd64, the rdpid, rdtscp and lsl variants read a per-CPU value in
+// which Linux keeps 12 bits of the CPU number, so on a machine with 4096
+// CPUs or more they return the number modulo 4096; the syscall and
+// portable variants return it in full. Reduce the number into the range of
+// whatever it indexes (percpu's fallback build reduces it modulo
+// runtime.NumCPU).
 func CPU() int

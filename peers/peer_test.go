@@ -41,6 +41,7 @@ type task struct {
 // gohal's; the others are the peers.
 var tasks = []task{
 	{what: "counter", impls: []impl{
+		{"gohal-adder", counterAdder},
 		{"gohal-striped", counterStriped},
 		{"gohal-fetchadd", counterFetchAdd},
 		{"gohal-percpu", counterPercpu},
@@ -109,6 +110,16 @@ func wantCount(b *testing.B, got int64) {
 // shared counter; the total is checked afterwards. Each body calls its
 // counter's method directly (no interface, no func value per operation),
 // as a user's code would.
+
+func counterAdder(b *testing.B, threads int) {
+	c := new(counter.Adder)
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.Add(1)
+		}
+	})
+	wantCount(b, c.Load())
+}
 
 func counterStriped(b *testing.B, threads int) {
 	c := new(counter.Striped)

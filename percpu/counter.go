@@ -1,6 +1,9 @@
 package percpu
 
-import "github.com/gohal/gohal/hal"
+import (
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/pin"
+)
 
 // shard is one P's part of a Counter, on a cache line of its own (each
 // shard is its own allocation of exactly one line, and Go allocates
@@ -20,34 +23,37 @@ type shard struct {
 // Add of +1 on one P and -1 on another may be seen half). A Load that
 // starts after a set of Adds finished (ordered by a channel, a mutex, a
 // WaitGroup, ...) sees all of them.
+//
+// Add and Load never block, so both may be called while pinned (under
+// Pin).
 type Counter struct {
-	shards table[shard]
+	shards pin.Table[shard]
 }
 
 // Add adds delta to the counter.
 func (c *Counter) Add(delta int64) {
 	id := enter()
-	if s := c.shards.load(); id < len(s) {
-		v := &s[id].v
-		if Pinned {
-			// One writer per shard: a load and a release store.
-			hal.StoreReleaseUint64(v, hal.LoadAcquireUint64(v)+uint64(delta))
-		} else {
-			hal.FetchAddUint64(v, uint64(delta))
-		}
-		exit()
-		return
+	s := c.shards.Load()
+	if uint(id) >= uint(len(s)) {
+		// The first Add on this P (or of the Counter): grow the table
+		// while still pinned; Grow allocates and never blocks.
+		s = c.shards.Grow(id + 1)
+	}
+	v := &s[id].v
+	if Pinned {
+		// One writer per shard: a load and a release store.
+		hal.StoreReleaseUint64(v, hal.LoadAcquireUint64(v)+uint64(delta))
+	} else {
+		hal.FetchAddUint64(v, uint64(delta))
 	}
 	exit()
-	c.shards.grow(id + 1)
-	c.Add(delta)
 }
 
 // Load returns the sum of the shards, each read with an acquire load. See
 // the type's documentation for what it means under concurrent Adds.
 func (c *Counter) Load() int64 {
 	var sum uint64
-	for _, s := range c.shards.load() {
+	for _, s := range c.shards.Load() {
 		sum += hal.LoadAcquireUint64(&s.v)
 	}
 	return int64(sum)

@@ -14,23 +14,32 @@
 // go:linkname that the Go team keeps working for outside users
 // (go.dev/issue/67401); it is FreeBSD's critical_enter/critical_exit.
 //
-// The rules between Pin and Unpin, and what breaks when they are not kept:
+// The rules between Pin and Unpin, and what breaks when they are not kept.
+// Each fatal case below is a fatal error of the runtime, which no recover
+// catches; TestBlockingWhilePinnedIsFatal shows each one with its message.
 //
 //   - Keep it short: a few hundred nanoseconds at most. A pinned goroutine
 //     cannot be preempted, so a stop-the-world (every GC cycle starts and
 //     ends with one) waits until it unpins, and so does every goroutine
 //     that needs the GC to finish: a long pin is latency for the whole
 //     program.
-//   - Never block or yield: no channel send, receive or select, no
-//     sync.Mutex or WaitGroup wait, no time.Sleep, no runtime.Gosched,
-//     no network or file I/O. The runtime cannot switch goroutines on a
-//     pinned thread: it stops the program with "fatal error: schedule:
-//     holding locks" (TestBlockingWhilePinnedIsFatal shows it). A
-//     blocking system call can also let the runtime hand the P to another
-//     thread, and then two goroutines write the same P's data.
-//   - Do not panic: a panic while pinned cannot be recovered; the runtime
-//     stops the program with "fatal error: panic holding locks". Index
-//     out of range and nil dereference count.
+//   - Never park or yield: "fatal error: schedule: holding locks". That is
+//     a channel send, receive or select that waits, a sync.Mutex, RWMutex,
+//     WaitGroup or Cond wait, time.Sleep, network or file I/O through Go's
+//     poller, runtime.Gosched, runtime.GC (it waits for the cycle), and a
+//     goroutine that ends while still pinned.
+//   - Never stop the world: "fatal error: stopTheWorld: holding locks".
+//     That is runtime.GOMAXPROCS(n) with n > 0 (GOMAXPROCS(0) only reads),
+//     runtime.ReadMemStats, runtime.Stack(buf, true), and the profiles and
+//     dumps that stop the world (goroutine profile, heap dump).
+//   - Never make a blocking system call (a read(2) of a blocking file
+//     descriptor through package syscall, say): while the thread is in the
+//     kernel the runtime may hand its P to another thread, which runs
+//     other goroutines there — the exclusion is gone — and when the call
+//     returns and finds no P free, "fatal error: stopm holding locks".
+//   - Do not panic: "fatal error: panic holding locks" (the runtime prints
+//     the panic value first). Index out of range and nil dereference
+//     count.
 //   - No allocation-heavy work: allocation is allowed, but a pinned
 //     goroutine does no GC assist work and cannot start a GC cycle, so
 //     allocating much while pinned lets the heap outrun the collector.
@@ -38,10 +47,19 @@
 //     needs its own Unpin. Do not use the id after the last Unpin: the
 //     goroutine may move to another P at once.
 //
+// Everything in percpu may be called while pinned: [Counter.Add],
+// [Counter.Load], [Cache.Get] and [Cache.Put] never block (their slow
+// paths grow tables without a lock and, when the caller holds a Pin, only
+// try the Cache's depot mutex; see [Cache]). gohal's other slow paths
+// that could park ask whether the goroutine holds a Pin first.
+//
 // [Unpin] without a matching Pin on the same goroutine panics with
-// "percpu: Unpin without a matching Pin" (this build checks a per-P pin
-// depth; the panic happens after the check restored the runtime's state,
-// so it can be recovered).
+// "percpu: Unpin without a matching Pin". This build keeps a per-P pin
+// depth; an unmatched Unpin finds it 0, so the goroutine holds no Pin, and
+// the panic is raised after Unpin has undone its own pinning: it can
+// always be recovered. (Pinning by other means, such as a linkname of
+// one's own to the runtime's procPin, is invisible to the depth; a panic
+// while so pinned is fatal like any other.)
 //
 // # Counter
 //
@@ -55,18 +73,20 @@
 //
 // A [Cache] hands out and takes back objects of one type from per-P
 // buckets under Pin, the way FreeBSD's UMA does from per-CPU buckets under
-// critical_enter: each P has an alloc and a free bucket; when both are
-// empty (Get) or full (Put), the P exchanges a bucket with a global depot
-// under a mutex, taken after unpinning.
+// critical_enter: each P has a private object (tried first, as sync.Pool
+// does), an alloc and a free bucket; when both buckets are empty (Get) or
+// full (Put), the P exchanges a bucket with a global depot under a mutex,
+// taken after unpinning.
 //
 // # Fallback build
 //
 // With the build tag gohal_nolinkname or purego, percpu does not link to
 // the runtime. The API is the same, but [Pinned] is false: Pin returns
-// [hal.CPU], the number of the CPU the goroutine ran on a moment ago, and
-// excludes nothing; Counter shards are chosen by that number and updated
-// with an atomic add; Cache buckets are chosen by it and locked with a
-// sync.Mutex. Results are exact either way; only the cost differs.
+// the number of the CPU the goroutine ran on a moment ago ([hal.CPU]),
+// reduced into [0, runtime.NumCPU()) (the kernel's numbers can exceed
+// NumCPU under an affinity mask), and excludes nothing; Counter shards
+// are chosen by that number and updated with an atomic add; Cache
+// buckets are chosen by it and locked with a sync.Mutex. Results are exact either way; only the cost differs.
 //
 // # Race detector
 //

@@ -3,6 +3,7 @@ package percpu
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/countertest"
 )
 
@@ -133,8 +135,219 @@ func TestHelperProcess(t *testing.T) {
 		defer func() { recover() }()
 		Pin()
 		panic("boom")
+	case "gosched-pinned":
+		Pin()
+		runtime.Gosched()
+		Unpin()
+	case "mutex-pinned":
+		var mu sync.Mutex
+		mu.Lock()
+		go func() { time.Sleep(10 * time.Millisecond); mu.Unlock() }()
+		Pin()
+		mu.Lock()
+		Unpin()
+	case "exit-pinned":
+		done := make(chan bool)
+		go func() { Pin(); done <- true }() // never unpins: then it ends
+		<-done
+		time.Sleep(10 * time.Millisecond)
+	case "memstats-pinned":
+		var m runtime.MemStats
+		Pin()
+		runtime.ReadMemStats(&m)
+		Unpin()
+	case "stack-pinned":
+		buf := make([]byte, 1<<16)
+		Pin()
+		runtime.Stack(buf, true)
+		Unpin()
+	case "gc-pinned":
+		Pin()
+		runtime.GC()
+		Unpin()
+	case "gomaxprocs-pinned":
+		Pin()
+		runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + 1)
+		Unpin()
+	case "syscall-pinned":
+		syscallPinned()
+	case "noop":
+	case "affinity":
+		affinityChild()
+	case "counter-under-pin":
+		counterUnderPin()
+	case "cache-under-pin":
+		cacheUnderPin()
 	}
 	os.Exit(0)
+}
+
+// syscallPinned blocks in a system call while pinned, on one P that
+// another goroutine then keeps busy: when the call returns, the thread
+// finds no P to run on and must sleep, holding the pin. The call is
+// nanosleep(2), which needs no other goroutine to end it (a write that
+// ends a read is a system call too, during which the reader can take the
+// P back).
+func syscallPinned() {
+	runtime.GOMAXPROCS(1)
+	var sleeping atomic.Bool
+	go func() {
+		// Runs once the runtime has handed the P of the goroutine in
+		// nanosleep to another thread (or, run earlier, waits there,
+		// preempted in turn), then keeps the P.
+		for !sleeping.Load() {
+		}
+		for {
+		}
+	}()
+	Pin()
+	sleeping.Store(true)
+	ts := syscall.NsecToTimespec(int64(100 * time.Millisecond))
+	for syscall.Nanosleep(&ts, &ts) == syscall.EINTR {
+		// A signal ended the sleep early; ts holds what is left.
+	}
+	Unpin()
+}
+
+// affinityChild runs under taskset -c 1 with GOMAXPROCS=1: the kernel's
+// CPU number (1) is then >= both runtime.NumCPU() and GOMAXPROCS. Pin's
+// id must still index a slice of max(GOMAXPROCS, NumCPU) entries, and
+// Counter and Cache must work.
+func affinityChild() {
+	fail := func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, format+"\n", args...)
+		os.Exit(3)
+	}
+	if c := hal.CPU(); c != 1 && runtime.GOOS == "linux" {
+		fail("hal.CPU() = %d under taskset -c 1", c)
+	}
+	n := max(runtime.GOMAXPROCS(0), runtime.NumCPU())
+	slots := make([]int, n)
+	var c Counter
+	cache := NewCache(2, func() *obj { return new(obj) })
+	for i := range 1000 {
+		id := Pin()
+		if id < 0 || id >= n {
+			fail("Pin() = %d with GOMAXPROCS %d, NumCPU %d", id, runtime.GOMAXPROCS(0), runtime.NumCPU())
+		}
+		slots[id]++
+		Unpin()
+		c.Add(2)
+		var held []*obj
+		for range i % 7 {
+			held = append(held, cache.Get())
+		}
+		for _, o := range held {
+			cache.Put(o)
+		}
+	}
+	if got := c.Load(); got != 2000 {
+		fail("Counter.Load() = %d, want 2000", got)
+	}
+}
+
+// TestAffinityMask: under taskset -c 1 (and GOMAXPROCS=1) the CPU number
+// is above NumCPU-1; Pin, Counter and Cache keep within their tables.
+func TestAffinityMask(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("taskset is Linux's")
+	}
+	ts, err := exec.LookPath("taskset")
+	if err != nil {
+		t.Skip("no taskset")
+	}
+	if runtime.NumCPU() < 2 {
+		t.Skip("CPU 1 is not in this process's affinity mask")
+	}
+	runChild(t, "noop") // skips where the test binary cannot exec itself (qemu-user)
+	stderr, code := runChildUnder(t, []string{ts, "-c", "1"}, "affinity", "GOMAXPROCS=1")
+	if code != 0 {
+		t.Fatalf("under taskset -c 1: exit %d, stderr %q", code, firstLines(stderr, 3))
+	}
+}
+
+// underPinGoroutines is how many goroutines the under-Pin tests run, on as
+// many Ps.
+const underPinGoroutines = 4
+
+// counterUnderPin: goroutines add to fresh Counters inside their own Pin,
+// so that the first Add of each (which grows its table) meets the others'.
+func counterUnderPin() {
+	runtime.GOMAXPROCS(underPinGoroutines)
+	cs := make([]Counter, 20000)
+	var wg sync.WaitGroup
+	for range underPinGoroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range cs {
+				Pin()
+				cs[i].Add(1)
+				cs[i].Add(2)
+				Unpin()
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range cs {
+		if got := cs[i].Load(); got != 3*underPinGoroutines {
+			fmt.Fprintf(os.Stderr, "counter %d: Load = %d, want %d\n", i, got, 3*underPinGoroutines)
+			os.Exit(3)
+		}
+	}
+}
+
+// cacheUnderPin: goroutines Get and Put inside their own Pin, with small
+// buckets, so that they exchange buckets with the depot all the time and
+// meet at its mutex; no object may be handed to two goroutines at once.
+func cacheUnderPin() {
+	runtime.GOMAXPROCS(underPinGoroutines)
+	c := NewCache(2, func() *obj { return new(obj) })
+	var wg sync.WaitGroup
+	var double atomic.Int64
+	for g := range underPinGoroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var held [7]*obj
+			for i := range 50000 {
+				k := 1 + (g+i)%len(held)
+				Pin()
+				for j := range k {
+					held[j] = c.Get()
+					if !held[j].inUse.CompareAndSwap(0, 1) {
+						double.Add(1)
+					}
+				}
+				for j := range k {
+					held[j].inUse.Store(0)
+					c.Put(held[j])
+				}
+				Unpin()
+			}
+		}()
+	}
+	wg.Wait()
+	if n := double.Load(); n != 0 {
+		fmt.Fprintf(os.Stderr, "%d Gets returned an object another goroutine held\n", n)
+		os.Exit(3)
+	}
+}
+
+// TestUnderOuterPin: Counter.Add, Cache.Get and Cache.Put called inside
+// the caller's own Pin, by 4 goroutines at once. Their slow paths (a
+// Counter's first Add grows its table; a Cache exchanges buckets with its
+// depot) must not block while pinned: a contended mutex parks the
+// goroutine, which the runtime makes a fatal error ("schedule: holding
+// locks"). Run in a child process, so that such a failure is reported
+// rather than ending the test binary.
+func TestUnderOuterPin(t *testing.T) {
+	for _, what := range []string{"counter-under-pin", "cache-under-pin"} {
+		stderr, code := runChild(t, what)
+		if code != 0 {
+			t.Errorf("%s: exit %d, stderr %q", what, code, firstLines(stderr, 3))
+		}
+	}
 }
 
 // runChild re-runs the test binary's helper with PERCPU_TEST_HELPER=what.
@@ -142,12 +355,20 @@ func TestHelperProcess(t *testing.T) {
 // GOHAL_TEST_EXEC to the emulator command, as for hal's tests.
 func runChild(t *testing.T, what string) (stderr string, code int) {
 	t.Helper()
+	return runChildUnder(t, nil, what)
+}
+
+// runChildUnder is runChild with the child started by the command wrap
+// (taskset -c 1, say), extra environment variables in env form after it.
+func runChildUnder(t *testing.T, wrap []string, what string, env ...string) (stderr string, code int) {
+	t.Helper()
 	args := []string{os.Args[0], "-test.run=^TestHelperProcess$"}
 	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
 		args = append(prefix, args...)
 	}
+	args = append(append([]string(nil), wrap...), args...)
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "PERCPU_TEST_HELPER="+what)
+	cmd.Env = append(append(os.Environ(), "PERCPU_TEST_HELPER="+what), env...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	err := cmd.Run()
@@ -164,18 +385,28 @@ func runChild(t *testing.T, what string) (stderr string, code int) {
 	return "", 0
 }
 
-// TestBlockingWhilePinnedIsFatal shows what the package documentation
-// says breaks: a goroutine that sleeps or waits on a channel while pinned
-// stops the program with "schedule: holding locks", and a panic while
-// pinned cannot be recovered.
+// TestBlockingWhilePinnedIsFatal shows each case the package
+// documentation lists as fatal while pinned, with the runtime's message:
+// parking or yielding ("schedule: holding locks"), stopping the world
+// ("stopTheWorld: holding locks"), a blocking system call whose thread
+// returns to find no P ("stopm holding locks"), and a panic ("panic
+// holding locks").
 func TestBlockingWhilePinnedIsFatal(t *testing.T) {
 	if !Pinned {
 		t.Skip("the fallback build does not pin")
 	}
 	for what, want := range map[string]string{
-		"sleep-pinned": "fatal error: schedule: holding locks",
-		"chan-pinned":  "fatal error: schedule: holding locks",
-		"panic-pinned": "fatal error: panic holding locks",
+		"sleep-pinned":      "fatal error: schedule: holding locks",
+		"chan-pinned":       "fatal error: schedule: holding locks",
+		"mutex-pinned":      "fatal error: schedule: holding locks",
+		"gosched-pinned":    "fatal error: schedule: holding locks",
+		"gc-pinned":         "fatal error: schedule: holding locks",
+		"exit-pinned":       "fatal error: schedule: holding locks",
+		"gomaxprocs-pinned": "fatal error: stopTheWorld: holding locks",
+		"memstats-pinned":   "fatal error: stopTheWorld: holding locks",
+		"stack-pinned":      "fatal error: stopTheWorld: holding locks",
+		"syscall-pinned":    "fatal error: stopm holding locks",
+		"panic-pinned":      "fatal error: panic holding locks",
 	} {
 		stderr, code := runChild(t, what)
 		if code == 0 || !strings.Contains(stderr, want) {
@@ -195,7 +426,7 @@ func TestShardLayout(t *testing.T) {
 	}
 	var c Counter
 	c.Add(1)
-	for i, s := range c.shards.load() {
+	for i, s := range c.shards.Load() {
 		if a := uintptr(unsafe.Pointer(s)); a%lineSize != 0 {
 			t.Errorf("shard %d at %#x, not on a %d-byte line boundary", i, a, lineSize)
 		}
@@ -218,7 +449,7 @@ func TestCounterFollowsGOMAXPROCS(t *testing.T) {
 	withProcs(t, 1)
 	var c Counter
 	c.Add(1)
-	if n := len(c.shards.load()); n < 1 {
+	if n := len(c.shards.Load()); n < 1 {
 		t.Fatalf("%d shards at GOMAXPROCS 1", n)
 	}
 	stop := make(chan struct{})
@@ -253,7 +484,7 @@ func TestCounterFollowsGOMAXPROCS(t *testing.T) {
 		t.Fatalf("Load = %d, want %d", got, want)
 	}
 	if Pinned {
-		if n := len(c.shards.load()); n < 16 {
+		if n := len(c.shards.Load()); n < 16 {
 			t.Fatalf("%d shards after GOMAXPROCS 16", n)
 		}
 	}
@@ -279,7 +510,7 @@ func TestCacheReturnsWhatWasPut(t *testing.T) {
 	withProcs(t, 1)
 	made := 0
 	c := NewCache(4, func() *obj { made++; return &obj{id: made} })
-	const n = 20 // 2 buckets of 4 on the P, 3 full buckets in the depot (limit 2 at GOMAXPROCS 1: the rest dropped)
+	const n = 21 // on the P a private object and 2 buckets of 4; 3 full buckets to the depot, which keeps 2 at GOMAXPROCS 1
 	var objs []*obj
 	for range n {
 		objs = append(objs, c.Get())
@@ -290,7 +521,7 @@ func TestCacheReturnsWhatWasPut(t *testing.T) {
 	for _, o := range objs {
 		c.Put(o)
 	}
-	kept := 2*c.BucketSize() + c.DepotBuckets()*c.BucketSize()
+	kept := 1 + 2*c.BucketSize() + c.DepotBuckets()*c.BucketSize()
 	seen := map[*obj]bool{}
 	for range n {
 		o := c.Get()
@@ -300,7 +531,7 @@ func TestCacheReturnsWhatWasPut(t *testing.T) {
 		seen[o] = true
 	}
 	if reused := 2*n - made; reused != kept {
-		t.Fatalf("%d of %d objects came back, want %d (2 buckets of %d on the P, %d in the depot)", reused, n, kept, c.BucketSize(), c.DepotBuckets())
+		t.Fatalf("%d of %d objects came back, want %d (a private object and 2 buckets of %d on the P, %d in the depot)", reused, n, kept, c.BucketSize(), c.DepotBuckets())
 	}
 }
 

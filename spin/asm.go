@@ -30,7 +30,7 @@ func (l *Asm) Lock() {
 }
 
 func (l *Asm) lockSlow() {
-	if hal.SpinLockUint32(&l.word, spinBudget) {
+	if l.spin(spinBudget) {
 		return
 	}
 	timeout := parkTimeout
@@ -40,10 +40,27 @@ func (l *Asm) lockSlow() {
 		if canSpin(0) {
 			budget = spinBudget
 		}
-		if hal.SpinLockUint32(&l.word, budget) {
+		if l.spin(budget) {
 			return
 		}
 	}
+}
+
+// spin is hal.SpinLockUint32 on l's word with the given budget, except
+// where hal.Pause yields (the portable build's SpinLockUint32 pauses with
+// it) and the goroutine holds a percpu.Pin: there it is the same loop in
+// Go over pause, which never yields.
+func (l *Asm) spin(budget uint32) bool {
+	if pauseYields && mayNotSleep() {
+		for range budget {
+			if hal.LoadAcquireUint32(&l.word) == 0 && hal.CompareAndSwapUint32(&l.word, 0, 1) {
+				return true
+			}
+			pause()
+		}
+		return false
+	}
+	return hal.SpinLockUint32(&l.word, budget)
 }
 
 // held reports whether l is held, for park.

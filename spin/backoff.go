@@ -39,7 +39,7 @@ func (l *Backoff) lockSlow() {
 		delay := minBackoff
 		for spent := 0; spent < spinBudget && canSpin(0); spent += delay {
 			for range delay {
-				hal.Pause()
+				pause()
 			}
 			if delay < maxBackoff {
 				delay <<= 1

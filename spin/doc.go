@@ -54,6 +54,25 @@
 // whenever goroutines outnumber processors, every handover waiting for
 // the scheduler to run the next waiter (the README has the figures).
 //
+// # Locking while pinned
+//
+// A goroutine that holds a percpu.Pin cannot park: the runtime would stop
+// the program ("fatal error: schedule: holding locks"). So a pinned
+// goroutine's Lock never parks or yields; it spins until the lock is its
+// own. That ends only if the holder keeps running, and only a pinned
+// holder surely does: a holder that is not pinned can block, or be stopped
+// by a stop-the-world (every GC cycle has two) that itself waits for the
+// spinning goroutine to stop. The rule, as for a kernel's spin lock taken
+// with preemption disabled: a lock that pinned goroutines take is held
+// only pinned (Pin, Lock, …, Unlock, Unpin), for a short critical section.
+// Where the rule is broken and a pinned wait lasts over a second, Lock
+// panics with a message naming it instead of hanging; since a panic while
+// pinned is itself a fatal error, it first releases the goroutine's Pins
+// (the message says how many, and each later matching Unpin panics as
+// unmatched). Under the race detector a goroutine that stays pinned for
+// milliseconds while it spins can stall inside the race runtime; keep
+// pinned critical sections to microseconds there.
+//
 // # Memory ordering
 //
 // Lock has acquire and Unlock release semantics, as for sync.Mutex: what a

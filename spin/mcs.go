@@ -97,8 +97,18 @@ func (l *MCS) Lock() {
 
 func (l *MCS) lockSlow() {
 	timeout := parkTimeout
+	// A pinned goroutine must not use sync.Pool: its slow path (the first
+	// Get or Put on a P, and after a GOMAXPROCS change) takes a mutex,
+	// and a pinned goroutine that parks on it stops the program. It
+	// allocates its node (allowed while pinned), and release drops it.
+	pinned := mayNotSleep()
 	for {
-		n := nodes.Get().(*mcsNode)
+		var n *mcsNode
+		if pinned {
+			n = new(mcsNode)
+		} else {
+			n = nodes.Get().(*mcsNode)
+		}
 		n.next.Store(nil)
 		hal.StoreReleaseUint32(&n.locked, mcsWaiting)
 		pred := l.tail.Swap(n)
@@ -108,19 +118,33 @@ func (l *MCS) lockSlow() {
 		}
 		pred.next.Store(n)
 		var w waiter
+		var c pinnedClock
 		for i := 0; ; i++ {
 			if hal.LoadAcquireUint32(&n.locked) == mcsGranted {
 				l.holder = n
 				return
 			}
 			if !spinning(i) {
-				if !strictFIFO {
+				if strictFIFO {
+					w.pause() // tests only: wait in line with brief yields
+					continue
+				}
+				// A goroutine that holds a percpu.Pin cannot park, so it
+				// stays in line and spins on its node; leaving would only
+				// have it spin until the whole queue drains.
+				if !pinned {
 					break
 				}
-				w.pause() // tests only: wait in line with brief yields
-				continue
+				if c.timedOut() {
+					if hal.CompareAndSwapUint32(&n.locked, mcsWaiting, mcsLeft) {
+						// n belongs to the releaser that passes over it.
+						pinnedWaitPanic()
+					}
+					l.holder = n // granted just now
+					return
+				}
 			}
-			hal.Pause()
+			pause()
 		}
 		if !hal.CompareAndSwapUint32(&n.locked, mcsWaiting, mcsLeft) {
 			l.holder = n // granted while deciding to leave
@@ -194,7 +218,7 @@ func (l *MCS) Unlock() {
 
 // release returns a pooled node after its holder is done with it.
 func (l *MCS) release(n *mcsNode) {
-	if n != &l.own {
+	if n != &l.own && !mayNotSleep() { // a pinned releaser must not use sync.Pool (see lockSlow)
 		nodes.Put(n)
 	}
 }

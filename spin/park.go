@@ -1,12 +1,14 @@
 package spin
 
 import (
+	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
-	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/pin"
 )
 
 // The wait primitive. A waiter that has spent its spin budget parks: it
@@ -125,6 +127,25 @@ const (
 // until a waker picks it or, if timeout > 0, the timeout passes, and says
 // which happened.
 func (p *parkingLot) park(blocked func() bool, timeout time.Duration) int {
+	if mayNotSleep() {
+		// A goroutine that holds a percpu.Pin must not park: the
+		// runtime cannot switch goroutines on its thread and stops the
+		// program ("schedule: holding locks"). It spins instead, until
+		// the lock looks free (for Ticket: until it is served or passed
+		// over), and then tries again. That ends only if the holder runs:
+		// see the package documentation for the rule (hold such a lock
+		// only pinned), and
+		// pinnedClock for the panic that replaces a hang when the rule
+		// is broken. A waiter here holds no place in any queue (Ticket's
+		// has marked its ticket left), so the panic leaves the lock as
+		// it was.
+		var c pinnedClock
+		for blocked() {
+			c.check()
+			pause()
+		}
+		return notBlocked
+	}
 	p.parked.Add(1)
 	defer p.parked.Add(^uint32(0))
 	// A releaser's free word may still sit in its store buffer (the race
@@ -134,7 +155,7 @@ func (p *parkingLot) park(blocked func() bool, timeout time.Duration) int {
 		if !blocked() {
 			return notBlocked
 		}
-		hal.Pause()
+		pause()
 	}
 	p.mu.Lock()
 	if !blocked() {
@@ -224,4 +245,73 @@ func nextTimeout(d time.Duration, how int) time.Duration {
 		return parkTimeout
 	}
 	return d
+}
+
+// mayNotSleep reports whether the calling goroutine must not park or
+// yield because it holds a percpu.Pin (pin.Held: a procPin, a load and a
+// procUnpin). Only the slow paths ask, just before they would park or
+// yield, so a lock nobody waits for never pays for it.
+func mayNotSleep() bool { return pin.Held() }
+
+// yield hands the processor to another goroutine (runtime.Gosched), or,
+// when the calling goroutine holds a percpu.Pin and must not yield,
+// pauses once instead.
+func yield() {
+	if mayNotSleep() {
+		pause()
+		return
+	}
+	runtime.Gosched()
+}
+
+// pinnedWaitLimit is how long a goroutine that holds a percpu.Pin spins
+// for one lock before it panics. Tests lower it.
+var pinnedWaitLimit = time.Second
+
+// pinnedClock times a pinned goroutine's wait for a lock. A pinned
+// waiter cannot park, so it waits only as long as the holder runs, and
+// only a pinned holder surely does: a holder that is not pinned can block,
+// or be stopped by a stop-the-world (a GC cycle's) that itself waits for
+// the spinning waiter to stop, and the program would hang. Past
+// pinnedWaitLimit the waiter panics instead, naming the rule.
+type pinnedClock struct {
+	start time.Time
+	n     uint32
+}
+
+// check counts one pause of the wait and panics once the wait has
+// lasted pinnedWaitLimit.
+func (c *pinnedClock) check() {
+	if c.timedOut() {
+		pinnedWaitPanic()
+	}
+}
+
+// timedOut counts one pause of the wait, reads the clock every 1024, and
+// reports whether the wait has lasted pinnedWaitLimit.
+func (c *pinnedClock) timedOut() bool {
+	c.n++
+	if c.n%1024 != 0 {
+		return false
+	}
+	if c.start.IsZero() {
+		c.start = time.Now()
+		return false
+	}
+	return time.Since(c.start) > pinnedWaitLimit
+}
+
+// pinnedWaitPanic ends a pinned wait that has lasted pinnedWaitLimit. A
+// panic while pinned is a fatal error of the runtime ("panic holding
+// locks"), so it first releases the goroutine's Pins (pin.Release) and
+// says so; the panic can then be recovered.
+func pinnedWaitPanic() {
+	n := pin.Release()
+	panic(fmt.Sprintf("spin: a goroutine that holds a percpu.Pin waited over %v for a lock: "+
+		"a pinned goroutine cannot park, so it spins, and the lock's holder is not running "+
+		"(it holds the lock unpinned, so it could block or be stopped by a stop-the-world that "+
+		"waits for this goroutine). A lock that pinned goroutines take must be held only pinned "+
+		"(Pin, Lock, …, Unlock, Unpin); or Unpin before Lock. "+
+		"The goroutine's %d Pin(s) were released so that it could panic: each matching Unpin "+
+		"now panics as an Unpin without a matching Pin", pinnedWaitLimit, n))
 }

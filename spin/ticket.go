@@ -1,7 +1,6 @@
 package spin
 
 import (
-	"runtime"
 	"sync/atomic"
 	"unsafe"
 
@@ -89,7 +88,7 @@ func (l *Ticket) wait(t uint32) {
 				continue
 			}
 			spent += int(t - s)
-			hal.Pause()
+			pause()
 		}
 		slot := &l.left[t%ticketSlots]
 		mark := leftMark(t)
@@ -123,7 +122,7 @@ func (l *Ticket) wait(t uint32) {
 		// goroutine waits) and being passed over at once never sleeps and
 		// never lets it run either, and every pass costs the releaser.
 		if !canSpin(0) {
-			runtime.Gosched()
+			yield()
 		}
 		t = hal.FetchAddUint32(&l.next, 1)
 		if hal.LoadAcquireUint32(&l.serving) == t {

@@ -32,7 +32,7 @@ func (l *TTAS) lockSlow() {
 			if hal.LoadAcquireUint32(&l.word) == 0 && hal.CompareAndSwapUint32(&l.word, 0, 1) {
 				return
 			}
-			hal.Pause()
+			pause()
 		}
 		timeout = nextTimeout(timeout, l.lot.park(l.held, timeout))
 		if hal.CompareAndSwapUint32(&l.word, 0, 1) {

@@ -1,7 +1,6 @@
 package spin
 
 import (
-	"runtime"
 	_ "unsafe" // for go:linkname
 
 	"github.com/gohal/gohal/hal"
@@ -72,13 +71,44 @@ type waiter struct {
 func (w *waiter) pause() {
 	if w.spins < spinBudget {
 		w.spins++
-		hal.Pause()
+		pause()
 		return
 	}
 	w.spins = 0
 	w.yields++
-	if w.yields%osYieldEvery == 0 {
+	if w.yields%osYieldEvery == 0 && !mayNotSleep() {
 		osYield()
 	}
-	runtime.Gosched()
+	yield()
 }
+
+// pauseYields is true where hal.Pause runs its portable variant, which
+// yields the processor (runtime.Gosched): the race and purego builds and
+// the GOARCHes without assembly. A goroutine that holds a percpu.Pin must
+// not yield, so there pause spins in the runtime's own spin loop instead.
+var pauseYields = func() bool {
+	for _, c := range hal.Selected() {
+		if c.Op == "pause" {
+			return c.Variant == "portable"
+		}
+	}
+	return true
+}()
+
+// pause is the wait loops' spin hint: hal.Pause, except that where
+// hal.Pause yields and the goroutine holds a percpu.Pin it is the
+// runtime's procyield loop (sync.Mutex's spin step), which never yields.
+func pause() {
+	if pauseYields && mayNotSleep() {
+		doSpin()
+		return
+	}
+	hal.Pause()
+}
+
+// doSpin is sync.Mutex's spin step, sync.runtime_doSpin in the runtime
+// (procyield: 30 PAUSE or YIELD instructions), kept for outside users
+// like canSpin (go.dev/issue/67401).
+//
+//go:linkname doSpin sync.runtime_doSpin
+func doSpin()

@@ -112,21 +112,22 @@ func (b *Backend) Select(sel string, labels []string) {
 // TailJump implements backend.Backend.
 func (b *Backend) TailJump(name string) { tailJump(b.ctx, name) }
 
-// ResolveUint128 implements backend.Backend: SI = -addr & 15, the aligned
-// offset; the recorded offset is compared with it (a plain MOVL: under
-// x86-TSO a load is not reordered with the later accesses to the value);
-// on a match addr+SI goes back into the addr argument.
+// ResolveUint128 implements backend.Backend: SI = the Uint128's cell
+// pointer (a plain load of a pointer, never a store: hal writes it with
+// sync/atomic); a nil cell, or one whose owner word is not addr, goes to
+// moved; else the cell (its value is at offset 0) goes back into the addr
+// argument. Under x86-TSO the load of the pointer is not reordered with
+// the later accesses to the cell, and the cell's contents were published
+// by the locked CMPXCHG that stored the pointer.
 func (b *Backend) ResolveUint128(entry, moved string) error {
 	c := b.ctx
 	c.Load(c.Param("addr"), reg.RDI)
-	c.MOVQ(reg.RDI, reg.RSI)
-	c.NEGQ(reg.RSI)
-	c.ANDQ(operand.U32(15), reg.RSI)
-	c.MOVL(operand.Mem{Base: reg.RDI, Disp: spec.Uint128AtOffset}, reg.R8L)
-	c.CMPQ(reg.R8, reg.RSI)
+	c.MOVQ(operand.Mem{Base: reg.RDI}, reg.RSI)
+	c.TESTQ(reg.RSI, reg.RSI)
+	c.JEQ(operand.LabelRef("moved"))
+	c.CMPQ(operand.Mem{Base: reg.RSI, Disp: spec.Uint128CellOwnerOffset}, reg.RDI)
 	c.JNE(operand.LabelRef("moved"))
-	c.ADDQ(reg.RSI, reg.RDI)
-	c.Store(reg.RDI, c.Param("addr"))
+	c.Store(reg.RSI, c.Param("addr"))
 	tailJump(c, entry)
 	c.Label("moved")
 	tailJump(c, moved)

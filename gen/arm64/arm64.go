@@ -103,21 +103,20 @@ func (e *Backend) Select(sel string, labels []string) {
 	}
 }
 
-// ResolveUint128 implements backend.Backend. The recorded offset is read
-// with LDARW, a load-acquire: the accesses to the value (CASPAL, LDAXP) may
-// not be performed before it, so a goroutine that sees the offset a
-// relocation stored (with a release store, after copying the value) sees
-// the copied value.
+// ResolveUint128 implements backend.Backend. The Uint128's cell pointer
+// is read with LDAR, a load-acquire: the accesses to the cell (its owner
+// word, then CASPAL or LDAXP on its value) may not be performed before it,
+// so a goroutine that sees the pointer a first access published (with
+// sync/atomic's CAS, after it filled the cell) sees the filled cell. A nil
+// cell or one owned by another address goes to moved.
 func (e *Backend) ResolveUint128(entry, moved string) error {
 	e.Load("addr", "R0")
-	e.Ins("NEG", "R0", "R1")
-	e.Ins("AND", "$15", "R1")
-	e.Ins("ADD", fmt.Sprintf("$%d", spec.Uint128AtOffset), "R0", "R2")
-	e.Ins("LDARW", "(R2)", "R3")
-	e.Ins("CMP", "R1", "R3")
+	e.Ins("LDAR", "(R0)", "R1")
+	e.Ins("CBZ", "R1", "moved")
+	e.Ins("MOVD", fmt.Sprintf("%d(R1)", spec.Uint128CellOwnerOffset), "R2")
+	e.Ins("CMP", "R0", "R2")
 	e.Ins("BNE", "moved")
-	e.Ins("ADD", "R1", "R0")
-	e.Ins("MOVD", "R0", e.Arg("addr"))
+	e.Ins("MOVD", "R1", e.Arg("addr"))
 	e.TailJump(entry)
 	e.Label("moved")
 	e.TailJump(moved)

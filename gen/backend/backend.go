@@ -89,14 +89,14 @@ type Backend interface {
 	TailJump(name string)
 
 	// ResolveUint128 starts an entry whose addr argument is the address
-	// of a hal.Uint128, not of its word: it computes the 16-byte-aligned
-	// offset of that address, compares it with the uint32 at
-	// spec.Uint128AtOffset (the offset the value is at), and on a
-	// difference tail-jumps to ·moved (which relocates the value and
-	// redoes the op). Otherwise it stores the aligned word's address into
-	// the addr argument and tail-jumps to ·entry, which runs as if called
-	// with that word. On a weakly ordered CPU the read of the offset is a
-	// load-acquire, so that the value's accesses come after it.
+	// of a hal.Uint128, not of its word: it loads the Uint128's cell
+	// pointer (its first word) and compares the cell's owner word (at
+	// spec.Uint128CellOwnerOffset) with addr. A nil cell or another owner
+	// tail-jumps to ·moved (which gives the Uint128 its own cell and
+	// redoes the op). Otherwise it stores the cell's address (its value is
+	// at offset 0) into the addr argument and tail-jumps to ·entry, which
+	// runs as if called with that word. On a weakly ordered CPU the load
+	// of the pointer is a load-acquire, so the cell's accesses come after.
 	ResolveUint128(entry, moved string) error
 
 	// Finish returns the assembly file written since the last Finish and

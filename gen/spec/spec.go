@@ -68,12 +68,15 @@ const PortableName = "portable"
 // Zacas).
 func Portable(why string) Variant { return Variant{Name: PortableName, Go: true, Why: why} }
 
-// Uint128AtOffset is the byte offset, inside a hal.Uint128, of the uint32
-// that records at which offset (0, 4, 8 or 12 bytes from the start) the
-// value lies: the one that was 16-byte aligned when it was last placed. The
-// Uint128 entries (Op.Uint128) compare it with the aligned offset of the
-// Uint128's current address. hal's tests check the layout.
-const Uint128AtOffset = 28
+// Uint128CellOwnerOffset is the byte offset, inside the heap cell a
+// hal.Uint128 points to, of the uintptr that names the Uint128 the cell
+// belongs to (the cell's value is its first 16 bytes, 16-byte aligned; the
+// cell pointer is the Uint128's first word). The Uint128 entries
+// (Op.Uint128) compare it with the address of the Uint128 they are given:
+// a zero value (no cell) or a moved or copied Uint128 (a cell owned by
+// another address) goes to the Go function <op>_moved, which gives the
+// Uint128 a cell of its own. hal's tests check the layout.
+const Uint128CellOwnerOffset = 16
 
 // Misaligned128 is the Go function, in hal and in hal/direct alike, that
 // the 128-bit variants jump to when addr is not 16-byte aligned.
@@ -110,9 +113,11 @@ type Op struct {
 	// variants check that addr is 16-byte aligned and jump to hal's (or
 	// hal/direct's) misaligned128, which panics, when it is not. And hal
 	// gets, besides the entry GoName, an entry GoName+"U" whose addr is
-	// the address of a hal.Uint128 itself: it finds the aligned word
-	// inside (see Uint128Layout) and jumps to GoName with addr replaced,
-	// or to hal's GoName+"_moved" when the value must be relocated first.
+	// the address of a hal.Uint128 itself: it loads the Uint128's cell
+	// pointer, checks the cell is the Uint128's own (see
+	// Uint128CellOwnerOffset) and jumps to GoName with addr replaced by
+	// the cell's word, or to hal's GoName+"_moved" when the Uint128 has no
+	// cell of its own yet.
 	// Uint128's methods are then one call, which the compiler inlines.
 	Uint128 bool
 
@@ -858,7 +863,18 @@ keep spins at most [SpinLockCap].`,
 the kernel numbers them (from 0; getcpu(2), sched_getcpu(3)). The goroutine
 may move to another CPU at any moment, even before CPU returns: use the
 number as a hint for spreading work or data (per-CPU shards), never for
-exclusion. On an OS where gohal knows no way to ask, it returns 0.`,
+exclusion. On an OS where gohal knows no way to ask, it returns 0.
+
+The range is the kernel's, not runtime.NumCPU's: the result is in [0, the
+number of CPU ids the kernel has), and under an affinity mask (taskset,
+cpusets) NumCPU counts only the CPUs the process may use, so CPU can
+return a number >= NumCPU (taskset -c 5 with NumCPU 1: CPU returns 5).
+On amd64, the rdpid, rdtscp and lsl variants read a per-CPU value in
+which Linux keeps 12 bits of the CPU number, so on a machine with 4096
+CPUs or more they return the number modulo 4096; the syscall and
+portable variants return it in full. Reduce the number into the range of
+whatever it indexes (percpu's fallback build reduces it modulo
+runtime.NumCPU).`,
 		PortableDoc: "In the portable build it asks Linux with the getcpu system call, and returns 0 on other systems.",
 		Arch: map[string][]Variant{
 			"amd64": {

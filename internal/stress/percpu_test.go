@@ -176,3 +176,56 @@ func TestPercpuCacheOversubscribed(t *testing.T) {
 		t.Fatalf("%d holds recorded for %d Gets", total, gets.Load())
 	}
 }
+
+// percpu.Counter and percpu.Cache called inside the caller's own Pin, by
+// 32 goroutines on 2 Ps with the GC running: fresh Counters (each first
+// Add grows a table) and a Cache with buckets of 2 (the depot is
+// exchanged with all the time). Nothing may block while pinned — the
+// runtime would end the program with "schedule: holding locks" — no
+// object may be handed out twice, and every total is exact.
+func TestPercpuUnderPinOversubscribed(t *testing.T) {
+	stop := oversubscribe(t)
+	defer stop()
+	counters := make([]percpu.Counter, 64)
+	c := percpu.NewCache(2, func() *stressObj { return new(stressObj) })
+	n := 10 * opsPerGoroutine()
+	var double atomic.Int64
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var held [5]*stressObj
+			for i := range n {
+				k := 1 + (g+i)%len(held)
+				percpu.Pin()
+				counters[i%len(counters)].Add(1)
+				for j := range k {
+					held[j] = c.Get()
+					if !held[j].held.CompareAndSwap(0, 1) {
+						double.Add(1)
+					}
+				}
+				for j := range k {
+					held[j].held.Store(0)
+					c.Put(held[j])
+				}
+				percpu.Unpin()
+				if i%101 == 0 {
+					runtime.Gosched()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if d := double.Load(); d != 0 {
+		t.Fatalf("%d Gets returned an object another goroutine held", d)
+	}
+	var total int64
+	for i := range counters {
+		total += counters[i].Load()
+	}
+	if want := int64(goroutines * n); total != want {
+		t.Fatalf("counters sum to %d, want %d", total, want)
+	}
+}

@@ -46,6 +46,7 @@ func init() {
 		{"kind=fetchadd", "counter.FetchAdd: one fetch-and-add, wait-free (baseline)"},
 		{"kind=casloop", "counter.CASLoop: load + CAS retried, lock-free (retries/op)"},
 		{"kind=striped", "counter.Striped: per-CPU-ish stripes on separate lines"},
+		{"kind=adder", "counter.Adder: LongAdder, a CAS on a base word, cells on separate lines once contended"},
 		{"kind=mutex", "an int64 under a sync.Mutex (-full only)"},
 		{"kind=atomic", "an inlined sync/atomic add on its own line (-full only)"},
 	})
@@ -76,7 +77,7 @@ func init() {
 	})
 	addKinds("Counter", "fetchadd", []kindBody{
 		{kind: "fetchadd", body: counterFetchAdd}, {kind: "casloop", body: counterCASLoop},
-		{kind: "striped", body: counterStriped},
+		{kind: "striped", body: counterStriped}, {kind: "adder", body: counterAdder},
 		// The textbook baselines: they tell how FetchAdd's hal call
 		// compares with an inlined atomic add, and what a lock costs.
 		// halbench runs them only with -full; go test always.
@@ -461,6 +462,17 @@ func counterCASLoop(b *testing.B, threads int) {
 func counterStriped(b *testing.B, threads int) {
 	c := new(counter.Striped)
 	c.Add(0) // allocate the stripes outside the measurement
+	cyclebench.RunLoop(b, threads, func(_, n int) {
+		for range n {
+			c.Add(1)
+		}
+	})
+}
+
+// counterAdder starts from a fresh Adder, as a user's counter does: on
+// its base at 1 goroutine, on cells once goroutines collide.
+func counterAdder(b *testing.B, threads int) {
+	c := new(counter.Adder)
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
 			c.Add(1)

@@ -33,7 +33,7 @@ func init() {
 	AddSection(Section{Name: "Cache", Title: "The FreeBSD experiment: take an object from a cache, touch it, give it back",
 		Doc: "One unit of work: Get an object (8 words), add to each word, Put it back. ns/op is wall time per unit over all goroutines. Ratio: against the sync.Mutex-protected cache at the same thread count."})
 	addLegends("Cache", [][2]string{
-		{"kind=percpu", "percpu.Cache: per-P buckets under Pin, a depot under a mutex"},
+		{"kind=percpu", "percpu.Cache: a private object and buckets per P under Pin, a depot under a mutex"},
 		{"kind=mutex", "one free list under a sync.Mutex (baseline)"},
 		{"kind=spin", "one free list under spin.Backoff"},
 		{"kind=pool", "sync.Pool"},

@@ -1,0 +1,52 @@
+//go:build gohal_nolinkname || purego
+
+package pin
+
+import (
+	"runtime"
+
+	"github.com/gohal/gohal/hal"
+)
+
+// Pinned reports whether ProcPin and Pin exclude other goroutines from the
+// returned id: false in this fallback build (tags gohal_nolinkname,
+// purego), which does not link to the runtime; true in the default build.
+const Pinned = false
+
+// ncpu is the number of CPUs the process could use when it started (its
+// affinity mask), the range ProcPin reduces hal.CPU to.
+var ncpu = runtime.NumCPU()
+
+// ProcPin returns the number of the CPU the calling goroutine ran on a
+// moment ago (hal.CPU), reduced into [0, runtime.NumCPU()): the kernel
+// numbers CPUs in [0, its count of CPU ids), which under an affinity mask
+// (taskset) exceeds NumCPU, and hal.CPU's amd64 variants wrap at 4096. It
+// excludes nothing: data indexed by it needs atomic operations or a lock.
+func ProcPin() int { return reduce(hal.CPU(), ncpu) }
+
+// reduce maps a CPU number into [0, n) (n >= 1), leaving the numbers
+// already in range as they are.
+func reduce(cpu, n int) int {
+	if uint(cpu) < uint(n) {
+		return cpu
+	}
+	return int(uint(cpu) % uint(n))
+}
+
+// ProcUnpin ends what ProcPin began: nothing, in this build.
+func ProcUnpin() {}
+
+// Pin is ProcPin in this build: it disables nothing.
+func Pin() int { return ProcPin() }
+
+// Unpin does nothing in this build; an Unpin without a Pin cannot be
+// detected.
+func Unpin() {}
+
+// Held reports whether the calling goroutine holds a Pin: never, in this
+// build, which pins nothing.
+func Held() bool { return false }
+
+// Release drops the calling goroutine's Pins and returns how many there
+// were: none, in this build, which pins nothing.
+func Release() int { return 0 }

@@ -1,0 +1,112 @@
+//go:build !gohal_nolinkname && !purego
+
+package pin
+
+import (
+	_ "unsafe" // go:linkname
+
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
+)
+
+// Pinned reports whether ProcPin and Pin exclude other goroutines from the
+// returned P: true in this build, which links to the runtime's procPin;
+// false in the fallback build (tags gohal_nolinkname, purego).
+const Pinned = true
+
+// procPin disables preemption of the calling goroutine (it increments the
+// M's lock count) and returns the id of its P.
+//
+//go:linkname procPin runtime.procPin
+func procPin() int
+
+// procUnpin undoes one procPin.
+//
+//go:linkname procUnpin runtime.procUnpin
+func procUnpin()
+
+// ProcPin is the runtime's procPin: it disables preemption of the calling
+// goroutine and returns the id of its P, in [0, GOMAXPROCS). It does not
+// count toward Held: it is for gohal's own short critical sections, which
+// never call out while pinned.
+func ProcPin() int { return procPin() }
+
+// ProcUnpin undoes one ProcPin.
+func ProcUnpin() { procUnpin() }
+
+// depthSlot is one P's pin depth, on a cache line of its own.
+type depthSlot struct {
+	v uint32
+	_ [cacheline.Size - 4]byte
+}
+
+// depths counts, per P, the Pins not yet matched by an Unpin. Only the
+// goroutine pinned on a P writes its slot (and, pinned, it stays there).
+var depths Table[depthSlot]
+
+// Pin pins the calling goroutine (ProcPin) and counts the pin in its P's
+// depth, and returns the P's id. Pins nest; each needs its own Unpin.
+func Pin() int {
+	id := procPin()
+	s := depths.Load()
+	if uint(id) >= uint(len(s)) {
+		s = depths.Grow(id + 1) // allocates while pinned: allowed, and never blocks
+	}
+	d := &s[id].v
+	hal.StoreReleaseUint32(d, hal.LoadAcquireUint32(d)+1)
+	return id
+}
+
+// Unpin ends the critical section begun by the matching Pin. Unpin without
+// a matching Pin panics with "percpu: Unpin without a matching Pin", after
+// restoring the runtime's state: the goroutine then holds no Pin, so the
+// panic can be recovered.
+func Unpin() {
+	id := procPin()
+	if s := depths.Load(); uint(id) < uint(len(s)) {
+		d := &s[id].v
+		if n := hal.LoadAcquireUint32(d); n > 0 {
+			hal.StoreReleaseUint32(d, n-1)
+			procUnpin()
+			procUnpin()
+			return
+		}
+	}
+	procUnpin()
+	panic("percpu: Unpin without a matching Pin")
+}
+
+// Held reports whether the calling goroutine holds a Pin (percpu.Pin) not
+// yet matched by an Unpin: then it must not block, park, yield or stop
+// the world, and a gohal slow path that could do so must take a path that
+// cannot, or panic. It costs a ProcPin, a load and a ProcUnpin — for slow
+// paths only. A goroutine that is not pinned sees the depth of the P it
+// runs on, which only a goroutine pinned there can make non-zero, and none
+// is while it runs: so Held is exact for the calling goroutine.
+func Held() bool {
+	id := procPin()
+	s := depths.Load()
+	held := uint(id) < uint(len(s)) && hal.LoadAcquireUint32(&s[id].v) > 0
+	procUnpin()
+	return held
+}
+
+// Release drops every Pin the calling goroutine holds, as if it had
+// called Unpin for each, and returns how many there were. It is for a
+// gohal slow path that must panic while its caller is pinned: a panic
+// while pinned is a fatal error of the runtime ("panic holding locks"),
+// so the path releases the Pins first and says so in its message. Each
+// later Unpin of those Pins panics as an Unpin without a matching Pin.
+func Release() int {
+	id := procPin()
+	n := 0
+	if s := depths.Load(); uint(id) < uint(len(s)) {
+		d := &s[id].v
+		n = int(hal.LoadAcquireUint32(d))
+		hal.StoreReleaseUint32(d, 0)
+	}
+	for range n + 1 {
+		procUnpin()
+	}
+	return n
+}

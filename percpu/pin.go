@@ -1,0 +1,42 @@
+package percpu
+
+import (
+	"github.com/gohal/gohal/internal/cacheline"
+	"github.com/gohal/gohal/internal/pin"
+)
+
+// lineSize is the cache-line padding unit (64 bytes on amd64, 128 on
+// arm64).
+const lineSize = cacheline.Size
+
+// Pinned reports whether Pin excludes other goroutines from the returned
+// P: true in the default build, which links to the runtime's procPin;
+// false in the fallback build (tags gohal_nolinkname, purego).
+const Pinned = pin.Pinned
+
+// enter and exit bracket a structure's access to its per-P slot: the
+// runtime's procPin and procUnpin in the default build, without the pin
+// depth that Pin keeps (the structures never call out while pinned). In
+// the fallback build enter returns a CPU number in [0, runtime.NumCPU())
+// and excludes nothing, so every structure also locks or uses atomic
+// operations.
+func enter() int { return pin.ProcPin() }
+func exit()      { pin.ProcUnpin() }
+
+// Pin disables preemption of the calling goroutine and returns the id of
+// the P it runs on, in [0, GOMAXPROCS). Until the matching Unpin, no other
+// goroutine runs on that P. Keep the rules in the package documentation:
+// short, no blocking, yielding, stopping the world or panicking, no
+// allocation-heavy work. Pins nest; each needs its own Unpin.
+//
+// In the fallback build (Pinned false) Pin disables nothing and returns
+// the number of the CPU the goroutine ran on a moment ago, reduced into
+// [0, runtime.NumCPU()); other goroutines may use the same number at the
+// same time.
+func Pin() int { return pin.Pin() }
+
+// Unpin ends the critical section begun by the matching Pin. In the
+// default build, Unpin without a matching Pin on the calling goroutine
+// panics with "percpu: Unpin without a matching Pin", and the panic can be
+// recovered. In the fallback build Unpin does nothing.
+func Unpin() { pin.Unpin() }
