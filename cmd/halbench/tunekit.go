@@ -44,6 +44,7 @@ var kitCounters = []kitCandidate{
 	{"fetchadd", "counter.FetchAdd"},
 	{"casloop", "counter.CASLoop"},
 	{"striped", "counter.Striped"},
+	{"adder", "counter.Adder"},
 	{"percpu", "percpu.Counter"},
 }
 
