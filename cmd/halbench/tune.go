@@ -32,8 +32,19 @@ at 1 goroutine and contended on one shared word, samples interleaved across
 the variants after a warm-up. Then recommend, per op, the variant for the
 workload: the feature choice unless another variant is faster with 95%
 confidence by more than -min-gain (the report's one rule: the Mann–Whitney
-interval of the ratio). The last line is a GOHAL value to paste; it is empty
+interval of the ratio). Ops that run all hardware variants or all portable
+ones (the 128-bit ops: a portable one takes the others to the striped locks)
+are judged as one group: "all hardware" against "all portable" on a mix of
+their ops and on each op alone; portable only if the mix gains and no op is
+significantly slower. The last line is a GOHAL value to paste; it is empty
 when nothing should change.
+
+Then the kit: which lock (sync.Mutex and the spin locks, around an empty and
+a 50 ns critical section), which counter (Add) and which object cache
+(percpu.Cache, a mutex-guarded free list, sync.Pool), each at 1 and
+GOMAXPROCS×4 goroutines, printed as advice lines by the same rule: "use X"
+only when X is significantly faster than every other candidate, otherwise
+the tie is named as a tie.
 
 Results go to standard output; progress goes to standard error when it is
 a terminal.
@@ -48,6 +59,13 @@ Flags:
                   (default 20; -quick 6)
   -benchtime D    time per sample (default 20ms; -quick 2ms)
   -quick          few short samples, for CI: a smoke test, not advice
+  -kit=false      skip the kit questions (locks, counters, caches)
+  -check LINE     do not tune: apply the GOHAL line LINE in a new process and
+                  re-measure every op whose choice it changes (directly or
+                  by taking it along) against a process without GOHAL;
+                  exit 1 if one is significantly slower. tune runs this
+                  check on its own line (unless -quick) and withdraws a
+                  line that makes an op slower.
   -json           print every sample, interval and decision as JSON
 `
 
@@ -60,6 +78,11 @@ type tuneConfig struct {
 	sampleTime time.Duration
 	quick      bool
 	json       bool
+	kit        bool
+	check      string // -check LINE
+	checkSet   bool
+	worker     string // the hidden -worker OPS of -check's processes
+	samples    int    // -worker's samples per op
 }
 
 // Workloads tune can recommend for.
@@ -79,6 +102,10 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	benchtime := fs.Duration("benchtime", 0, "")
 	quick := fs.Bool("quick", false, "")
 	asJSON := fs.Bool("json", false, "")
+	kit := fs.Bool("kit", true, "")
+	check := fs.String("check", "", "")
+	worker := fs.String("worker", "", "")
+	samples := fs.Int("samples", 1, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -90,7 +117,11 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, count: 20, sampleTime: 20 * time.Millisecond}
+	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, kit: *kit, count: 20, sampleTime: 20 * time.Millisecond,
+		check: *check, checkSet: set["check"], worker: *worker, samples: *samples}
+	if *samples < 1 {
+		return nil, &usageError{fmt.Sprintf("-samples %d: must be positive", *samples)}
+	}
 	if cfg.quick {
 		cfg.count, cfg.sampleTime = 6, 2*time.Millisecond
 	}
@@ -154,6 +185,9 @@ type tuneReport struct {
 	Confidence float64        `json:"confidence"`
 	Rule       string         `json:"significance_rule"`
 	Ops        []*tuneOp      `json:"ops"`
+	// Groups are the ops that run all hardware variants or all portable
+	// ones, judged together (see tuneGroup).
+	Groups []*tuneGroup `json:"groups"`
 	// NotTuned names the ops with several variants in this build of
 	// which fewer than two run on this CPU, and why.
 	NotTuned []string `json:"not_tuned,omitempty"`
@@ -163,8 +197,16 @@ type tuneReport struct {
 	// GOHALBefore is the GOHAL this run found in its environment: tune
 	// compares against the feature choices regardless, and GOHAL replaces
 	// it.
-	GOHALBefore string  `json:"gohal_in_environment,omitempty"`
-	Elapsed     float64 `json:"elapsed_seconds"`
+	GOHALBefore string `json:"gohal_in_environment,omitempty"`
+	// Kit is the advice on the kit's types for this machine, one report
+	// per kind (lock, counter, cache); empty with -kit=false.
+	Kit []*kitReport `json:"kit"`
+	// Check is the re-measurement of the line applied in a new process
+	// (not with -quick); Withdrawn the line it found harmful, which GOHAL
+	// then replaces with "".
+	Check     *checkReport `json:"check,omitempty"`
+	Withdrawn string       `json:"withdrawn,omitempty"`
+	Elapsed   float64      `json:"elapsed_seconds"`
 }
 
 // tuneOp is one op: its variants, their measurements and the decision.
@@ -232,9 +274,10 @@ func (o *tuneOp) variant(name string) *tuneVariant {
 	return nil
 }
 
-// tuneMeasurer measures an op's contestants and returns their samples by
-// name; the real one runs the harness, tests use fakes.
-type tuneMeasurer func(op *tuneOp, benchs []suite.Benchmark) (map[string][]sample, error)
+// tuneMeasurer measures contestants (an op's variants, a group's sides, a
+// kit question's candidates) and returns their samples by name; the real
+// one runs the harness, tests use fakes.
+type tuneMeasurer func(benchs []suite.Benchmark) (map[string][]sample, error)
 
 // tuneName names a contestant.
 func tuneName(op, variant string, threads int) string {
@@ -264,23 +307,34 @@ func featureChoices() map[string]hal.Choice {
 // discoverOps lists the ops with more than one variant this CPU can run,
 // from hal at run time, with a body to time each variant.
 func discoverOps(threads []int) []*tuneOp {
-	ops, _ := discoverAll(threads)
+	ops, _, _ := discoverAll(threads)
 	return ops
 }
 
 // discoverAll is discoverOps, and also says, for every op that has several
 // variants in this build but fewer than two this CPU can run, why it is
-// not tuned.
-func discoverAll(threads []int) (ops []*tuneOp, notTuned []string) {
+// not tuned. The ops of a group (see tuneGroup) are tuned per op among
+// their hardware variants only; their portable variant is judged with the
+// group.
+func discoverAll(threads []int) (ops []*tuneOp, groups []*tuneGroup, notTuned []string) {
 	choices := featureChoices()
+	groups = discoverGroups(choices)
 	var out []*tuneOp
 	for _, op := range hal.Ops() {
 		vs, _ := hal.Variants(op)
 		o := &tuneOp{Op: op, FeatureChoice: choices[op].Variant, FeatureReason: choices[op].Reason}
 		runnable := 0
+		var group *tuneGroup
+		for _, g := range groups {
+			if g.has(op) && g.Error == "" {
+				group = g
+			}
+		}
 		for _, v := range vs {
 			tv := &tuneVariant{Name: v.Name}
-			if ok, missing := hal.Runnable(op, v.Name); !ok {
+			if group != nil && v.Name == portableVariant {
+				tv.Error = "judged with its group, never alone: it takes " + strings.Join(group.Ops, ", ") + " to the striped locks"
+			} else if ok, missing := hal.Runnable(op, v.Name); !ok {
 				tv.Error = "not runnable here: the CPU lacks " + missing
 			} else if restore, err := hal.Force(op, v.Name); err != nil {
 				tv.Error = "hal.Force: " + err.Error()
@@ -291,7 +345,7 @@ func discoverAll(threads []int) (ops []*tuneOp, notTuned []string) {
 			o.Variants = append(o.Variants, tv)
 		}
 		if runnable < 2 {
-			if len(vs) > 1 {
+			if len(vs) > 1 && group == nil {
 				var why []string
 				for _, v := range o.Variants {
 					if v.Error != "" {
@@ -305,7 +359,10 @@ func discoverAll(threads []int) (ops []*tuneOp, notTuned []string) {
 		attachBodies(o, threads)
 		out = append(out, o)
 	}
-	return out, notTuned
+	for _, g := range groups {
+		attachGroupBodies(g)
+	}
+	return out, groups, notTuned
 }
 
 // attachBodies finds what to time for each variant of o: the suite's
@@ -582,28 +639,42 @@ func contestants(o *tuneOp, threads []int) []suite.Benchmark {
 // harnessMeasurer measures with halbench's harness: warm-up, then count
 // rounds of interleaved samples.
 func harnessMeasurer(cfg *tuneConfig, budget func() time.Duration, progress func(done, total int, what string)) tuneMeasurer {
-	return func(o *tuneOp, benchs []suite.Benchmark) (map[string][]sample, error) {
+	return func(benchs []suite.Benchmark) (map[string][]sample, error) {
 		h := &harness{sampleTime: cfg.sampleTime, minSample: minSampleTime, count: cfg.count, budget: budget(), progress: progress}
 		return h.measure(benchs)
 	}
 }
 
-// tuneBudget is the wall time a default tune's measurements fit in, so
-// that the whole run takes under a minute.
-const tuneBudget = 45 * time.Second
+// tuneBudget is the wall time a default tune's measurements of hal's ops
+// fit in, and kitBudget that of the kit questions, so that the whole run
+// takes about a minute and a half.
+const (
+	tuneBudget = 45 * time.Second
+	kitBudget  = 45 * time.Second
+)
 
-// runTuneOps measures every op with m and decides.
-func runTuneOps(cfg *tuneConfig, ops []*tuneOp, m tuneMeasurer) {
+// runTuneOps measures every op and group with m and decides.
+func runTuneOps(cfg *tuneConfig, ops []*tuneOp, groups []*tuneGroup, m tuneMeasurer) {
 	for _, o := range ops {
 		if o.Error == "" {
 			benchs := contestants(o, cfg.threads)
-			samples, err := m(o, benchs)
+			samples, err := m(benchs)
 			if err != nil {
 				o.Error = "measuring failed: " + err.Error()
 			}
 			analyzeOp(o, cfg.threads, samples)
 		}
 		o.Decision = decide(o, cfg)
+	}
+	for _, g := range groups {
+		if g.Error == "" {
+			samples, err := m(groupContestants(g, cfg.threads))
+			if err != nil {
+				g.Error = "measuring failed: " + err.Error()
+			}
+			analyzeGroup(g, cfg.threads, samples)
+		}
+		g.Decision = decideGroup(g, cfg)
 	}
 }
 
@@ -860,12 +931,29 @@ func joinInts(xs []int) string {
 }
 
 // gohalLine is the override for the decisions: op=variant for each
-// departure, in hal's op order.
-func gohalLine(ops []*tuneOp) string {
+// departure, in the ops' order, then op=portable for every op of a group
+// that departs to portable (which replaces the per-op choices of its
+// ops).
+func gohalLine(ops []*tuneOp, groups []*tuneGroup) string {
 	var items []string
+	portable := map[string]bool{}
+	for _, g := range groups {
+		if g.Decision.Change {
+			for _, op := range g.Ops {
+				portable[op] = true
+			}
+		}
+	}
 	for _, o := range ops {
-		if o.Decision.Change {
+		if o.Decision.Change && !portable[o.Op] {
 			items = append(items, o.Op+"="+o.Decision.Variant)
+		}
+	}
+	for _, g := range groups {
+		if g.Decision.Change {
+			for _, op := range g.Ops {
+				items = append(items, op+"="+portableVariant)
+			}
 		}
 	}
 	return strings.Join(items, ",")
@@ -882,10 +970,20 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "halbench tune: %v\n\n%s", err, tuneUsage)
 		return 2
 	}
+	if cfg.worker != "" {
+		if err := runWorker(cfg, stdout); err != nil {
+			fmt.Fprintln(stderr, "halbench tune -worker:", err)
+			return 1
+		}
+		return 0
+	}
+	if cfg.checkSet {
+		return runCheckCmd(cfg, stdout, stderr)
+	}
 	start := time.Now()
 	hal.CycleFrequency()
 	cyclebench.Calibrate()
-	ops, notTuned := discoverAll(cfg.threads)
+	ops, groups, notTuned := discoverAll(cfg.threads)
 	var progress func(done, total int, what string)
 	if isTerminal(stderr) {
 		progress = func(done, total int, what string) {
@@ -893,7 +991,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	// Share the budget among the ops still to measure.
-	left := len(ops)
+	left := len(ops) + len(groups)
 	budget := func() time.Duration {
 		if cfg.quick {
 			return 0
@@ -902,9 +1000,29 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		left--
 		return max(d, time.Millisecond)
 	}
-	rep := tuneWith(cfg, ops, harnessMeasurer(cfg, budget, progress))
+	rep := tuneWith(cfg, ops, groups, harnessMeasurer(cfg, budget, progress))
+	if cfg.kit {
+		kit := discoverKit(kitThreads())
+		kitStart, kinds := time.Now(), len(kit)
+		kitBudgetLeft := func() time.Duration {
+			if cfg.quick {
+				return 0
+			}
+			d := (kitBudget - time.Since(kitStart)) / time.Duration(max(kinds, 1))
+			kinds--
+			return max(d, time.Millisecond)
+		}
+		runKit(kit, harnessMeasurer(cfg, kitBudgetLeft, progress))
+		rep.Kit = kit
+	}
 	if progress != nil {
 		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if rep.GOHAL != "" && !cfg.quick {
+		rep.Check = checkLine(cfg, rep.GOHAL)
+		if len(rep.Check.Harm) > 0 {
+			rep.Withdrawn, rep.GOHAL = rep.GOHAL, ""
+		}
 	}
 	rep.Elapsed = time.Since(start).Seconds()
 	rep.NotTuned = notTuned
@@ -921,17 +1039,21 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 }
 
 // tuneWith measures ops with m, decides, and returns the report.
-func tuneWith(cfg *tuneConfig, ops []*tuneOp, m tuneMeasurer) *tuneReport {
-	runTuneOps(cfg, ops, m)
+func tuneWith(cfg *tuneConfig, ops []*tuneOp, groups []*tuneGroup, m tuneMeasurer) *tuneReport {
+	runTuneOps(cfg, ops, groups, m)
 	rep := &tuneReport{
 		Tool: "halbench tune", GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		GOMAXPROCS: gomaxprocs(), Machine: buildFeaturesReport(), Workload: cfg.workload, MinGain: cfg.minGain,
 		Threads: cfg.threads, Count: cfg.count, SampleTime: roundDuration(cfg.sampleTime).String(), Quick: cfg.quick,
-		Confidence: confidence, Rule: ruleName, Ops: ops, GOHAL: gohalLine(ops), GOHALBefore: os.Getenv(dispatch.EnvVar),
+		Confidence: confidence, Rule: ruleName, Ops: ops, Groups: groups, GOHAL: gohalLine(ops, groups), GOHALBefore: os.Getenv(dispatch.EnvVar),
 	}
 	if rep.Ops == nil {
 		rep.Ops = []*tuneOp{}
 	}
+	if rep.Groups == nil {
+		rep.Groups = []*tuneGroup{}
+	}
+	rep.Kit = []*kitReport{}
 	return rep
 }
 
@@ -973,13 +1095,47 @@ func writeTuneText(w io.Writer, r *tuneReport) error {
 		}
 		fmt.Fprintf(&b, "  → %s\n", o.Decision.Why)
 	}
+	for _, g := range r.Groups {
+		fmt.Fprintf(&b, "\n%s, one group (all hardware or all portable): hardware is", strings.Join(g.Ops, ", "))
+		for _, op := range g.Ops {
+			fmt.Fprintf(&b, " %s=%s", op, g.Hardware[op])
+		}
+		b.WriteString("; timed through Uint128's methods on one shared word\n")
+		if g.Error != "" {
+			fmt.Fprintf(&b, "  %s\n", g.Error)
+		}
+		if len(g.Results) > 0 {
+			fmt.Fprintf(&b, "  %-9s %-9s %7s %9s %9s  %s\n", "side", "body", "threads", "ns/op", "cycles/op", "vs hardware")
+		}
+		for _, res := range g.Results {
+			cell := "-"
+			if res.Ratio != nil {
+				cell = ratioCell(*res.Ratio)
+			}
+			fmt.Fprintf(&b, "  %-9s %-9s %7d %9s %9s  %s\n", res.Side, res.Body, res.Threads, num(float64(res.NsPerOp.Median)), num(float64(res.CyclesPerOp.Median)), cell)
+		}
+		fmt.Fprintf(&b, "  → %s\n", g.Decision.Why)
+	}
 	if len(r.NotTuned) > 0 {
 		fmt.Fprintf(&b, "\nNot tuned, fewer than two variants run here: %s.\n", strings.Join(r.NotTuned, "; "))
 	}
+	if len(r.Kit) > 0 {
+		fmt.Fprintf(&b, "\nThe kit on this machine, at %s goroutines (the same rule: \"use X\" only when X is significantly faster than every other; ties named as ties):\n", joinInts(r.Kit[0].threads()))
+		writeKitText(&b, r.Kit)
+		b.WriteString("\nAdvice for this machine:\n")
+		for _, kr := range r.Kit {
+			fmt.Fprintf(&b, "  %s\n", kr.Overall)
+		}
+	}
+	if r.Check != nil {
+		writeCheckText(&b, r.Check)
+	}
 	b.WriteString("\n")
-	if r.GOHAL == "" {
+	if r.Withdrawn != "" {
+		fmt.Fprintf(&b, "The line %q made an op slower when applied: withdrawn. The line to paste is empty:\n", r.Withdrawn)
+	} else if r.GOHAL == "" {
 		b.WriteString("Nothing to change: the feature choices stand. The line to paste is empty:\n")
-	} else {
+	} else if r.GOHAL != "" {
 		b.WriteString("Paste this into the environment of the program (it overrides the feature choice at init):\n")
 	}
 	fmt.Fprintf(&b, "GOHAL=%s\n", r.GOHAL)

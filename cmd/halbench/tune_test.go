@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,6 +29,20 @@ func TestHalbenchChild(t *testing.T) {
 		t.Skip("only a child process runs this")
 	}
 	os.Exit(run(strings.Fields(args), os.Stdout, os.Stderr))
+}
+
+// The checks of tune -check start workers through selfCommand: in the
+// test binary, that is the binary itself running TestHalbenchChild.
+func init() {
+	selfCommand = func(args []string) (*exec.Cmd, error) {
+		argv := []string{os.Args[0], "-test.run=^TestHalbenchChild$"}
+		if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
+			argv = append(prefix, argv...)
+		}
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = append(os.Environ(), "HALBENCH_CHILD_ARGS="+strings.Join(args, " "))
+		return cmd, nil
+	}
 }
 
 // runChild runs halbench in a new process (the test binary itself) with
@@ -98,13 +113,21 @@ func fakeOp(variants []string, failing ...string) *tuneOp {
 // fakeMeasurer returns, for each contestant, count samples of
 // level(variant, threads)·(1 + noise·N(0,1)), deterministically.
 func fakeMeasurer(count int, noise float64, level func(variant string, threads int) float64) tuneMeasurer {
-	return func(o *tuneOp, benchs []suite.Benchmark) (map[string][]sample, error) {
+	return fakeByName(count, noise, func(bm suite.Benchmark) float64 {
+		v, _ := cutElement(bm.Name, "variant")
+		return level(v, bm.Threads)
+	})
+}
+
+// fakeByName is fakeMeasurer with the level a function of the whole
+// benchmark.
+func fakeByName(count int, noise float64, level func(bm suite.Benchmark) float64) tuneMeasurer {
+	return func(benchs []suite.Benchmark) (map[string][]sample, error) {
 		rng := rand.New(rand.NewPCG(7, 7))
 		out := map[string][]sample{}
 		for _, bm := range benchs {
-			v, _ := cutElement(bm.Name, "variant")
 			for range count {
-				ns := level(v, bm.Threads) * (1 + noise*rng.NormFloat64())
+				ns := level(bm) * (1 + noise*rng.NormFloat64())
 				out[bm.Name] = append(out[bm.Name], sample{Iters: 1000, NsPerOp: ns, Metrics: map[string]float64{cyclebench.CyclesUnit: 2 * ns}})
 			}
 		}
@@ -145,7 +168,7 @@ func TestTuneDecisions(t *testing.T) {
 		cfg := &tuneConfig{workload: c.workload, minGain: 0.05, threads: []int{1, 2}, count: 10}
 		o := fakeOp(c.others, c.failing...)
 		level := func(v string, t int) float64 { return c.level[v][min(t, 2)-1] }
-		rep := tuneWith(cfg, []*tuneOp{o}, fakeMeasurer(10, c.noise, level))
+		rep := tuneWith(cfg, []*tuneOp{o}, nil, fakeMeasurer(10, c.noise, level))
 		d := o.Decision
 		if d.Variant != c.want || d.Change != (c.want != "a") || !strings.Contains(d.Why, c.why) {
 			t.Errorf("%s: decision %+v; want %s with %q in the reason", c.name, d, c.want, c.why)
@@ -166,7 +189,7 @@ func TestTuneDecisions(t *testing.T) {
 	// A measurer that fails: the op is reported, nothing changes.
 	o := fakeOp([]string{"b"})
 	cfg := &tuneConfig{workload: "mixed", minGain: 0.05, threads: []int{1}, count: 10}
-	rep := tuneWith(cfg, []*tuneOp{o}, func(*tuneOp, []suite.Benchmark) (map[string][]sample, error) {
+	rep := tuneWith(cfg, []*tuneOp{o}, nil, func([]suite.Benchmark) (map[string][]sample, error) {
 		return nil, errors.New("the benchmark failed")
 	})
 	if o.Decision.Change || !strings.Contains(o.Decision.Why, "the benchmark failed") || rep.GOHAL != "" {
@@ -235,14 +258,14 @@ func TestTuneLineRoundTrip(t *testing.T) {
 		}
 	}
 	cfg := &tuneConfig{workload: "mixed", minGain: 0.05, threads: []int{1, 2}, count: 8}
-	rep := tuneWith(cfg, ops, func(o *tuneOp, benchs []suite.Benchmark) (map[string][]sample, error) {
-		return fakeMeasurer(8, 0.01, func(v string, th int) float64 {
-			if v == faster[o.Op] {
-				return 7 * float64(th)
-			}
-			return 10 * float64(th)
-		})(o, benchs)
-	})
+	rep := tuneWith(cfg, ops, nil, fakeByName(8, 0.01, func(bm suite.Benchmark) float64 {
+		op, _ := cutElement(bm.Name, "op")
+		v, _ := cutElement(bm.Name, "variant")
+		if v == faster[op] {
+			return 7 * float64(bm.Threads)
+		}
+		return 10 * float64(bm.Threads)
+	}))
 	var want []string
 	for _, o := range ops {
 		want = append(want, o.Op+"="+faster[o.Op])
@@ -295,6 +318,26 @@ func TestTuneQuick(t *testing.T) {
 					}
 				}
 				Decision tuneDecision
+			}
+			Groups []struct {
+				Ops      []string
+				Error    string
+				Results  []json.RawMessage
+				Decision tuneDecision
+			}
+			Kit []struct {
+				Kind      string
+				Overall   string
+				Questions []struct {
+					Threads int
+					Advice  string
+					Result  adviceResult
+					Results []struct {
+						Candidate string
+						Error     string
+						Samples   []sample
+					}
+				}
 			}
 		}
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -351,6 +394,32 @@ func TestTuneQuick(t *testing.T) {
 			}
 			if want := len(vs) > 1 && runnable < 2; named != want {
 				t.Errorf("%s: %d variants, %d runnable: named as not tuned %v, want %v (%q)", op, len(vs), runnable, named, want, rep.NotTuned)
+			}
+		}
+		// The 128-bit group, where the CPU has hardware variants, is
+		// judged whole: 2 sides × 4 bodies × 2 thread counts.
+		for _, g := range rep.Groups {
+			if g.Error == "" && len(g.Results) != 16 || g.Decision.Why == "" {
+				t.Errorf("group %v: %d results, decision %+v, error %q", g.Ops, len(g.Results), g.Decision, g.Error)
+			}
+		}
+		// The kit: every kind, every candidate measured, advice by the rule.
+		if len(rep.Kit) != 3 {
+			t.Errorf("kit: %d kinds, want 3", len(rep.Kit))
+		}
+		for _, kr := range rep.Kit {
+			if kr.Overall == "" || len(kr.Questions) == 0 {
+				t.Errorf("kit %s: overall %q, %d questions", kr.Kind, kr.Overall, len(kr.Questions))
+			}
+			for _, q := range kr.Questions {
+				if q.Advice == "" || q.Result.Verdict == "" || (q.Threads != 1 && q.Threads != 4*gomaxprocs()) {
+					t.Errorf("kit %s at %d: advice %q, result %+v", kr.Kind, q.Threads, q.Advice, q.Result)
+				}
+				for _, r := range q.Results {
+					if r.Error != "" || len(r.Samples) != 6 {
+						t.Errorf("kit %s/%s at %d: %d samples, error %q", kr.Kind, r.Candidate, q.Threads, len(r.Samples), r.Error)
+					}
+				}
 			}
 		}
 		checkLineAccepted(t, rep.GOHAL)
@@ -433,7 +502,7 @@ func TestTuneWithGOHALSet(t *testing.T) {
 		}
 	}
 	line := o.Op + "=" + other
-	out, errOut, code := runChild(t, "tune -quick -count 4 -threads 1", "GOHAL="+line)
+	out, errOut, code := runChild(t, "tune -quick -kit=false -count 4 -threads 1", "GOHAL="+line)
 	if code != 0 {
 		t.Fatalf("GOHAL=%s tune: exit %d: %s", line, code, errOut)
 	}
@@ -441,5 +510,171 @@ func TestTuneWithGOHALSet(t *testing.T) {
 		!strings.Contains(out, o.Op+": feature choice "+o.FeatureChoice+" (") ||
 		strings.Count(out, "\nGOHAL=") != 1 || !strings.HasPrefix(out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:], "GOHAL=") {
 		t.Errorf("tune under GOHAL=%s:\n%s", line, out)
+	}
+}
+
+// z3Group is the 128-bit group as tune finds it on amd64 with AVX: each
+// op with its hardware variants and the portable one judged with the
+// group.
+func z3Group() ([]*tuneOp, []*tuneGroup) {
+	mk := func(op string, hw ...string) *tuneOp {
+		o := &tuneOp{Op: op, FeatureChoice: hw[0], FeatureReason: "preferred", Body: "fake",
+			loops: map[string]func(int) func(*testing.B){}}
+		for _, v := range hw {
+			o.Variants = append(o.Variants, &tuneVariant{Name: v})
+			o.loops[v] = func(int) func(*testing.B) { return nil }
+		}
+		o.Variants = append(o.Variants, &tuneVariant{Name: "portable", Error: "judged with its group, never alone"})
+		return o
+	}
+	ops := []*tuneOp{mk("load128", "vmovdqa", "cmpxchg16b"), mk("store128", "vmovdqa", "cmpxchg16b")}
+	g := &tuneGroup{Ops: []string{"cas128", "load128", "store128"},
+		Hardware: map[string]string{"cas128": "cmpxchg16b", "load128": "vmovdqa", "store128": "vmovdqa"}}
+	attachGroupBodies(g)
+	return ops, []*tuneGroup{g}
+}
+
+// TestTuneGroupZ3 is issue 20 item 5 with fake numbers: machine Z3's
+// figures, where the striped-lock store beats VMOVDQA + LOCK OR but the
+// loads (2.27 → 5.31 ns) and CASes it takes along are slower. The old
+// per-op decision printed GOHAL=store128=portable; judged as one group,
+// tune keeps the hardware variants and names load128 as the op portable
+// would slow down. When portable wins the mix and slows no op, the line
+// names every op of the group.
+func TestTuneGroupZ3(t *testing.T) {
+	cfg := &tuneConfig{workload: "mixed", minGain: 0.05, threads: []int{1, 2}, count: 10}
+	type lv = map[string][2]float64 // "side/body" or "op/variant" → ns at 1 and 2 goroutines
+	level := func(levels lv) tuneMeasurer {
+		return fakeByName(10, 0.01, func(bm suite.Benchmark) float64 {
+			var key string
+			if side, _ := cutElement(bm.Name, "side"); side != "" {
+				body, _ := cutElement(bm.Name, "body")
+				key = side + "/" + body
+			} else {
+				op, _ := cutElement(bm.Name, "op")
+				v, _ := cutElement(bm.Name, "variant")
+				key = op + "/" + v
+			}
+			l, ok := levels[key]
+			if !ok {
+				t.Fatalf("no level for %s", bm.Name)
+			}
+			return l[bm.Threads-1]
+		})
+	}
+	z3 := lv{
+		"load128/vmovdqa": {2.27, 1.2}, "load128/cmpxchg16b": {8, 30},
+		"store128/vmovdqa": {9, 40}, "store128/cmpxchg16b": {11, 50},
+		"hardware/mix": {14, 90}, "portable/mix": {12, 60}, // portable even wins the mix at 2
+		"hardware/load128": {2.27, 1.2}, "portable/load128": {5.31, 20},
+		"hardware/store128": {9, 40}, "portable/store128": {6, 18},
+		"hardware/cas128": {8, 27}, "portable/cas128": {12, 26},
+	}
+	ops, groups := z3Group()
+	rep := tuneWith(cfg, ops, groups, level(z3))
+	if rep.GOHAL != "" || groups[0].Decision.Change || !strings.Contains(groups[0].Decision.Why, "load128 2.3") {
+		t.Errorf("Z3: line %q, group decision %+v; want no change, load128 named", rep.GOHAL, groups[0].Decision)
+	}
+	var buf bytes.Buffer
+	writeTuneText(&buf, rep)
+	if !strings.Contains(buf.String(), "cas128, load128, store128, one group") || !strings.HasSuffix(buf.String(), "\nGOHAL=\n") {
+		t.Errorf("Z3 text:\n%s", buf.String())
+	}
+
+	// Portable faster on the mix and on every op alone: all three move.
+	cheap := lv{}
+	for k, v := range z3 {
+		cheap[k] = v
+	}
+	for _, body := range []string{"mix", "load128", "store128", "cas128"} {
+		h := cheap["hardware/"+body]
+		cheap["portable/"+body] = [2]float64{h[0] * 0.7, h[1] * 0.7}
+	}
+	ops, groups = z3Group()
+	rep = tuneWith(cfg, ops, groups, level(cheap))
+	if rep.GOHAL != "cas128=portable,load128=portable,store128=portable" {
+		t.Errorf("portable everywhere faster: line %q, decision %+v", rep.GOHAL, groups[0].Decision)
+	}
+	// Gains on the mix, one op merely tied: still allowed (not slower).
+	cheap["portable/cas128"] = cheap["hardware/cas128"]
+	ops, groups = z3Group()
+	if rep = tuneWith(cfg, ops, groups, level(cheap)); rep.GOHAL != "cas128=portable,load128=portable,store128=portable" {
+		t.Errorf("one op tied: line %q, decision %+v", rep.GOHAL, groups[0].Decision)
+	}
+	// A hardware departure of one op stays per op while the group stays
+	// hardware: store128=cmpxchg16b, faster than vmovdqa.
+	z3["store128/cmpxchg16b"] = [2]float64{6, 20}
+	ops, groups = z3Group()
+	if rep = tuneWith(cfg, ops, groups, level(z3)); rep.GOHAL != "store128=cmpxchg16b" {
+		t.Errorf("hardware departure: line %q", rep.GOHAL)
+	}
+}
+
+// checkJSON runs tune -check LINE -json here (the workers are new
+// processes) and decodes it.
+func checkJSON(t *testing.T, line string) (*checkReport, int) {
+	t.Helper()
+	code, out, errOut := runHalbench(t, "tune", "-check", line, "-quick", "-json", "-threads", "1,2")
+	var c checkReport
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("tune -check %s: exit %d, %v: %s %s", line, code, err, out, errOut)
+	}
+	if c.Error != "" {
+		if strings.Contains(c.Error, "exec format error") {
+			t.Skipf("cannot re-exec the test binary (%s): under qemu-user set GOHAL_TEST_EXEC", c.Error)
+		}
+		t.Fatalf("tune -check %s: %s", line, c.Error)
+	}
+	return &c, code
+}
+
+// TestTuneLineApplied is issue 20 item 5 tested the way a user relies on
+// tune: the line a real tune run prints is applied with GOHAL in a new
+// process, and every op whose choice it changes or takes along is
+// re-measured against a process without GOHAL: none may be significantly
+// slower. And the check catches the harm it exists for: Z3's line
+// store128=portable takes cas128 and load128 along, and load128 through
+// the striped lock is significantly slower than VMOVDQA.
+func TestTuneLineApplied(t *testing.T) {
+	code, out, errOut := runHalbench(t, "tune", "-quick", "-kit=false", "-json", "-threads", "1,2")
+	if code != 0 {
+		t.Fatalf("tune -quick: exit %d: %s", code, errOut)
+	}
+	var rep struct{ GOHAL string }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	c, code := checkJSON(t, rep.GOHAL)
+	for _, r := range c.Results {
+		t.Logf("GOHAL=%s: %s at %d: %.2f -> %.2f ns/op, %s", c.Line, r.Op, r.Threads, float64(r.Before.Median), float64(r.After.Median), ratioShort(*r.Ratio))
+	}
+	if len(c.Harm) > 0 || code != 0 {
+		t.Errorf("tune's line GOHAL=%s makes %v significantly slower (exit %d)", rep.GOHAL, c.Harm, code)
+	}
+	want, _, _ := dispatch.ParseOverride(rep.GOHAL)
+	for op := range want {
+		if !slices.Contains(c.Ops, op) && c.Before[op] != want[op] {
+			t.Errorf("the check did not re-measure %s, which the line changes: %v", op, c.Ops)
+		}
+	}
+
+	if choices := featureChoices(); choices["load128"].Variant == "portable" || choices["store128"].Variant == "portable" {
+		return // no hardware 128-bit variants here: no group to drag
+	}
+	c, code = checkJSON(t, "store128=portable")
+	if !slices.Equal(c.Ops, []string{"cas128", "load128", "store128"}) {
+		t.Fatalf("GOHAL=store128=portable: re-measured %v, want the whole group", c.Ops)
+	}
+	for _, r := range c.Results {
+		if !(float64(r.Before.Median) > 0) || !(float64(r.After.Median) > 0) {
+			t.Errorf("%s at %d: %+v", r.Op, r.Threads, r)
+		}
+		t.Logf("GOHAL=store128=portable: %s at %d: %.2f -> %.2f ns/op, %s", r.Op, r.Threads, float64(r.Before.Median), float64(r.After.Median), ratioShort(*r.Ratio))
+	}
+	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+		return // emulated: the numbers mean nothing
+	}
+	if !slices.Contains(c.Harm, "load128") || code != 1 {
+		t.Errorf("GOHAL=store128=portable: harm %v, exit %d; want load128 found slower", c.Harm, code)
 	}
 }

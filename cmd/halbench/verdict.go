@@ -237,11 +237,12 @@ func buildVerdict(r *report) verdict {
 	if len(p) > 0 {
 		v.Paragraphs = append(v.Paragraphs, "Key comparisons, the first named against the second (significant: the "+ruleName+" excludes 1): "+strings.Join(p, " "))
 	}
-	if s := winners(r, "Lock", "kind", "Cheapest lock"); s != "" {
-		v.Paragraphs = append(v.Paragraphs, s)
+	var advice []string
+	for _, sec := range []struct{ section, what string }{{"Lock", "a lock"}, {"Counter", "a counter"}, {"Cache", "a cache"}} {
+		advice = append(advice, kitAdvice(r, sec.section, sec.what)...)
 	}
-	if s := winners(r, "Counter", "kind", "Cheapest counter"); s != "" {
-		v.Paragraphs = append(v.Paragraphs, s)
+	if len(advice) > 0 {
+		v.Paragraphs = append(v.Paragraphs, "On this machine, by the same rule (\"use X\" only when X is significantly faster than every other candidate; otherwise the tie is named): "+strings.Join(advice, "; ")+".")
 	}
 	return v
 }
@@ -258,9 +259,12 @@ func count(n float64) string {
 	}
 }
 
-// winners names, per group of a section's benchmarks that differ only in
-// the key element, the one with the lowest median ns/op.
-func winners(r *report, section, key, label string) string {
+// kitAdvice advises, per group of a section's benchmarks that differ
+// only in their kind, which kind to use, by the report's one rule
+// (fastest): a win only when one kind is significantly faster than every
+// other, else the tie, named as a tie. Kinds are named as tune's kit tables
+// name them (spin.TTAS, sync.Mutex) when they are there.
+func kitAdvice(r *report, section, what string) []string {
 	var sec *sectionReport
 	for i := range r.Sections {
 		if r.Sections[i].Name == section {
@@ -268,44 +272,54 @@ func winners(r *report, section, key, label string) string {
 		}
 	}
 	if sec == nil {
-		return ""
+		return nil
 	}
-	type best struct {
-		name  string
-		value string
-		ns    float64
-		n     int
+	names := map[string]string{}
+	for _, k := range kitKinds() {
+		if k.section == section {
+			for _, c := range k.candidates {
+				names[c.Kind] = c.Name
+			}
+		}
+	}
+	display := func(kind string) string {
+		if n, ok := names[kind]; ok {
+			return n
+		}
+		return kind
+	}
+	type group struct {
+		cands    []candidate
+		baseline string
 	}
 	var order []string
-	groups := map[string]*best{}
+	groups := map[string]*group{}
 	for _, b := range sec.Benchmarks {
-		val, rest := cutElement(b.Name, key)
-		if val == "" {
+		kind, rest := cutElement(b.Name, "kind")
+		if kind == "" {
 			continue
 		}
 		g := groups[rest]
 		if g == nil {
-			g = &best{ns: math.Inf(1)}
+			g = &group{}
 			groups[rest] = g
 			order = append(order, rest)
 		}
-		g.n++
-		if ns := float64(b.NsPerOp.Median); ns < g.ns {
-			g.name, g.value, g.ns = b.Name, val, ns
+		g.cands = append(g.cands, candidate{display(kind), b.ns()})
+		if b.Baseline == b.Name {
+			g.baseline = display(kind)
 		}
 	}
-	var parts []string
+	var out []string
 	for _, k := range order {
 		g := groups[k]
-		if g.n < 2 {
+		if len(g.cands) < 2 {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s: %s %s ns", strings.TrimPrefix(k, section+"/"), g.value, num(g.ns)))
+		job := what + " at " + strings.TrimPrefix(k, section+"/")
+		out = append(out, adviceText(fastest(g.cands), job, g.baseline))
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return label + " by median ns/op — " + strings.Join(parts, "; ") + "."
+	return out
 }
 
 // cutElement returns the value of the key=value element of a benchmark

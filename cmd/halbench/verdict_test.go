@@ -79,7 +79,7 @@ func TestVerdictFromNumbers(t *testing.T) {
 		"about 170 uncontended atomic adds inlined (6.00 ns, 12.0 cycles each)",
 		"80 uncontended sync.Mutex Lock+Unlock round trips",
 		"ttas vs sync.Mutex: 2 goroutines, empty critical section: 0.80×", "(faster)",
-		"threads=2/cs=0: ttas 20.0 ns",
+		"use spin.TTAS for a lock at threads=2/cs=0: significantly faster than every other candidate",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("verdict lacks %q:\n%s", want, text)
@@ -94,6 +94,9 @@ func TestVerdictFromNumbers(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("flat verdict lacks %q:\n%s", want, text)
 		}
+	}
+	if !strings.Contains(text, "keep sync.Mutex for a lock at threads=2/cs=0: a tie with spin.TTAS") {
+		t.Errorf("flat verdict does not name the lock tie:\n%s", text)
 	}
 	if strings.Contains(text, "indirect calls on top") {
 		t.Errorf("flat verdict budgets indirect calls it could not measure:\n%s", text)
@@ -160,5 +163,44 @@ func TestOneSignificanceRule(t *testing.T) {
 	}
 	if strings.Contains(out, "(faster)") || strings.Contains(out, "Faster at") {
 		t.Errorf("3 samples: report claims a difference:\n%s", out)
+	}
+}
+
+// TestVerdictNamesTiesAsTies is issue 20 item 6: the verdict advises "on
+// this machine use X for Y" from the report's one rule, and a kind that
+// is cheapest by median but not significantly faster is named in a tie,
+// never as the winner (the verdict used to print "Cheapest lock by median
+// ns/op — …: ttas …", naming a winner the rule calls a tie).
+func TestVerdictNamesTiesAsTies(t *testing.T) {
+	cfg, err := parseRunArgs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	benchs := suite.Select(suite.Options{Filter: regexp.MustCompile(`^Lock/kind=(mutex|ttas|backoff|mcs)/threads=[12]/cs=0|^Cache/kind=`), Threads: []int{1, 2}})
+	levels := map[string]float64{
+		suite.LockName("mutex", 1, 0): 10.01, suite.LockName("ttas", 1, 0): 10, suite.LockName("backoff", 1, 0): 10.02, suite.LockName("mcs", 1, 0): 14,
+		suite.LockName("mutex", 2, 0): 30, suite.LockName("ttas", 2, 0): 20, suite.LockName("backoff", 2, 0): 15, suite.LockName("mcs", 2, 0): 40,
+		"Cache/kind=pool/threads=1": 10, "Cache/kind=percpu/threads=1": 10.01, "Cache/kind=mutex/threads=1": 20, "Cache/kind=spin/threads=1": 20,
+	}
+	r := buildReport(cfg, benchs, fakeSamples(benchs, func(name string) float64 {
+		if l, ok := levels[name]; ok {
+			return l
+		}
+		return 50
+	}), time.Second)
+	text := strings.Join(r.Verdict.Paragraphs, "\n")
+	for _, want := range []string{
+		"keep sync.Mutex for a lock at threads=1/cs=0: a tie with spin.TTAS, spin.Backoff",
+		"use spin.Backoff for a lock at threads=2/cs=0: significantly faster than every other candidate",
+		"use any of percpu.Cache, sync.Pool for a cache at threads=1: a tie",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("verdict lacks %q:\n%s", want, text)
+		}
+	}
+	for _, bad := range []string{"use spin.TTAS for a lock at threads=1", "use sync.Pool for a cache at threads=1", "Cheapest", "by median"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("verdict names a tie as a win (%q):\n%s", bad, text)
+		}
 	}
 }
