@@ -16,7 +16,10 @@
 //	if hits.LoadAcquire() > limit { ... }
 //
 // The functions below work on plain words. Names follow sync/atomic where
-// the semantics match. CompareAndSwap*,
+// the semantics match, and every non-pointer function of sync/atomic is
+// here with its name, signature and meaning (LoadInt64, AddUint32
+// returning the new value, AndUintptr, …), so replacing "atomic." with
+// "hal." compiles; the pointer forms stay sync/atomic's. CompareAndSwap*,
 // FetchAdd* and Swap* are sequentially consistent, like sync/atomic.
 // LoadAcquire* and StoreRelease* are only acquire and release: weaker (and
 // on some CPUs cheaper) than sync/atomic's Load and Store.
