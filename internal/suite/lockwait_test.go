@@ -94,6 +94,17 @@ func TestWaitHistKnown(t *testing.T) {
 		t.Errorf("Quantile(1) = %v, Quantile(1/6) = %v; want the max and 0 (the negative sample)", g.Quantile(1), g.Quantile(1.0/6))
 	}
 
+	// The rank is ⌈q·n⌉: of 1..10, the 0.55-quantile is the 6th value,
+	// the 0.5-quantile the 5th.
+	var ten WaitHist
+	for v := range 10 {
+		ten.Record(time.Duration(v + 1))
+	}
+	if ten.Quantile(0.55) != 6 || ten.Quantile(0.5) != 5 || ten.Quantile(0.01) != 1 {
+		t.Errorf("of 1..10: Quantile(0.55) = %v, (0.5) = %v, (0.01) = %v; want 6, 5, 1",
+			ten.Quantile(0.55), ten.Quantile(0.5), ten.Quantile(0.01))
+	}
+
 	// Merge is the histogram of both sample sets.
 	var m WaitHist
 	m.Merge(&h)
