@@ -343,7 +343,15 @@ func markText(m targetMark, count bool) string {
 	if count {
 		return fmt.Sprintf("%s %.0f≤%.0f", word, m.Value, m.Limit)
 	}
-	return fmt.Sprintf("%s %.2f×", word, ratioOrInf(m.Value, m.Limit/2))
+	// Round towards the mark, so that the figure never contradicts it: a
+	// ratio just over 2 reads "MISS 2.01×", not "MISS 2.00×".
+	r := ratioOrInf(m.Value, m.Limit/2)
+	if m.Pass {
+		r = math.Floor(r*100) / 100
+	} else {
+		r = math.Ceil(r*100) / 100
+	}
+	return fmt.Sprintf("%s %.2f×", word, r)
 }
 
 // ratioOrInf is a/b, +Inf when b is 0 and a is not, 1 when both are.

@@ -142,8 +142,8 @@ func TestLockWaitText(t *testing.T) {
 	if l := line("good"); strings.Contains(l, "MISS") || !strings.Contains(l, "pass 1≤1") || !strings.Contains(l, "pass 2.00×") {
 		t.Errorf("good row %q", l)
 	}
-	if l := line("slow"); strings.Count(l, "MISS") != 2 {
-		t.Errorf("slow row %q: want two misses", l)
+	if l := line("slow"); strings.Count(l, "MISS") != 2 || !strings.Contains(l, "MISS 2.01×") {
+		t.Errorf("slow row %q: want two misses, the ratio just over 2 shown as 2.01×", l)
 	}
 	if l := line("mutex"); !strings.Contains(l, "baseline") || !strings.Contains(l, "20.0ms") {
 		t.Errorf("mutex row %q", l)
