@@ -12,6 +12,7 @@
 //	                             compare samples like ministat (plain columns or Go benchmark files)
 //	halbench tune [flags]        measure every variant of every op and print the GOHAL line for this machine
 //	halbench peers [flags]       run the peers module: the kit against other libraries
+//	halbench lockwait [flags]    how long Lock calls wait: each lock's wait distribution beside sync.Mutex's
 //
 // Run `halbench help` or `halbench CMD -h` for the flags.
 package main
@@ -42,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runTune(args, stdout, stderr)
 	case "peers":
 		return runPeers(args, stdout, stderr)
+	case "lockwait":
+		return runLockWait(args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -57,8 +60,9 @@ const usage = `usage:
   halbench compare [flags] [FILE...]  ministat-style comparison of samples
   halbench tune [flags]             measure each op's variants; print a GOHAL line
   halbench peers [flags]            gohal against other libraries (runs the peers module)
+  halbench lockwait [flags]         Lock wait latency per lock beside sync.Mutex (p50 ... max)
 
-Run "halbench run -h", "halbench compare -h" or "halbench tune -h" for the flags. Typical uses:
+Run "halbench run -h", "halbench compare -h", "halbench tune -h" or "halbench lockwait -h" for the flags. Typical uses:
   go run ./cmd/halbench                          the report (about a minute)
   go run ./cmd/halbench -format gobench > a.txt  samples for benchstat or halbench compare
   go run ./cmd/halbench -filter '^Lock/' -threads 1,2 -svg locks.svg

@@ -61,13 +61,7 @@ func init() {
 		Base: "Refcount/kind=plain/threads=1", Other: "Refcount/kind=checked-inline/threads=1"})
 
 	for _, cs := range LockCS {
-		for _, k := range []struct {
-			kind string
-			body func(cs int) func(*testing.B, int)
-		}{
-			{"tas", lockTAS}, {"ttas", lockTTAS}, {"asm", lockAsm}, {"backoff", lockBackoff},
-			{"ticket", lockTicket}, {"mcs", lockMCS}, {"mutex", lockMutex},
-		} {
+		for _, k := range lockKinds {
 			Add(Bench{Name: LockName(k.kind, 0, cs), Baseline: LockName("mutex", 0, cs), Threaded: k.body(cs)})
 		}
 	}
@@ -83,6 +77,24 @@ func init() {
 		// halbench runs them only with -full; go test always.
 		{kind: "mutex", body: counterMutex, full: true}, {kind: "atomic", body: counterAtomic, full: true},
 	})
+}
+
+// lockKinds are the lock kinds of the Lock section, sync.Mutex ("mutex",
+// the baseline) last: the name element kind=K, the benchmark body, and a
+// constructor of a fresh lock for measurements that take the lock through
+// an interface (the lock-wait latency measurement, lockwait.go).
+var lockKinds = []struct {
+	kind    string
+	body    func(cs int) func(*testing.B, int)
+	newLock func() sync.Locker
+}{
+	{"tas", lockTAS, func() sync.Locker { return new(spin.TAS) }},
+	{"ttas", lockTTAS, func() sync.Locker { return new(spin.TTAS) }},
+	{"asm", lockAsm, func() sync.Locker { return new(spin.Asm) }},
+	{"backoff", lockBackoff, func() sync.Locker { return new(spin.Backoff) }},
+	{"ticket", lockTicket, func() sync.Locker { return new(spin.Ticket) }},
+	{"mcs", lockMCS, func() sync.Locker { return new(spin.MCS) }},
+	{"mutex", lockMutex, func() sync.Locker { return &new(paddedMutex).mu }},
 }
 
 // addLegends registers the legends of a section, each a key and its text.
