@@ -1,6 +1,10 @@
 package spin
 
-import "github.com/gohal/gohal/hal"
+import (
+	"sync/atomic"
+
+	"github.com/gohal/gohal/hal"
+)
 
 // Backoff bounds: a waiter pauses minBackoff times after its first failed
 // attempt, twice as long after each further failure, up to maxBackoff.
@@ -19,58 +23,36 @@ const (
 // releaser wakes it (see the package documentation). The zero value is
 // unlocked.
 type Backoff struct {
-	_    [lineSize]byte
-	word uint32
-	lot  parkingLot
-	_    [lineSize - wordLotSize]byte
+	_ [lineSize]byte
+	s tasState
+	_ [lineSize - tasStateSize]byte
 }
 
-// Lock locks l, waiting as long as necessary.
+// Lock locks l, waiting as long as necessary. The uncontended path is one
+// inline compare-and-swap, as in sync.Mutex.
 func (l *Backoff) Lock() {
-	if hal.CompareAndSwapUint32(&l.word, 0, 1) {
+	if hal.CompareAndSwapUint32(&l.s.state, 0, tasLocked) {
 		return
 	}
-	l.lockSlow()
+	l.s.lockSlow(policyBackoff)
 }
-
-func (l *Backoff) lockSlow() {
-	timeout := parkTimeout
-	for {
-		delay := minBackoff
-		for spent := 0; spent < spinBudget && canSpin(0); spent += delay {
-			for range delay {
-				pause()
-			}
-			if delay < maxBackoff {
-				delay <<= 1
-			}
-			if hal.LoadAcquireUint32(&l.word) == 0 && hal.CompareAndSwapUint32(&l.word, 0, 1) {
-				return
-			}
-		}
-		timeout = nextTimeout(timeout, l.lot.park(l.held, timeout))
-		if hal.CompareAndSwapUint32(&l.word, 0, 1) {
-			return
-		}
-	}
-}
-
-// held reports whether l is held, for park.
-func (l *Backoff) held() bool { return hal.LoadAcquireUint32(&l.word) != 0 }
 
 // TryLock tries to lock l without waiting and reports whether it
 // succeeded.
-func (l *Backoff) TryLock() bool {
-	return hal.LoadAcquireUint32(&l.word) == 0 && hal.CompareAndSwapUint32(&l.word, 0, 1)
+func (l *Backoff) TryLock() bool { return l.s.tryLock() }
+
+// Unlock unlocks l, and wakes a parked waiter (or hands it the lock, see
+// the package documentation) if one waits. The uncontended path is one
+// inline atomic add. l may be unlocked by a goroutine other than the one
+// that locked it. Unlocking an unlocked Backoff panics.
+func (l *Backoff) Unlock() {
+	if new := atomic.AddUint32(&l.s.state, ^uint32(tasLocked-1)); new != 0 {
+		l.unlockSlow(new)
+	}
 }
 
-// Unlock unlocks l with a release store and wakes one parked waiter if
-// any registered to park. l may be unlocked by a goroutine other than the
-// one that locked it. Unlocking an unlocked Backoff panics.
-func (l *Backoff) Unlock() {
-	if hal.LoadAcquireUint32(&l.word) == 0 {
-		panic("spin: unlock of unlocked Backoff")
-	}
-	hal.StoreReleaseUint32(&l.word, 0)
-	l.lot.wakeIfParked()
-}
+// unlockSlow is Unlock's call out when someone waits (kept apart so that
+// Unlock inlines).
+//
+//go:noinline
+func (l *Backoff) unlockSlow(new uint32) { l.s.unlockSlow(new, policyBackoff) }

@@ -35,14 +35,30 @@
 // says spinning can pay (the check sync.Mutex makes: another processor is
 // running Go code and no goroutine waits in this processor's run queue),
 // then parks: it blocks on a channel of its own, a real sleep that leaves
-// its processor to other goroutines, until a releaser wakes it. Unlock
-// wakes one parked waiter, and only when some waiter registered to park:
-// when nobody waits, Lock and Unlock execute the same instructions as a
-// plain spin lock plus one load. Because that Unlock has no full fence, a
-// wake-up can be lost in a narrow race (park.go explains it), so a parked
-// waiter also wakes after a timeout (1 ms, doubling to 4 ms while it
-// keeps timing out) and looks at the lock again. BenchmarkParkWake
-// measures a park and wake-up round trip.
+// its processor to other goroutines, until a releaser wakes it.
+//
+// TAS, TTAS, Backoff and Asm keep sync.Mutex's state word: a locked bit,
+// a woken bit, a starving bit and the count of parked waiters. Lock is one
+// inline compare-and-swap and Unlock one inline atomic add, each calling
+// out only when someone waits, so a lock nobody waits for costs what a
+// sync.Mutex does. Unlock's add is a read-modify-write, so the waiter
+// count it returns is read after the release: a waiter that counted itself
+// in is woken, and its parks need no timeout (tasstate.go gives the
+// argument). [Ticket] and [MCS] park in a parking lot whose waits also
+// have a timeout (1 ms, doubling to 4 ms) as a backstop (park.go).
+//
+// # Bounded wait
+//
+// The TAS family follows sync.Mutex's starvation rule: a woken waiter
+// that has waited over 1 ms and finds the lock taken again marks the lock
+// starving; from then on every Unlock hands the lock straight to the
+// oldest parked waiter, and newcomers neither take it nor spin but park
+// at the end of the queue, until the waiter that gets it is the last one
+// or has waited under 1 ms. So no releaser barges past such a waiter more
+// than once. (Ticket and MCS do not have the rule yet: a waiter that left
+// their line can still be passed over repeatedly.) BenchmarkParkWake
+// measures a park and wake-up round trip; BenchmarkTail and
+// BenchmarkOccasional the far tail of lock waits.
 //
 // [Ticket] and [MCS] are preemption-adaptive, after He, Scherer and
 // Scott's time-published queue locks (HiPC 2005): a waiter that stops

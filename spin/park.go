@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/gohal/gohal/internal/pin"
 )
@@ -226,13 +225,6 @@ func (p *parkingLot) remove(w *parker) {
 	}
 	w.next, w.queued = nil, false
 }
-
-// wordLotSize is the size of a lock word followed by a parkingLot, as
-// TAS, TTAS, Backoff and Asm lay them out on the lock's cache line.
-const wordLotSize = unsafe.Sizeof(struct {
-	word uint32
-	lot  parkingLot
-}{})
 
 // nextTimeout is the timeout of the park after one that ended in how with
 // timeout d: doubled, up to maxParkTimeout, after a timeout; parkTimeout

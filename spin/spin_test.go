@@ -288,10 +288,10 @@ func TestLockWordPadding(t *testing.T) {
 				name, off, width, end, lineSize, lineSize, 2*lineSize)
 		}
 	}
-	check("TAS", unsafe.Offsetof(TAS{}.word), wordLotSize, unsafe.Sizeof(TAS{}))
-	check("TTAS", unsafe.Offsetof(TTAS{}.word), wordLotSize, unsafe.Sizeof(TTAS{}))
-	check("Asm", unsafe.Offsetof(Asm{}.word), wordLotSize, unsafe.Sizeof(Asm{}))
-	check("Backoff", unsafe.Offsetof(Backoff{}.word), wordLotSize, unsafe.Sizeof(Backoff{}))
+	check("TAS", unsafe.Offsetof(TAS{}.s), tasStateSize, unsafe.Sizeof(TAS{}))
+	check("TTAS", unsafe.Offsetof(TTAS{}.s), tasStateSize, unsafe.Sizeof(TTAS{}))
+	check("Asm", unsafe.Offsetof(Asm{}.s), tasStateSize, unsafe.Sizeof(Asm{}))
+	check("Backoff", unsafe.Offsetof(Backoff{}.s), tasStateSize, unsafe.Sizeof(Backoff{}))
 	check("Ticket", unsafe.Offsetof(Ticket{}.next), ticketHotSize, unsafe.Offsetof(Ticket{}.left))
 	// MCS: tail is the shared word; holder, beside it, is touched only by
 	// the holder, and own only by the holder and its successor.
@@ -405,7 +405,6 @@ func fifoLot(l Locker) (*parkingLot, func() uint64) {
 func TestParkedWaitersWake(t *testing.T) {
 	forEachLock(t, func(t *testing.T, k lockKind) {
 		l := k.new()
-		lot := lotOf(l)
 		const waiters = 4
 		l.Lock()
 		var wg sync.WaitGroup
@@ -418,10 +417,10 @@ func TestParkedWaitersWake(t *testing.T) {
 		// again, so the count can drop between two loads: judge the most
 		// seen at once, not a second load.
 		deadline := time.Now().Add(10 * time.Second)
-		n := lot.parked.Load()
+		n := parkedOn(l)
 		for n < waiters && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)
-			n = max(n, lot.parked.Load())
+			n = max(n, parkedOn(l))
 		}
 		if n < waiters {
 			t.Fatalf("at most %d of %d waiters parked at once", n, waiters)
@@ -434,20 +433,22 @@ func TestParkedWaitersWake(t *testing.T) {
 	})
 }
 
-// lotOf returns the parking lot of any lock in the package.
-func lotOf(l Locker) *parkingLot {
+// parkedOn returns how many goroutines are counted as parked (or about
+// to park) on any lock in the package: the TAS family's waiter count in
+// its state word, the FIFO locks' parking-lot count.
+func parkedOn(l Locker) uint32 {
 	switch l := l.(type) {
 	case *TAS:
-		return &l.lot
+		return l.s.waiters()
 	case *TTAS:
-		return &l.lot
+		return l.s.waiters()
 	case *Asm:
-		return &l.lot
+		return l.s.waiters()
 	case *Backoff:
-		return &l.lot
+		return l.s.waiters()
 	}
 	p, _ := fifoLot(l)
-	return p
+	return p.parked.Load()
 }
 
 // TestParkTimeout checks the parking lot's backstop: a parked goroutine

@@ -1,6 +1,10 @@
 package spin
 
-import "github.com/gohal/gohal/hal"
+import (
+	"sync/atomic"
+
+	"github.com/gohal/gohal/hal"
+)
 
 // TTAS is a test-and-test-and-set spin lock. A waiter reads the lock word
 // and spins on [hal.Pause] while it is held, reading it again after each
@@ -11,53 +15,37 @@ import "github.com/gohal/gohal/hal"
 // pay, then parks until a releaser wakes it (see the package
 // documentation). The zero value is unlocked.
 type TTAS struct {
-	_    [lineSize]byte
-	word uint32
-	lot  parkingLot
-	_    [lineSize - wordLotSize]byte
+	_ [lineSize]byte
+	s tasState
+	_ [lineSize - tasStateSize]byte
 }
 
-// Lock locks l, waiting as long as necessary.
+// Lock locks l, waiting as long as necessary. The uncontended path is one
+// inline compare-and-swap, as in sync.Mutex.
 func (l *TTAS) Lock() {
-	if hal.CompareAndSwapUint32(&l.word, 0, 1) {
+	if hal.CompareAndSwapUint32(&l.s.state, 0, tasLocked) {
 		return
 	}
-	l.lockSlow()
+	l.s.lockSlow(policyTTAS)
 }
-
-func (l *TTAS) lockSlow() {
-	timeout := parkTimeout
-	for {
-		for i := 0; spinning(i); i++ {
-			if hal.LoadAcquireUint32(&l.word) == 0 && hal.CompareAndSwapUint32(&l.word, 0, 1) {
-				return
-			}
-			pause()
-		}
-		timeout = nextTimeout(timeout, l.lot.park(l.held, timeout))
-		if hal.CompareAndSwapUint32(&l.word, 0, 1) {
-			return
-		}
-	}
-}
-
-// held reports whether l is held, for park.
-func (l *TTAS) held() bool { return hal.LoadAcquireUint32(&l.word) != 0 }
 
 // TryLock tries to lock l without waiting and reports whether it
 // succeeded. It does not attempt the compare-and-swap when the lock reads
 // held.
-func (l *TTAS) TryLock() bool {
-	return hal.LoadAcquireUint32(&l.word) == 0 && hal.CompareAndSwapUint32(&l.word, 0, 1)
+func (l *TTAS) TryLock() bool { return l.s.tryLock() }
+
+// Unlock unlocks l, and wakes a parked waiter (or hands it the lock, see
+// the package documentation) if one waits. The uncontended path is one
+// inline atomic add. l may be unlocked by a goroutine other than the one
+// that locked it. Unlocking an unlocked TTAS panics.
+func (l *TTAS) Unlock() {
+	if new := atomic.AddUint32(&l.s.state, ^uint32(tasLocked-1)); new != 0 {
+		l.unlockSlow(new)
+	}
 }
 
-// Unlock unlocks l with a release store and wakes one parked waiter if
-// any registered to park. l may be unlocked by a goroutine other than the
-// one that locked it. Unlocking an unlocked TTAS panics.
-func (l *TTAS) Unlock() {
-	if hal.LoadAcquireUint32(&l.word) == 0 {
-		panic("spin: unlock of unlocked TTAS")
-	}
-	hal.StoreReleaseUint32(&l.word, 0)
-	l.lot.wakeIfParked()
-}
+// unlockSlow is Unlock's call out when someone waits (kept apart so that
+// Unlock inlines).
+//
+//go:noinline
+func (l *TTAS) unlockSlow(new uint32) { l.s.unlockSlow(new, policyTTAS) }

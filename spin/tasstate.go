@@ -1,0 +1,281 @@
+package spin
+
+import (
+	"time"
+	"unsafe"
+
+	"github.com/gohal/gohal/hal"
+)
+
+// The state word of the test-and-set locks (TAS, TTAS, Backoff, Asm), laid
+// out as sync.Mutex's: the locked bit, the woken bit (a waiter is awake
+// and trying, so Unlock need not wake another), the starving bit (the lock
+// is handed from releaser to the oldest waiter; nobody barges) and, above
+// them, the number of goroutines parked or about to park.
+//
+// Lock is one inline compare-and-swap from 0 to locked. Unlock is one
+// inline atomic add that clears the locked bit and returns the new state;
+// only when that is not 0 (someone waits, or the lock is starving) does it
+// call unlockSlow. Because the add is an atomic read-modify-write, the
+// waiter count it returns is read after the release, in one indivisible
+// step: a waiter that counted itself in (with a compare-and-swap that saw
+// the lock held) is either seen by that Unlock, which then wakes a waiter,
+// or counted itself in after the release, and then its compare-and-swap
+// saw the lock free and took it instead of parking. With the semaphore's
+// pending releases (sema) no wake-up is lost and no park needs a timeout.
+const (
+	tasLocked      = 1 << iota // held
+	tasWoken                   // a woken or spinning waiter will try: Unlock wakes nobody
+	tasStarving                // handoff mode: Unlock gives the lock to the first parked waiter
+	tasWaiterShift = iota      // waiter count: state >> tasWaiterShift
+)
+
+// starvationThreshold is the bounded-wait rule: a waiter that has waited
+// longer than this switches the lock to starvation mode (handoff), as
+// sync.Mutex does after the same 1 ms.
+const starvationThreshold = time.Millisecond
+
+// The spinning policies of the test-and-set locks, which their shared
+// slow path (tasState.lockSlow) runs before a waiter parks.
+const (
+	policyTAS     = iota // compare-and-swap retried, no pause
+	policyTTAS           // read, pause while held, compare-and-swap when free
+	policyBackoff        // TTAS with exponentially growing pauses
+	policyAsm            // TTAS in one hal.SpinLockUint32 call where the word allows
+)
+
+var policyNames = [...]string{policyTAS: "TAS", policyTTAS: "TTAS", policyBackoff: "Backoff", policyAsm: "Asm"}
+
+// tasState is a test-and-set lock's state word and the semaphore its
+// waiters park on, which TAS, TTAS, Backoff and Asm embed on their cache
+// line.
+type tasState struct {
+	state uint32
+	sema  sema
+}
+
+// tasStateSize is the size of a tasState, the hot part of a TAS-family
+// lock's line.
+const tasStateSize = unsafe.Sizeof(tasState{})
+
+// tryLock takes the lock if it is free and not being handed to a waiter,
+// as sync.Mutex.TryLock does.
+func (s *tasState) tryLock() bool {
+	old := hal.LoadAcquireUint32(&s.state)
+	return old&(tasLocked|tasStarving) == 0 && hal.CompareAndSwapUint32(&s.state, old, old|tasLocked)
+}
+
+// lockSlow is Lock after its inline compare-and-swap failed: sync.Mutex's
+// lockSlow with the lock's own spinning policy and the package's park.
+//
+// A waiter spins while the lock is held and not starving, by its policy,
+// for at most spinBudget pauses and only while spinning can pay; then it
+// counts itself in the state word and parks on the semaphore. A woken
+// waiter tries again (spins, then parks at the front of the queue). A
+// waiter that has waited over starvationThreshold when it is woken, and
+// still finds the lock taken, sets the starving bit: from then on every
+// Unlock hands the lock to the first parked waiter (the releaser leaves
+// the locked bit clear and the waiter sets it), newcomers neither take the
+// lock nor spin but park at the end of the queue, and the mode ends when
+// the waiter that gets the lock is the last one or waited under the
+// threshold.
+func (s *tasState) lockSlow(policy int) {
+	if mayNotSleep() {
+		s.lockPinned()
+		return
+	}
+	var waitStart time.Time
+	starving, awoke, spun := false, false, false
+	for {
+		old := hal.LoadAcquireUint32(&s.state)
+		if !spun && old&(tasLocked|tasStarving) == tasLocked {
+			spun = true // one round per wake-up, however often a CAS below loses
+			// Spin. Tell Unlock not to wake another waiter while this
+			// one is awake, as sync.Mutex does.
+			if !awoke && old&tasWoken == 0 && old>>tasWaiterShift != 0 &&
+				hal.CompareAndSwapUint32(&s.state, old, old|tasWoken) {
+				awoke = true
+			}
+			if s.spin(policy, awoke) {
+				return
+			}
+			old = hal.LoadAcquireUint32(&s.state)
+		}
+		new := old
+		if old&tasStarving == 0 {
+			new |= tasLocked // a newcomer does not take a starving lock
+		}
+		if old&(tasLocked|tasStarving) != 0 {
+			new += 1 << tasWaiterShift
+		}
+		if starving && old&tasLocked != 0 {
+			new |= tasStarving
+		}
+		if awoke {
+			if new&tasWoken == 0 {
+				panic("spin: inconsistent " + policyNames[policy] + " state")
+			}
+			new &^= tasWoken
+		}
+		if !hal.CompareAndSwapUint32(&s.state, old, new) {
+			continue
+		}
+		if old&(tasLocked|tasStarving) == 0 {
+			return // took the free lock
+		}
+		lifo := !waitStart.IsZero()
+		if !lifo {
+			waitStart = time.Now()
+		}
+		s.sema.acquire(lifo)
+		starving = starving || time.Since(waitStart) > starvationThreshold
+		old = hal.LoadAcquireUint32(&s.state)
+		if old&tasStarving != 0 {
+			// Handed over: the lock is this goroutine's, but the state
+			// still counts it as a waiter and has the locked bit clear.
+			if old&(tasLocked|tasWoken) != 0 || old>>tasWaiterShift == 0 {
+				panic("spin: inconsistent " + policyNames[policy] + " state")
+			}
+			delta := uint32(tasLocked)
+			delta -= 1 << tasWaiterShift
+			if !starving || old>>tasWaiterShift == 1 {
+				// Leave starvation mode: this waiter did not wait long,
+				// or nobody is left behind it. Handing over forever would
+				// make two goroutines take turns at the scheduler's pace.
+				delta -= tasStarving
+			}
+			hal.FetchAddUint32(&s.state, delta)
+			return
+		}
+		awoke, spun = true, false
+	}
+}
+
+// spin runs one spinning round of the policy, at most spinBudget pauses,
+// and reports whether it took the lock. It stops early when the lock
+// starves (it is being handed over; spinning cannot take it) or spinning
+// cannot pay. A waiter that owns the woken bit (awoke) clears it in the
+// compare-and-swap that takes the lock.
+func (s *tasState) spin(policy int, awoke bool) bool {
+	var woken uint32
+	if awoke {
+		woken = tasWoken
+	}
+	switch policy {
+	case policyTAS:
+		for i := 0; spinning(i); i++ {
+			old := hal.LoadAcquireUint32(&s.state)
+			if old&tasStarving != 0 {
+				return false
+			}
+			// Test-and-set: the compare-and-swap expects the lock free
+			// whatever the word says, and takes the line each time.
+			old &^= tasLocked
+			if hal.CompareAndSwapUint32(&s.state, old, (old|tasLocked)&^woken) {
+				return true
+			}
+		}
+	case policyTTAS:
+		for i := 0; spinning(i); i++ {
+			if s.tryFree(woken) {
+				return true
+			}
+			if hal.LoadAcquireUint32(&s.state)&tasStarving != 0 {
+				return false
+			}
+			pause()
+		}
+	case policyBackoff:
+		delay := minBackoff
+		for spent := 0; spent < spinBudget && canSpin(0); spent += delay {
+			for range delay {
+				pause()
+			}
+			if delay < maxBackoff {
+				delay <<= 1
+			}
+			if s.tryFree(woken) {
+				return true
+			}
+			if hal.LoadAcquireUint32(&s.state)&tasStarving != 0 {
+				return false
+			}
+		}
+	case policyAsm:
+		// hal.SpinLockUint32 takes a word that is 0 or 1: usable while
+		// nobody else waits (the word is locked or free, nothing more),
+		// and by a waiter that owns no woken bit to clear. Otherwise the
+		// same loop in Go.
+		if !awoke && hal.LoadAcquireUint32(&s.state)&^tasLocked == 0 {
+			return hal.SpinLockUint32(&s.state, spinBudget)
+		}
+		for i := 0; spinning(i); i++ {
+			if s.tryFree(woken) {
+				return true
+			}
+			if hal.LoadAcquireUint32(&s.state)&tasStarving != 0 {
+				return false
+			}
+			pause()
+		}
+	}
+	return false
+}
+
+// tryFree takes the lock if the word reads free and not starving,
+// clearing the bits of clear.
+func (s *tasState) tryFree(clear uint32) bool {
+	old := hal.LoadAcquireUint32(&s.state)
+	return old&(tasLocked|tasStarving) == 0 &&
+		hal.CompareAndSwapUint32(&s.state, old, (old|tasLocked)&^clear)
+}
+
+// lockPinned is lockSlow for a goroutine that holds a percpu.Pin: it must
+// not park, so it spins (test-and-test-and-set, whatever the lock's
+// policy) until it takes the lock, and panics after pinnedWaitLimit (see
+// pinnedClock). It never counts itself in the state word, so the panic
+// leaves the lock as it was; and it takes no part in starvation mode
+// (where every holder holds the lock pinned, as the rule asks, nobody
+// parks and the lock never starves).
+func (s *tasState) lockPinned() {
+	var c pinnedClock
+	for !s.tryFree(0) {
+		c.check()
+		pause()
+	}
+}
+
+// unlockSlow is Unlock after its atomic add left new, not 0, in the state
+// word: it panics if the lock was not held, and otherwise wakes a waiter
+// (or, starving, hands the lock to the first one).
+func (s *tasState) unlockSlow(new uint32, policy int) {
+	if (new+tasLocked)&tasLocked == 0 {
+		hal.FetchAddUint32(&s.state, tasLocked) // undo the add: leave the word as it was
+		panic("spin: unlock of unlocked " + policyNames[policy])
+	}
+	if new&tasStarving != 0 {
+		// Hand over: the first parked waiter owns the lock now (the
+		// starving bit keeps everyone else out until it sets locked).
+		s.sema.release()
+		return
+	}
+	old := new
+	for {
+		// Nobody to wake, or a waiter is awake already, or someone took
+		// the lock (its Unlock will wake), or it started starving (the
+		// goroutine that set the bit is parked and the next Unlock
+		// hands over to it).
+		if old>>tasWaiterShift == 0 || old&(tasLocked|tasWoken|tasStarving) != 0 {
+			return
+		}
+		if hal.CompareAndSwapUint32(&s.state, old, (old-1<<tasWaiterShift)|tasWoken) {
+			s.sema.release()
+			return
+		}
+		old = hal.LoadAcquireUint32(&s.state)
+	}
+}
+
+// waiters returns how many goroutines are counted as parked or parking,
+// for tests.
+func (s *tasState) waiters() uint32 { return hal.LoadAcquireUint32(&s.state) >> tasWaiterShift }
