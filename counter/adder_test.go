@@ -3,6 +3,7 @@ package counter
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gohal/gohal/internal/countertest"
@@ -56,17 +57,93 @@ func TestAdderGOMAXPROCS(t *testing.T) {
 	}
 }
 
-// TestAdderRetiredValue checks that a live base holding the retired mark
-// is a value like any other: the Add that finds it moves it to the cells.
-func TestAdderRetiredValue(t *testing.T) {
+// TestAdderOrderedAddsStayOnBase checks LongAdder's promise: Adds that
+// are ordered one after another (here by a channel, each goroutine's
+// adds after the one before finished) never fail a probe, so the Adder
+// never grows cells, whatever the number of goroutines.
+func TestAdderOrderedAddsStayOnBase(t *testing.T) {
 	var a Adder
-	a.Add(retired)
-	if a.Load() != retired {
-		t.Fatalf("Load = %d, want %d", a.Load(), int64(retired))
+	turn := make(chan struct{}, 1)
+	turn <- struct{}{}
+	var wg sync.WaitGroup
+	const goroutines, each = 16, 3 * probeEvery
+	for range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-turn
+			for range each {
+				a.Add(1)
+			}
+			turn <- struct{}{}
+		}()
 	}
-	a.Add(5)
-	if a.Load() != retired+5 || a.cells.Load() == nil {
-		t.Fatalf("Load = %d, cells %v", a.Load(), a.cells.Load() != nil)
+	wg.Wait()
+	if a.cells.Load() != nil {
+		t.Errorf("ordered Adds grew cells")
+	}
+	if got := a.Load(); got != goroutines*each {
+		t.Fatalf("Load = %d, want %d", got, goroutines*each)
+	}
+}
+
+// TestAdderSpreads checks that goroutines adding at once make the Adder
+// grow cells and mark itself spread, so that Adds stop writing the base's
+// line. A probe fails only when another CPU adds inside its window of a
+// few instructions, so the test hammers until one does (at most 50
+// rounds of 160000 Adds; a round has 625 probes), and needs two CPUs.
+func TestAdderSpreads(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
+		t.Skip("needs two CPUs adding at once")
+	}
+	var a Adder
+	rounds := 0
+	for ; rounds < 50 && a.cells.Load() == nil; rounds++ {
+		contendAdder(&a)
+	}
+	if a.cells.Load() == nil {
+		t.Fatalf("no probe failed in %d rounds of 8 goroutines adding at once", rounds)
+	}
+	if a.loadTicks() != spread {
+		t.Errorf("tick count %d with cells, want spread (%d)", a.loadTicks(), spread)
+	}
+	if got := a.Load(); got != int64(rounds)*contendTotal {
+		t.Fatalf("Load = %d, want %d", got, int64(rounds)*contendTotal)
+	}
+	t.Logf("cells after %d rounds", rounds)
+}
+
+// TestAdderRepairsTicks stores a tick count over spread after the cells
+// exist, as a goroutine that loaded the count before the spreading Add's
+// store may: the Adds that follow go to the base, which Load counts, until
+// the probe sets spread back, and from then on to the cells.
+func TestAdderRepairsTicks(t *testing.T) {
+	var a Adder
+	a.Add(7)
+	a.grow(nil) // as a failed probe does
+	a.Add(1)    // on the base: the count is not spread yet
+	if base := atomic.LoadInt64(&a.base); base != 8 {
+		t.Fatalf("base = %d before the probe, want 8", base)
+	}
+	for range probeEvery {
+		a.Add(1)
+	}
+	if a.loadTicks() != spread {
+		t.Fatalf("tick count %d after a probe found cells, want spread", a.loadTicks())
+	}
+	base := atomic.LoadInt64(&a.base)
+	a.storeTicks(3) // the lost store
+	for range 2 * probeEvery {
+		a.Add(1)
+	}
+	if a.loadTicks() != spread {
+		t.Fatalf("tick count %d, not repaired to spread", a.loadTicks())
+	}
+	if got := atomic.LoadInt64(&a.base) - base; got != int64(spread)-3 {
+		t.Errorf("%d Adds went to the base after the lost store, want %d", got, int64(spread)-3)
+	}
+	if want := int64(8 + 3*probeEvery); a.Load() != want {
+		t.Fatalf("Load = %d, want %d", a.Load(), want)
 	}
 }
 
