@@ -1,38 +1,47 @@
 package counter
 
 import (
-	"math"
 	"runtime"
 	"sync/atomic"
 	"unsafe"
 )
 
-// Adder is a counter that costs one compare-and-swap while nobody
+// Adder is a counter that costs what a sync/atomic add costs while nobody
 // contends and spreads over cache lines when many CPUs add at once: the
-// design of Java's LongAdder. Add tries a compare-and-swap on a base word
-// first; the first time one fails (another CPU added in between), the
-// Adder allocates cells, each on a cache line of its own, moves the base's
-// value into them and retires the base, and from then on every Add goes to
-// a cell. A goroutine finds its cell by hashing the address of its own
-// stack to a slot of a small table that names a cell; when its
-// compare-and-swap on that cell fails, it completes the add with a
-// fetch-and-add, points its slot at another cell and, while there are
-// fewer cells than CPUs, doubles them. Load adds up the cells (or returns
-// the base while there are none).
+// design of Java's LongAdder. Add is a fetch-and-add on a base word; one
+// Add in every probeEvery is instead a load and a compare-and-swap on it,
+// LongAdder's test for contention. The first time such a probe fails
+// (another CPU added in between), the Adder allocates cells, each on a
+// cache line of its own, and from then on every Add goes to a cell. A
+// goroutine finds its cell by hashing the address of its own stack to a
+// slot of a small table that names a cell; when its compare-and-swap on
+// that cell fails, it completes the add with a fetch-and-add, points its
+// slot at another cell and, while there are fewer cells than CPUs, doubles
+// them. Load adds up the base and the cells.
 //
-// Add on an Adder nobody has contended on is inlined into the caller: a
-// load of the base, a compare with the retired mark and one
-// compare-and-swap, what a sync/atomic add costs. Once cells exist, Add is
-// a call to the cell path: no system call, no pinning, a compare-and-swap
-// on a line that, in the steady state, only one CPU writes. The cells are
-// never taken back: an Adder that was contended once pays that call from
-// then on.
+// Why a fetch-and-add and not LongAdder's compare-and-swap on every Add:
+// a compare-and-swap needs the word's value first, and a load of the word
+// a locked instruction has just written waits for that instruction, so a
+// load plus a compare-and-swap costs a cache hit more than the locked add
+// alone (1.3 times as much on one amd64 machine measured). A probe in
+// every probeEvery Adds finds the same contention, a little later, and
+// until it does every Add costs one fetch-and-add, as an atomic counter
+// does. Adds ordered one after another (by a mutex, a channel, a single
+// goroutine) never fail a probe, so a counter that is not contended never
+// grows cells.
+//
+// Add is inlined into the caller: a load of the cells pointer, an
+// increment of the probe tick (both on the base's own line) and a
+// fetch-and-add. Once cells exist, Add is a call to the cell path: no
+// system call, no pinning, a compare-and-swap on a line that, in the
+// steady state, only one CPU writes. The cells are never taken back: an
+// Adder that was contended once pays that call from then on.
 //
 // Load is not atomic with respect to concurrent Adds (it may miss an Add
 // in progress, or see an Add of +1 on one cell and not a -1 on another),
 // but a Load that starts after a set of Adds finished (ordered by a
-// channel, a mutex, a WaitGroup, ...) sees all of them. Load reads every
-// cell: up to twice the number of CPUs lines.
+// channel, a mutex, a WaitGroup, ...) sees all of them. Load reads the
+// base and every cell: up to twice the number of CPUs lines.
 //
 // An Adder is one cache line (64 bytes on amd64, 128 on arm64): its fields
 // and padding after them, so the fields that follow it in a struct stay
@@ -45,31 +54,27 @@ import (
 type Adder struct {
 	_ noCopy
 	_ align64
-	// base is the count while there are no cells, and retired (for
-	// good) once the cells hold it. It is a plain int64 at offset 0 used
-	// with sync/atomic functions, not an atomic.Int64 and not after a
-	// padding line, because either costs Add inlining cost units that
-	// would take it past the inliner's budget (80).
+	// base holds what Adds added before the cells existed (and what
+	// Adds that loaded a nil cells pointer just before they appeared
+	// still add). It is a plain int64 at offset 0 used with sync/atomic
+	// functions, not an atomic.Int64 and not after a padding line,
+	// because either costs Add inlining cost units that would take it
+	// past the inliner's budget (80).
 	base  int64
 	cells atomic.Pointer[adderCells]
-	// state is baseLive, baseMoving while one goroutine moves the base
-	// into the first cells, then baseRetired.
-	state atomic.Uint32
-	_     [lineSize - 12 - unsafe.Sizeof(uintptr(0))]byte
+	// ticks counts Adds on the base modulo probeEvery, to pick the
+	// probes, and is spread once there are cells. It is a hint written
+	// without synchronization (see adder_norace.go), on the base's line:
+	// a second line would make the Adder larger for nothing, and a plain
+	// load and store there cost nothing next to the locked add.
+	ticks tickCount
+	_     [lineSize - 8 - unsafe.Sizeof(uintptr(0)) - unsafe.Sizeof(tickCount(0))]byte
 }
 
-// retired marks a base whose value has moved into the cells. A live base
-// may hold the same value: Add then takes the cell path, which finds no
-// cells and moves that value like any other, so the mark costs nothing
-// but one compare on the fast path.
-const retired = math.MinInt64
-
-// The states of an Adder's base.
-const (
-	baseLive uint32 = iota
-	baseMoving
-	baseRetired
-)
+// probeEvery is how many Adds on the base make one probe: one in
+// probeEvery is a compare-and-swap. It is the range of the tick count, a
+// uint8, so the probe is the Add whose increment wraps the count to 0.
+const probeEvery = 1 << 8
 
 // adderCells is one generation of an Adder's cells. A larger generation
 // links the one it replaced, whose cells keep what was added to them (and
@@ -86,24 +91,42 @@ type adderCells struct {
 	prev *adderCells
 }
 
-// Add adds delta to the counter.
-func (a *Adder) Add(delta int64) {
-	if old := atomic.LoadInt64(&a.base); old == retired || !atomic.CompareAndSwapInt64(&a.base, old, old+delta) {
-		a.addCell(delta)
-	}
-}
+// spread is the tick count of an Adder that has cells: the count that
+// sends Add to addSlow (spread+1 is 0, a multiple of probeEvery) and that
+// addSlow leaves as it is.
+const spread = ^uint8(0)
 
-// addCell is Add once the base is contended: it adds delta to the
-// calling goroutine's cell, creating the cells on the first contention.
+// addSlow is Add's probe and Add once there are cells: with no cells
+// yet, it adds delta to the base by a compare-and-swap and creates the
+// cells if that fails; with cells, it adds delta to the calling
+// goroutine's cell.
 //
 //go:noinline
-func (a *Adder) addCell(delta int64) {
+func (a *Adder) addSlow(delta int64) {
 	s := a.cells.Load()
 	if s == nil {
-		if s = a.noCells(delta); s == nil {
-			return // added to the base
+		a.storeTicks(a.loadTicks() + 1)
+		old := atomic.LoadInt64(&a.base)
+		if atomic.CompareAndSwapInt64(&a.base, old, old+delta) {
+			return
 		}
+		// Another CPU added between the load and the
+		// compare-and-swap: contention. Add to a cell instead.
+		s = a.grow(nil)
 	}
+	// The tick count says spread from now on. An Add that loaded the
+	// count before this store may store its own increment over it
+	// afterwards; then Adds go to the base again (which Load counts)
+	// until the next probe comes here and sets it back. Only that
+	// repair writes: a spread Adder's line is read, not written.
+	if a.loadTicks() != spread {
+		a.storeTicks(spread)
+	}
+	a.addCell(s, delta)
+}
+
+// addCell adds delta to the calling goroutine's cell of generation s.
+func (a *Adder) addCell(s *adderCells, delta int64) {
 	h := goroutineHash()
 	slot := &s.slot[h%slots]
 	i := slot.Load() & s.mask
@@ -120,34 +143,6 @@ func (a *Adder) addCell(delta int64) {
 	slot.Store((i + 1 + (h>>8)&(s.mask>>1)) & s.mask)
 	if int(s.mask)+1 < maxCells() && !s.grown.Load() && s.grown.CompareAndSwap(false, true) {
 		a.grow(s)
-	}
-}
-
-// noCells is the cell path of an Adder that has no cells yet. The first
-// goroutine to get here creates them, moves the base into them and
-// retires it, and returns them. Any other adds delta to the base while it
-// is still live (and returns nil) or returns the cells once they exist.
-func (a *Adder) noCells(delta int64) *adderCells {
-	if a.state.Load() == baseLive && a.state.CompareAndSwap(baseLive, baseMoving) {
-		s := a.grow(nil)
-		// From the swap on, Add sees the retired mark and comes to the
-		// cells, which hold the value once the add below is done; Load
-		// waits for baseRetired.
-		v := atomic.SwapInt64(&a.base, retired)
-		atomic.AddUint64(&s.cells[0].v, uint64(v))
-		a.state.Store(baseRetired)
-		return s
-	}
-	for {
-		if s := a.cells.Load(); s != nil {
-			return s
-		}
-		// Another goroutine is creating the cells. Until it retires
-		// the base (which follows publishing them), the base is live.
-		if old := atomic.LoadInt64(&a.base); old != retired && atomic.CompareAndSwapInt64(&a.base, old, old+delta) {
-			return nil
-		}
-		runtime.Gosched()
 	}
 }
 
@@ -183,31 +178,11 @@ func (a *Adder) grow(old *adderCells) *adderCells {
 	return a.cells.Load()
 }
 
-// Load returns the count: the base while it is live, else the sum of the
-// cells.
+// Load returns the count: the base plus the sum of the cells.
 func (a *Adder) Load() int64 {
-	for {
-		switch a.state.Load() {
-		case baseLive:
-			// The base is live until a goroutine moves it, which it
-			// announces first: a base read between two loads of
-			// baseLive is the count.
-			v := atomic.LoadInt64(&a.base)
-			if a.state.Load() == baseLive {
-				return v
-			}
-		case baseRetired:
-			var sum uint64
-			for s := a.cells.Load(); s != nil; s = s.prev {
-				for i := range s.cells {
-					sum += atomic.LoadUint64(&s.cells[i].v)
-				}
-			}
-			return int64(sum)
-		default:
-			// baseMoving: a few instructions of another goroutine's
-			// Add, unless it was preempted; let it run.
-			runtime.Gosched()
-		}
+	sum := uint64(atomic.LoadInt64(&a.base))
+	for s := a.cells.Load(); s != nil; s = s.prev {
+		sum += sumStripes(s.cells)
 	}
+	return int64(sum)
 }

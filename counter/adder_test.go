@@ -3,7 +3,9 @@ package counter
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gohal/gohal/internal/countertest"
 )
@@ -56,17 +58,112 @@ func TestAdderGOMAXPROCS(t *testing.T) {
 	}
 }
 
-// TestAdderRetiredValue checks that a live base holding the retired mark
-// is a value like any other: the Add that finds it moves it to the cells.
-func TestAdderRetiredValue(t *testing.T) {
+// TestAdderOrderedAddsStayOnBase checks LongAdder's promise: Adds that
+// are ordered one after another (here by a channel, each goroutine's
+// adds after the one before finished) never fail a probe, so the Adder
+// never grows cells, whatever the number of goroutines.
+func TestAdderOrderedAddsStayOnBase(t *testing.T) {
 	var a Adder
-	a.Add(retired)
-	if a.Load() != retired {
-		t.Fatalf("Load = %d, want %d", a.Load(), int64(retired))
+	turn := make(chan struct{}, 1)
+	turn <- struct{}{}
+	var wg sync.WaitGroup
+	const goroutines, each = 16, 3 * probeEvery
+	for range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-turn
+			for range each {
+				a.Add(1)
+			}
+			turn <- struct{}{}
+		}()
 	}
-	a.Add(5)
-	if a.Load() != retired+5 || a.cells.Load() == nil {
-		t.Fatalf("Load = %d, cells %v", a.Load(), a.cells.Load() != nil)
+	wg.Wait()
+	if a.cells.Load() != nil {
+		t.Errorf("ordered Adds grew cells")
+	}
+	if got := a.Load(); got != goroutines*each {
+		t.Fatalf("Load = %d, want %d", got, goroutines*each)
+	}
+}
+
+// TestAdderSpreads checks that goroutines adding at once make the Adder
+// grow cells and mark itself spread, so that Adds stop writing the base's
+// line. A probe fails only when another CPU adds inside its window of a
+// few instructions (and the line the probe just loaded rarely leaves
+// before its CAS), so two goroutines, released together once both run,
+// add until the cells exist, for at most a second. Whether they collide
+// depends on both getting a CPU at once, which a busy machine does not
+// give: without cells after the second the test is skipped, not failed
+// (TestAdderRepairsTicks checks the spreading itself deterministically).
+func TestAdderSpreads(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || runtime.NumCPU() < 2 {
+		t.Skip("needs two CPUs adding at once")
+	}
+	var a Adder
+	var arrived atomic.Int32
+	var added [2]int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for g := range added {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			arrived.Add(1)
+			for arrived.Load() < 2 {
+				runtime.Gosched()
+			}
+			for added[g]%1024 != 0 || (a.cells.Load() == nil && time.Since(start) < time.Second) {
+				a.Add(1)
+				added[g]++
+			}
+		}()
+	}
+	wg.Wait()
+	if a.cells.Load() == nil {
+		t.Skipf("no probe failed in %d Adds of two goroutines in a second: they did not add at once", added[0]+added[1])
+	}
+	if a.loadTicks() != spread {
+		t.Errorf("tick count %d with cells, want spread (%d)", a.loadTicks(), spread)
+	}
+	if got := a.Load(); got != added[0]+added[1] {
+		t.Fatalf("Load = %d, want %d", got, added[0]+added[1])
+	}
+	t.Logf("cells after %d Adds", added[0]+added[1])
+}
+
+// TestAdderRepairsTicks stores a tick count over spread after the cells
+// exist, as a goroutine that loaded the count before the spreading Add's
+// store may: the Adds that follow go to the base, which Load counts, until
+// the probe sets spread back, and from then on to the cells.
+func TestAdderRepairsTicks(t *testing.T) {
+	var a Adder
+	a.Add(7)
+	a.grow(nil) // as a failed probe does
+	a.Add(1)    // on the base: the count is not spread yet
+	if base := atomic.LoadInt64(&a.base); base != 8 {
+		t.Fatalf("base = %d before the probe, want 8", base)
+	}
+	for range probeEvery {
+		a.Add(1)
+	}
+	if a.loadTicks() != spread {
+		t.Fatalf("tick count %d after a probe found cells, want spread", a.loadTicks())
+	}
+	base := atomic.LoadInt64(&a.base)
+	a.storeTicks(3) // the lost store
+	for range 2 * probeEvery {
+		a.Add(1)
+	}
+	if a.loadTicks() != spread {
+		t.Fatalf("tick count %d, not repaired to spread", a.loadTicks())
+	}
+	if got := atomic.LoadInt64(&a.base) - base; got != int64(spread)-3 {
+		t.Errorf("%d Adds went to the base after the lost store, want %d", got, int64(spread)-3)
+	}
+	if want := int64(8 + 3*probeEvery); a.Load() != want {
+		t.Fatalf("Load = %d, want %d", a.Load(), want)
 	}
 }
 

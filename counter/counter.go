@@ -1,4 +1,4 @@
-// Package counter provides shared 64-bit counters that show three ways of
+// Package counter provides shared 64-bit counters that show four ways of
 // updating one word from many CPUs, after FreeBSD's per-user resource
 // counters (uidinfo, updated with atomic_fetchadd_long and a limit check)
 // and the per-CPU caches of its UMA allocator:
@@ -11,9 +11,28 @@
 //   - [Striped] spreads the count over per-CPU-ish stripes on separate
 //     cache lines, so CPUs adding at the same time rarely touch the same
 //     line; Load sums the stripes.
+//   - [Adder] is Java's LongAdder: one fetch-and-add on a base word while
+//     nobody contends, cells on separate lines once goroutines collide.
 //
-// All three go through gohal's [hal] operations. Each keeps its word on a
-// cache line of its own. The zero value of each is a counter at 0.
+// Which to use: [Adder], unless one of the following fits better.
+// Adder's uncontended Add is one locked add, as an atomic counter's is,
+// and its contended Add touches a line that mostly one CPU writes. Its
+// Load sums the base and every cell, up to twice as many lines as CPUs,
+// so a counter read about as often as it is added is better as a
+// [FetchAdd] (one word). [Striped] has no base phase: from the first Add
+// it hashes to one of a fixed number of stripes (4 per P, fixed when first
+// used), so it suits a counter known to be contended from the start, and
+// its Load always reads all of them. percpu.Counter (package percpu) adds
+// to the current P's shard with no locked instruction at all but pays two
+// runtime calls (pinning to the P and unpinning) per Add: it wins where a
+// locked instruction costs more than those calls, which depends on the
+// machine (halbench peers shows it), and only it is exact per P. A counter
+// that must not pass a limit needs [CASLoop] or [FetchAdd] (AddLimited).
+//
+// CASLoop, FetchAdd and Striped go through gohal's [hal] operations; Adder
+// uses sync/atomic, which the compiler inlines, for its base. Each keeps
+// its words on cache lines of their own. The zero value of each is a
+// counter at 0.
 package counter
 
 import (

@@ -76,11 +76,17 @@ func (c *Striped) Load() int64 {
 	if s == nil {
 		return 0
 	}
+	return int64(sumStripes(s.stripes))
+}
+
+// sumStripes returns the sum of the words of ss, Striped's stripes or an
+// Adder generation's cells.
+func sumStripes(ss []stripe) uint64 {
 	var sum uint64
-	for i := range s.stripes {
-		sum += hal.LoadAcquireUint64(&s.stripes[i].v)
+	for i := range ss {
+		sum += hal.LoadAcquireUint64(&ss[i].v)
 	}
-	return int64(sum)
+	return sum
 }
 
 // init allocates the stripes; if another goroutine got there first, its

@@ -46,7 +46,7 @@ func init() {
 		{"kind=fetchadd", "counter.FetchAdd: one fetch-and-add, wait-free (baseline)"},
 		{"kind=casloop", "counter.CASLoop: load + CAS retried, lock-free (retries/op)"},
 		{"kind=striped", "counter.Striped: per-CPU-ish stripes on separate lines"},
-		{"kind=adder", "counter.Adder: LongAdder, a CAS on a base word, cells on separate lines once contended"},
+		{"kind=adder", "counter.Adder: LongAdder-style, a fetch-and-add on a base word probed by a CAS, cells on separate lines once contended"},
 		{"kind=mutex", "an int64 under a sync.Mutex (-full only)"},
 		{"kind=atomic", "an inlined sync/atomic add on its own line (-full only)"},
 	})
