@@ -4,4 +4,11 @@ package hal
 var (
 	RaceBuild   = raceBuild
 	PuregoBuild = puregoBuild
+	StaticBuild = staticBuild
 )
+
+// WordOf is Uint128.Addr without its portable-variant check: the word the
+// methods use, for the tests that drive hal's own table rows on it (those
+// rows are the variants the methods run, so they are compatible with them
+// whichever is live).
+func WordOf(u *Uint128) *[2]uint64 { return u.word() }

@@ -15,7 +15,9 @@ type calls struct {
 	opFuncs
 	// cas128 takes a Uint128: the API binding goes through its methods
 	// (built on the unexported Uint128 entry cas128U), the table binding through
-	// Table().CompareAndSwap128 on u.Addr().
+	// Table().CompareAndSwap128 on the word Addr returns (hal.WordOf: Addr
+	// itself panics while the portable variant runs; the table rows are the
+	// variants the methods run, so they agree with them on the word).
 	cas128  func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 	load128 func(u *hal.Uint128) (lo, hi uint64)
 	// spinlock32's entry is unexported: the API binding is the exported
@@ -55,12 +57,12 @@ func tableBinding() calls {
 	return calls{
 		opFuncs: tableFuncs(),
 		cas128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) (uint64, uint64, bool) {
-			return c128(u.Addr(), oldLo, oldHi, newLo, newHi)
+			return c128(hal.WordOf(u), oldLo, oldHi, newLo, newHi)
 		},
-		load128:  func(u *hal.Uint128) (uint64, uint64) { return l128(u.Addr()) },
-		store128: func(u *hal.Uint128, lo, hi uint64) { s128(u.Addr(), lo, hi) },
+		load128:  func(u *hal.Uint128) (uint64, uint64) { return l128(hal.WordOf(u)) },
+		store128: func(u *hal.Uint128, lo, hi uint64) { s128(hal.WordOf(u), lo, hi) },
 		swap128: func(u *hal.Uint128, lo, hi uint64) (uint64, uint64) {
-			a := u.Addr()
+			a := hal.WordOf(u)
 			oLo, oHi := l128(a)
 			for {
 				l, h, ok := c128(a, oLo, oHi, lo, hi)
@@ -398,7 +400,7 @@ func TestUint128Aligned(t *testing.T) {
 	for range 4 {
 		p := new(pad)
 		var u hal.Uint128
-		for _, a := range []*[2]uint64{p.u.Addr(), u.Addr()} {
+		for _, a := range []*[2]uint64{hal.WordOf(&p.u), hal.WordOf(&u)} {
 			if addrOf(a)%16 != 0 {
 				t.Fatalf("Addr() = %#x, not 16-byte aligned", addrOf(a))
 			}

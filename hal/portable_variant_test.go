@@ -41,13 +41,13 @@ func hasVariant(op, name string) bool {
 func cas128Blocks(t *testing.T) bool {
 	t.Helper()
 	var u Uint128
-	s := stripeFor(u.Addr())
+	s := stripeFor(u.word())
 	// Hold the stripe as a holder would, without pinning the test
 	// goroutine (it waits on a timer below).
 	atomic.StoreUint32(&s.v, 1)
 	done := make(chan struct{})
 	go func() {
-		cas128(u.Addr(), 0, 0, 1, 2)
+		cas128(u.word(), 0, 0, 1, 2)
 		close(done)
 	}()
 	var blocked bool

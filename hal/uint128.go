@@ -1,6 +1,10 @@
 package hal
 
 import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -130,7 +134,73 @@ func (u *Uint128) own() *[2]uint64 {
 // it only through gohal's 128-bit operations, and call Addr again after u
 // may have moved (see [Uint128]): the word returned belongs to u where it
 // was when Addr was called.
-func (u *Uint128) Addr() *[2]uint64 { return u.word() }
+//
+// Addr panics while any of the 128-bit ops (load128, store128, cas128)
+// runs its portable variant: in every race build, with GOHAL naming a
+// portable 128-bit variant, on a CPU without the instructions (cx16 on
+// amd64), and wherever hal has no 128-bit assembly (purego, riscv64). The
+// portable variants write the two halves under a striped lock, and
+// hal/direct's functions (CMPXCHG16B, VMOVDQA, CASPAL, LDAXP/STLXP) never
+// take it, so a direct Load on u's word would see half of a Store made
+// through u's methods. A compatible design would need the portable
+// variants to use the 128-bit instructions they exist to avoid (the race
+// detector cannot see assembly; the CPU may lack them), or every direct
+// access to take the lock, which is the portable variant itself. So the
+// two never meet on one word: the panic names the op, its variant and why
+// it runs. Code that needs a raw word then uses its own 16-byte-aligned
+// [2]uint64 with one family of functions only (hal's table rows, or
+// hal/direct's functions, never both while the portable variant runs).
+// Words taken while the hardware variants run stay valid for hal/direct;
+// [Force] to a portable 128-bit variant while such a word is in use
+// brings back the torn reads (Force is for tests, with the op idle).
+func (u *Uint128) Addr() *[2]uint64 {
+	if why := portable128(); why != "" {
+		panic(errors.New(why))
+	}
+	return u.word()
+}
+
+// portable128 returns the message Addr panics with when a 128-bit op runs
+// its portable variant, and "" when all of them run hardware variants
+// (group128 keeps them all one or all the other). It names the op whose
+// own choice made them portable where one did (an override or a missing
+// feature), else the first.
+func portable128() string {
+	var first, own *Choice
+	for i := range selected {
+		c := &selected[i]
+		if !in128(c.Op) || c.Variant != portableName {
+			continue
+		}
+		if first == nil {
+			first = c
+		}
+		if own == nil && !strings.Contains(c.Reason, "share their words") {
+			own = c
+		}
+	}
+	if first == nil {
+		return ""
+	}
+	if own == nil {
+		own = first
+	}
+	var why string
+	switch {
+	case raceBuild:
+		why = "this is a race build (-race), which runs hal's portable Go variants so that the race detector sees every access"
+	case puregoBuild:
+		why = "this is a purego build (-tags purego), which has no hal assembly"
+	default:
+		why = own.Reason
+		if why == "only variant" {
+			why = "hal has no 128-bit assembly for GOARCH=" + runtime.GOARCH
+		}
+	}
+	return fmt.Sprintf("gohal: Uint128.Addr: op %s runs its %q variant (%s): that variant writes the two halves under a striped lock "+
+		"that hal/direct's 128-bit functions never take, so a direct access to this word could see half of a Store; "+
+		"use the Uint128's methods, or a 16-byte-aligned [2]uint64 of your own", own.Op, own.Variant, why)
+}
 
 // Load atomically loads the word. On amd64 with AVX from Intel or AMD it is
 // one VMOVDQA, which writes nothing, so readers on many cores share the

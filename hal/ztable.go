@@ -83,8 +83,9 @@ type DispatchTable struct {
 	// Fence is the row of op "fence" (see [Fence]).
 	Fence Entry[fnFence]
 	// CompareAndSwap128 is the raw 128-bit CAS on a 16-byte-aligned word:
-	// it returns the value found and whether it swapped. Use it with
-	// [Uint128.Addr].
+	// it returns the value found and whether it swapped. Use it on a
+	// 16-byte-aligned word of your own, or the one [Uint128.Addr] returns
+	// while the 128-bit ops run hardware variants.
 	CompareAndSwap128 Entry[fnCompareAndSwap128]
 	// Load128 is the row of op "load128" (see [load128]).
 	Load128 Entry[fnLoad128]

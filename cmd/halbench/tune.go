@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
@@ -448,10 +449,23 @@ func tableField(o *tuneOp) int {
 // tuneWord is the shared word of a table body, with room for every
 // operand shape.
 type tuneWord struct {
+	// u128 is the word of the bodies through Uint128's methods.
 	u128 hal.Uint128
+	// raw128's 16-byte-aligned half is the word of the table bodies
+	// (word128): not u128.Addr, which panics while a portable 128-bit
+	// variant runs, and tune forces every variant.
+	raw128 [3]uint64
 	u64  uint64
 	u32  uint32
 	uptr uintptr
+}
+
+// word128 returns x's 16-byte-aligned 128-bit word.
+func (x *tuneWord) word128() *[2]uint64 {
+	if uintptr(unsafe.Pointer(&x.raw128[0]))&15 == 0 {
+		return (*[2]uint64)(x.raw128[0:2])
+	}
+	return (*[2]uint64)(x.raw128[1:3])
 }
 
 // tuneSink keeps results alive.
@@ -582,7 +596,7 @@ func tableLoop(fn any, x *tuneWord) (func(w, n int), bool) {
 		}, true
 	case func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool):
 		return func(_, n int) {
-			a := x.u128.Addr()
+			a := x.word128()
 			var lo, hi uint64
 			for range n {
 				lo, hi, _ = f(a, lo, hi, lo+1, hi)
@@ -590,7 +604,7 @@ func tableLoop(fn any, x *tuneWord) (func(w, n int), bool) {
 		}, true
 	case func(*[2]uint64) (uint64, uint64):
 		return func(_, n int) {
-			a := x.u128.Addr()
+			a := x.word128()
 			var s uint64
 			for range n {
 				lo, hi := f(a)
@@ -600,7 +614,7 @@ func tableLoop(fn any, x *tuneWord) (func(w, n int), bool) {
 		}, true
 	case func(*[2]uint64, uint64, uint64):
 		return func(w, n int) {
-			a := x.u128.Addr()
+			a := x.word128()
 			for i := range n {
 				f(a, uint64(i), uint64(w))
 			}

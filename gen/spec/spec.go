@@ -735,8 +735,9 @@ oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the
 value found (which equals old when it swapped) and whether it swapped.
 Sequentially consistent.`,
 		TableDoc: `CompareAndSwap128 is the raw 128-bit CAS on a 16-byte-aligned word:
-it returns the value found and whether it swapped. Use it with
-[Uint128.Addr].`,
+it returns the value found and whether it swapped. Use it on a
+16-byte-aligned word of your own, or the one [Uint128.Addr] returns
+while the 128-bit ops run hardware variants.`,
 		Arch: map[string][]Variant{
 			"amd64": {
 				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B; faults on a word not 16-byte aligned"},

@@ -11,6 +11,19 @@
 // the CPU lacks (hal.Runnable says which) raises SIGILL. Use package hal
 // unless you are measuring, or have checked the features yourself.
 //
+// The 128-bit functions agree with each other and with hal's hardware
+// 128-bit variants: each is one single-copy-atomic 16-byte access
+// (CMPXCHG16B, VMOVDQA with AVX; CASPAL, LDAXP/STLXP). They do not agree
+// with hal's portable 128-bit variants (every -race build, GOHAL naming a
+// portable 128-bit variant, a CPU without cx16), which write the two
+// halves under a striped lock that no function here takes: a direct load
+// would see half of a portable store. Making them agree would take the
+// lock here (the portable variant itself) or the 128-bit instructions
+// there (which the race detector cannot see, and the CPU may lack), so
+// hal.Uint128.Addr panics while a portable 128-bit variant runs, naming it
+// and why, instead of handing out a word the two would share. A word of
+// your own (16-byte aligned) used only with this package is always safe.
+//
 // Besides the variants the package has Static<Op>: the op with the
 // variant a gohal_static build of hal compiles in, chosen from the
 // GOAMD64/GOARM64 level the program is built for (StaticLevel,

@@ -470,7 +470,7 @@ func addDispatch() {
 	})
 	dispatch("cas128", ModeTable, func(b *testing.B) {
 		c, v, t := new(cell128), uint64(0), hal.Table()
-		a := c.u.Addr()
+		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			if _, _, ok := t.CompareAndSwap128.Func(a, v, v, v+1, v+1); ok {
@@ -792,7 +792,7 @@ func addContended() {
 	})
 	contended("cas128", ModeTable, false, func(b *testing.B, threads int) {
 		c, t := new(cell128), hal.Table()
-		a := c.u.Addr()
+		a := c.word()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			v, _ := c.u.Load()
 			for range n {

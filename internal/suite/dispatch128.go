@@ -60,7 +60,7 @@ func add128() {
 	})
 	dispatch("load128", ModeTable, func(b *testing.B) {
 		c, v, t := new(cell128), uint64(0), hal.Table()
-		a := c.u.Addr()
+		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			lo, _ := t.Load128.Func(a)
@@ -102,7 +102,7 @@ func add128() {
 	})
 	dispatch("store128", ModeTable, func(b *testing.B) {
 		c, v, t := new(cell128), uint64(0), hal.Table()
-		a := c.u.Addr()
+		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			t.Store128.Func(a, v, v)
@@ -148,7 +148,7 @@ func add128() {
 	})
 	contended("load128", ModeTable, true, func(b *testing.B, threads int) {
 		c, t := new(cell128), hal.Table()
-		a := c.u.Addr()
+		a := c.word()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {

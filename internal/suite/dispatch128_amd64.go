@@ -35,7 +35,7 @@ func direct128(op string) string {
 func add128Arch() {
 	dispatch("load128", ModeDirect, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		switch direct128("load128") {
 		case "vmovdqa":
 			m := cyclebench.Start(b)
@@ -58,7 +58,7 @@ func add128Arch() {
 	})
 	dispatch("load128", ModeStatic, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			lo, _ := direct.StaticLoad128(a)
@@ -69,7 +69,7 @@ func add128Arch() {
 	})
 	dispatch("store128", ModeDirect, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		switch direct128("store128") {
 		case "vmovdqa":
 			m := cyclebench.Start(b)
@@ -92,7 +92,7 @@ func add128Arch() {
 	})
 	dispatch("store128", ModeStatic, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			direct.StaticStore128(a, v, v)
@@ -123,7 +123,7 @@ func add128Arch() {
 	})
 	contended("load128", ModeDirect, false, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		switch direct128("load128") {
 		case "vmovdqa":
 			cyclebench.RunLoop(b, threads, func(_, n int) {
@@ -149,7 +149,7 @@ func add128Arch() {
 	})
 	contended("load128mixed", ModeDirect, false, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		switch direct128("load128") + "/" + direct128("store128") {
 		case "vmovdqa/vmovdqa":
 			cyclebench.RunLoop(b, threads, func(w, n int) {
@@ -198,7 +198,7 @@ func add128Arch() {
 	})
 	contended("load128", ModeStatic, true, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {

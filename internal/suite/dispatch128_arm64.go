@@ -32,7 +32,7 @@ func direct128(op string) string {
 func add128Arch() {
 	dispatch("load128", ModeDirect, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		switch direct128("load128") {
 		case "lse":
 			m := cyclebench.Start(b)
@@ -55,7 +55,7 @@ func add128Arch() {
 	})
 	dispatch("load128", ModeStatic, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			lo, _ := direct.StaticLoad128(a)
@@ -66,7 +66,7 @@ func add128Arch() {
 	})
 	dispatch("store128", ModeDirect, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		switch direct128("store128") {
 		case "lse":
 			m := cyclebench.Start(b)
@@ -89,7 +89,7 @@ func add128Arch() {
 	})
 	dispatch("store128", ModeStatic, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			direct.StaticStore128(a, v, v)
@@ -120,7 +120,7 @@ func add128Arch() {
 	})
 	contended("load128", ModeDirect, false, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		switch direct128("load128") {
 		case "lse":
 			cyclebench.RunLoop(b, threads, func(_, n int) {
@@ -146,7 +146,7 @@ func add128Arch() {
 	})
 	contended("load128mixed", ModeDirect, false, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		switch direct128("load128") + "/" + direct128("store128") {
 		case "lse/lse":
 			cyclebench.RunLoop(b, threads, func(w, n int) {
@@ -195,7 +195,7 @@ func add128Arch() {
 	})
 	contended("load128", ModeStatic, true, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {

@@ -114,7 +114,7 @@ func addArchModes() {
 	})
 	dispatch("cas128", ModeDirect, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		// Direct means the assembly variant whatever hal selected (a race
 		// build of hal has only its portable Go variant).
 		if !haldispatch.Host().Has(haldispatch.FeatureCX16) {
@@ -258,7 +258,7 @@ func addArchModes() {
 	})
 	contended("cas128", ModeDirect, true, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		if !haldispatch.Host().Has(haldispatch.FeatureCX16) {
 			b.Skip("cas128/cmpxchg16b needs cx16, which this CPU lacks")
 		}

@@ -159,7 +159,7 @@ func addArchModes() {
 	})
 	dispatch("cas128", ModeDirect, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		switch variant("cas128") {
 		case "lse":
 			m := cyclebench.Start(b)
@@ -348,7 +348,7 @@ func addArchModes() {
 	})
 	contended("cas128", ModeDirect, true, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		switch variant("cas128") {
 		case "lse":
 			cyclebench.RunLoop(b, threads, func(_, n int) {

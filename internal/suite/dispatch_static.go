@@ -65,7 +65,7 @@ func addStatic() {
 	})
 	dispatch("cas128", ModeStatic, func(b *testing.B) {
 		c, v := new(cell128), uint64(0)
-		a := c.u.Addr()
+		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			if _, _, ok := direct.StaticCompareAndSwap128(a, v, v, v+1, v+1); ok {
@@ -131,7 +131,7 @@ func addStatic() {
 	})
 	contended("cas128", ModeStatic, true, func(b *testing.B, threads int) {
 		c := new(cell128)
-		a := c.u.Addr()
+		a := c.word()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			v, _ := c.u.Load()
 			for range n {

@@ -39,6 +39,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
@@ -412,11 +413,24 @@ type cell struct {
 	_ [lineSize - 8]byte
 }
 
-// cell128 is a 128-bit word on cache lines of its own.
+// cell128 is a 128-bit word on cache lines of its own: u for the api
+// modes, and w for the table, direct and static modes, which call hal's
+// table rows or hal/direct's functions on a raw word. (Uint128.Addr
+// panics while the portable 128-bit variants run, as under -race or
+// GOHAL=load128=portable, so those modes use a word of their own.)
 type cell128 struct {
 	_ [lineSize]byte
 	u hal.Uint128
+	w [3]uint64 // word returns its 16-byte-aligned half
 	_ [lineSize]byte
+}
+
+// word returns c's raw 16-byte-aligned word.
+func (c *cell128) word() *[2]uint64 {
+	if uintptr(unsafe.Pointer(&c.w[0]))&15 == 0 {
+		return (*[2]uint64)(c.w[0:2])
+	}
+	return (*[2]uint64)(c.w[1:3])
 }
 
 // sinkHits counts results that matched an impossible value: consuming
