@@ -101,14 +101,14 @@ TEXT ·cas128U(SB), NOSPLIT, $0-57
 	// cas128U: cas128 on the hal.Uint128 at addr: the aligned word's
 	// address replaces addr, then a tail jump to cas128 (or to cas128_moved when
 	// the value must be relocated first).
-	MOVQ  addr+0(FP), DI
-	MOVQ  (DI), SI
-	TESTQ SI, SI
-	JEQ   moved
-	CMPQ  16(SI), DI
-	JNE   moved
-	MOVQ  SI, addr+0(FP)
-	JMP   ·cas128+0(SB)
+	MOVQ addr+0(FP), DI
+	MOVQ (DI), SI
+	MOVQ 8(DI), R8
+	XORQ SI, R8
+	CMPQ R8, DI
+	JNE  moved
+	MOVQ SI, addr+0(FP)
+	JMP  ·cas128+0(SB)
 
 moved:
 	JMP ·cas128_moved+0(SB)
@@ -165,14 +165,14 @@ TEXT ·load128U(SB), NOSPLIT, $0-24
 	// load128U: load128 on the hal.Uint128 at addr: the aligned word's
 	// address replaces addr, then a tail jump to load128 (or to load128_moved when
 	// the value must be relocated first).
-	MOVQ  addr+0(FP), DI
-	MOVQ  (DI), SI
-	TESTQ SI, SI
-	JEQ   moved
-	CMPQ  16(SI), DI
-	JNE   moved
-	MOVQ  SI, addr+0(FP)
-	JMP   ·load128+0(SB)
+	MOVQ addr+0(FP), DI
+	MOVQ (DI), SI
+	MOVQ 8(DI), R8
+	XORQ SI, R8
+	CMPQ R8, DI
+	JNE  moved
+	MOVQ SI, addr+0(FP)
+	JMP  ·load128+0(SB)
 
 moved:
 	JMP ·load128_moved+0(SB)
@@ -234,14 +234,14 @@ TEXT ·store128U(SB), NOSPLIT, $0-24
 	// store128U: store128 on the hal.Uint128 at addr: the aligned word's
 	// address replaces addr, then a tail jump to store128 (or to store128_moved when
 	// the value must be relocated first).
-	MOVQ  addr+0(FP), DI
-	MOVQ  (DI), SI
-	TESTQ SI, SI
-	JEQ   moved
-	CMPQ  16(SI), DI
-	JNE   moved
-	MOVQ  SI, addr+0(FP)
-	JMP   ·store128+0(SB)
+	MOVQ addr+0(FP), DI
+	MOVQ (DI), SI
+	MOVQ 8(DI), R8
+	XORQ SI, R8
+	CMPQ R8, DI
+	JNE  moved
+	MOVQ SI, addr+0(FP)
+	JMP  ·store128+0(SB)
 
 moved:
 	JMP ·store128_moved+0(SB)

@@ -476,8 +476,8 @@ llsc_misaligned:
 TEXT ·cas128U(SB), NOSPLIT, $0-57
 	MOVD      addr+0(FP), R0
 	LDAR      (R0), R1
-	CBZ       R1, moved
-	MOVD      16(R1), R2
+	MOVD      8(R0), R2
+	EOR       R1, R2
 	CMP       R0, R2
 	BNE       moved
 	MOVD      R1, addr+0(FP)
@@ -525,8 +525,8 @@ llsc_misaligned:
 TEXT ·load128U(SB), NOSPLIT, $0-24
 	MOVD      addr+0(FP), R0
 	LDAR      (R0), R1
-	CBZ       R1, moved
-	MOVD      16(R1), R2
+	MOVD      8(R0), R2
+	EOR       R1, R2
 	CMP       R0, R2
 	BNE       moved
 	MOVD      R1, addr+0(FP)
@@ -578,8 +578,8 @@ llsc_misaligned:
 TEXT ·store128U(SB), NOSPLIT, $0-24
 	MOVD      addr+0(FP), R0
 	LDAR      (R0), R1
-	CBZ       R1, moved
-	MOVD      16(R1), R2
+	MOVD      8(R0), R2
+	EOR       R1, R2
 	CMP       R0, R2
 	BNE       moved
 	MOVD      R1, addr+0(FP)

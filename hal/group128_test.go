@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // TestUnify128 checks that the 128-bit ops run all hardware variants or all
@@ -91,21 +92,33 @@ func TestUnify128(t *testing.T) {
 }
 
 // TestUint128Layout pins the layout the generated Uint128 entries read
-// (gen/spec's Uint128CellOwnerOffset): the cell pointer first in the
-// Uint128, the value first in the cell and the owner at byte 16.
+// (gen/spec's Uint128KeyOffset): the cell pointer first in the Uint128,
+// its key at byte 8 on 64-bit platforms, the value first in the cell, and
+// the cell one cache line.
 func TestUint128Layout(t *testing.T) {
 	var u Uint128
 	if got := unsafe.Offsetof(u.c); got != 0 {
 		t.Errorf("Uint128.c at offset %d, want 0", got)
 	}
+	if unsafe.Sizeof(uintptr(0)) == 8 && unsafe.Offsetof(u.key) != 8 {
+		t.Errorf("Uint128.key at offset %d, want 8 (spec.Uint128KeyOffset)", unsafe.Offsetof(u.key))
+	}
+	if got := unsafe.Sizeof(u); got != 16 {
+		t.Errorf("Uint128 is %d bytes, want 16", got)
+	}
 	var c cell128
 	if got := unsafe.Offsetof(c.v); got != 0 {
 		t.Errorf("cell128.v at offset %d, want 0", got)
 	}
-	if got := unsafe.Offsetof(c.owner); got != 16 {
-		t.Errorf("cell128.owner at offset %d, want 16 (spec.Uint128CellOwnerOffset)", got)
+	if got := unsafe.Sizeof(c); got != cacheline.Size {
+		t.Errorf("cell128 is %d bytes, want %d (one cache line, a size class whose objects are line aligned)", got, cacheline.Size)
 	}
-	if got := unsafe.Sizeof(c); got != 32 {
-		t.Errorf("cell128 is %d bytes, want 32 (a size class whose objects are 16-byte aligned)", got)
+	// Neighbouring Uint128s get cells on lines of their own.
+	us := make([]Uint128, 8)
+	for i := range us {
+		us[i].Store(uint64(i), 0)
+		if a := uintptr(unsafe.Pointer(us[i].c.Load())); a%cacheline.Size != 0 {
+			t.Errorf("Uint128 %d's cell at %#x, not aligned to a %d-byte line", i, a, cacheline.Size)
+		}
 	}
 }

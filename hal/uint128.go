@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"unsafe"
+
+	"golang.org/x/sys/cpu"
 )
 
 // Uint128 is a 128-bit word updated atomically as a whole. The zero value is
@@ -14,9 +16,9 @@ import (
 //
 // CMPXCHG16B, CASP and LDXP/STXP fault on a word that is not 16-byte
 // aligned, and Go aligns a struct to 8 bytes at most (4 on 32-bit
-// platforms), so a Uint128 keeps its value in a small heap cell of its
-// own, 16-byte aligned, and holds a pointer to it. The cell records the
-// address of the Uint128 it belongs to. The first access to a zero value,
+// platforms), so a Uint128 keeps its value in a heap cell of its own, one
+// cache line, and holds a pointer to it and a key that ties the cell to
+// the Uint128's address. The first access to a zero value,
 // and the first access after the Uint128 was moved (by append, a copy of
 // the struct or slice that holds it, or a goroutine stack that grows),
 // finds no cell of its own: it allocates one, copies the value from the
@@ -39,18 +41,33 @@ type Uint128 struct {
 	c atomic.Pointer[cell128]
 	// The entries take the Uint128's address as a *[2]uint64: 16 bytes,
 	// so that converting it stays inside the object (checkptr, -race).
-	_ [16 - unsafe.Sizeof(uintptr(0))]byte
+	// (Zero bytes on 64-bit platforms; not last, where a zero-size field
+	// would make the struct 24 bytes.)
+	_ [16 - 2*unsafe.Sizeof(uintptr(0))]byte
+	// key is the Uint128's address XOR c, stored once c is the
+	// Uint128's own cell (spec.Uint128KeyOffset): an entry that finds
+	// c XOR key equal to the Uint128's address uses the cell without
+	// reading it first. A zero value's key is 0; a copy carries a key
+	// made at another address.
+	key atomic.Uintptr
 }
 
-// cell128 is where a Uint128's value lives: 32 bytes without pointers,
-// which the allocator gives a 32-byte size class, so v is 16-byte aligned
-// (cell checks it). owner is the address of the Uint128 the cell belongs
-// to, at spec.Uint128CellOwnerOffset.
+// cell128 is where a Uint128's value lives: one cache line without
+// pointers (cellSize, a size class whose objects are aligned to
+// it), so v is 16-byte aligned (own checks it) and two Uint128s never
+// share a line, however their owners lay them out. owner is the address
+// of the Uint128 the cell belongs to: the slow path checks it before it
+// sets the key.
 type cell128 struct {
 	v     [2]uint64
 	owner uintptr
-	_     [16 - unsafe.Sizeof(uintptr(0))]byte // 32 bytes on 32-bit platforms too
+	_     [cellSize - 16 - unsafe.Sizeof(uintptr(0))]byte
 }
+
+// cellSize is a cell's size: the line size x/sys/cpu pads to on this
+// GOARCH (64 on amd64, 128 on arm64, ...), at least 64 (internal/cacheline
+// computes the same Size for the kit; hal keeps to its own dependencies).
+const cellSize = max(unsafe.Sizeof(cpu.CacheLinePad{}), 64)
 
 // noCopy makes go vet's copylocks check report copies of a Uint128.
 type noCopy struct{}
@@ -59,11 +76,11 @@ func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
 // The layout the generated Uint128 entries (load128U, store128U, cas128U)
-// rely on (spec.Uint128CellOwnerOffset in gen/spec): the cell pointer at
-// byte 0 of the Uint128, the value at byte 0 of the cell, the owner at
-// byte 16. Such an entry takes the Uint128's address as its addr, loads
-// the cell pointer, and if the cell is non-nil and owned by addr runs the
-// op on the cell's word, in assembly; otherwise it jumps to the op's Go
+// rely on (spec.Uint128KeyOffset in gen/spec): the cell pointer at byte 0
+// of the Uint128, the key at byte 8, the value at byte 0 of the cell.
+// Such an entry takes the Uint128's address as its addr, loads the cell
+// pointer and the key, and if their XOR is addr runs the op on the cell's
+// word, in assembly; otherwise it jumps to the op's Go
 // function <op>_moved, which calls resolve128 and then the op. So the
 // methods below are one call each, which the compiler inlines.
 //
@@ -78,7 +95,12 @@ func (*noCopy) Unlock() {}
 // one pointer CAS has none of these: the pointer is unique while it is
 // referenced, so the CAS cannot succeed against a value it did not read,
 // and the loser only drops its allocation. The cost is one allocation per
-// Uint128 (and per move) and one dependent load per access.
+// Uint128 (and per move) of one cache line, and one dependent load per
+// access. The check reads the Uint128 (cell pointer and key), which no
+// access writes, and not the cell's owner: a check that read the cell
+// would, under contention, first fetch the cell's line shared and then
+// again exclusive for the Store or CAS, two transfers of the contended
+// line per operation instead of one.
 
 // self is u's address as the addr of a Uint128 entry.
 func (u *Uint128) self() *[2]uint64 { return (*[2]uint64)(unsafe.Pointer(u)) }
@@ -89,13 +111,19 @@ func resolve128(p *[2]uint64) *[2]uint64 { return (*Uint128)(unsafe.Pointer(p)).
 
 // word returns the 16-byte-aligned word holding u's value.
 func (u *Uint128) word() *[2]uint64 {
-	if c := u.c.Load(); c != nil && c.owner == uintptr(unsafe.Pointer(u)) {
+	c := u.c.Load()
+	if c != nil && u.key.Load() == uintptr(unsafe.Pointer(u))^uintptr(unsafe.Pointer(c)) {
 		return &c.v
 	}
 	return u.own()
 }
 
-// own gives u a cell of its own and returns its word. The old cell, if
+// own gives u a cell of its own, sets u's key for it, and returns its
+// word. The key is stored after the cell pointer, always the same value
+// for a cell (u's address XOR the cell's, and a cell owned by u stays u's
+// while u stays where it is), so concurrent first accesses may all store
+// it; one that sees the new pointer before its key comes here and finds
+// the cell its own by the owner word. The old cell, if
 // any, belongs to the place u was copied or moved from; its value is read
 // with a 128-bit atomic load (another goroutine may still use the
 // original of a copy), copied into the new cell, and the new cell is
@@ -111,6 +139,7 @@ func (u *Uint128) own() *[2]uint64 {
 	for {
 		old := u.c.Load()
 		if old != nil && old.owner == me {
+			u.key.Store(me ^ uintptr(unsafe.Pointer(old)))
 			return &old.v
 		}
 		if n == nil {
@@ -124,6 +153,7 @@ func (u *Uint128) own() *[2]uint64 {
 			n.v[0], n.v[1] = load128(&old.v)
 		}
 		if u.c.CompareAndSwap(old, n) {
+			u.key.Store(me ^ uintptr(unsafe.Pointer(n)))
 			return &n.v
 		}
 	}

@@ -455,9 +455,9 @@ type tuneWord struct {
 	// (word128): not u128.Addr, which panics while a portable 128-bit
 	// variant runs, and tune forces every variant.
 	raw128 [3]uint64
-	u64  uint64
-	u32  uint32
-	uptr uintptr
+	u64    uint64
+	u32    uint32
+	uptr   uintptr
 }
 
 // word128 returns x's 16-byte-aligned 128-bit word.

@@ -113,19 +113,22 @@ func (b *Backend) Select(sel string, labels []string) {
 func (b *Backend) TailJump(name string) { tailJump(b.ctx, name) }
 
 // ResolveUint128 implements backend.Backend: SI = the Uint128's cell
-// pointer (a plain load of a pointer, never a store: hal writes it with
-// sync/atomic); a nil cell, or one whose owner word is not addr, goes to
-// moved; else the cell (its value is at offset 0) goes back into the addr
-// argument. Under x86-TSO the load of the pointer is not reordered with
-// the later accesses to the cell, and the cell's contents were published
-// by the locked CMPXCHG that stored the pointer.
+// pointer and R8 = its key (plain loads, never stores: hal writes both
+// with sync/atomic); unless SI XOR R8 is addr (which also rules out a nil
+// cell: a zero value's key is 0), go to moved; else the cell (its value is
+// at offset 0) goes back into the addr argument. Both loads are of the
+// Uint128's own line, which accesses only read: the cell's line, which a
+// contended Store or CAS pulls between cores, is touched only by the op.
+// Under x86-TSO loads are not reordered with loads, and the cell's
+// contents were published by the locked CMPXCHG that stored the pointer,
+// before the key was stored.
 func (b *Backend) ResolveUint128(entry, moved string) error {
 	c := b.ctx
 	c.Load(c.Param("addr"), reg.RDI)
 	c.MOVQ(operand.Mem{Base: reg.RDI}, reg.RSI)
-	c.TESTQ(reg.RSI, reg.RSI)
-	c.JEQ(operand.LabelRef("moved"))
-	c.CMPQ(operand.Mem{Base: reg.RSI, Disp: spec.Uint128CellOwnerOffset}, reg.RDI)
+	c.MOVQ(operand.Mem{Base: reg.RDI, Disp: spec.Uint128KeyOffset}, reg.R8)
+	c.XORQ(reg.RSI, reg.R8)
+	c.CMPQ(reg.R8, reg.RDI)
 	c.JNE(operand.LabelRef("moved"))
 	c.Store(reg.RSI, c.Param("addr"))
 	tailJump(c, entry)

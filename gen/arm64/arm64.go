@@ -104,16 +104,18 @@ func (e *Backend) Select(sel string, labels []string) {
 }
 
 // ResolveUint128 implements backend.Backend. The Uint128's cell pointer
-// is read with LDAR, a load-acquire: the accesses to the cell (its owner
-// word, then CASPAL or LDAXP on its value) may not be performed before it,
-// so a goroutine that sees the pointer a first access published (with
-// sync/atomic's CAS, after it filled the cell) sees the filled cell. A nil
-// cell or one owned by another address goes to moved.
+// is read with LDAR, a load-acquire: the accesses after it (the key, then
+// CASPAL or LDAXP on the cell's value) may not be performed before it, so
+// a goroutine that sees the pointer a first access published (with
+// sync/atomic's CAS, after it filled the cell) sees the filled cell.
+// Unless the pointer XOR the key (the Uint128's second word) is addr (a
+// zero value's key is 0, so this also rules out a nil cell), go to moved.
+// Only the Uint128's own line is read, never the cell's.
 func (e *Backend) ResolveUint128(entry, moved string) error {
 	e.Load("addr", "R0")
 	e.Ins("LDAR", "(R0)", "R1")
-	e.Ins("CBZ", "R1", "moved")
-	e.Ins("MOVD", fmt.Sprintf("%d(R1)", spec.Uint128CellOwnerOffset), "R2")
+	e.Ins("MOVD", fmt.Sprintf("%d(R0)", spec.Uint128KeyOffset), "R2")
+	e.Ins("EOR", "R1", "R2")
 	e.Ins("CMP", "R0", "R2")
 	e.Ins("BNE", "moved")
 	e.Ins("MOVD", "R1", e.Arg("addr"))

@@ -90,9 +90,9 @@ type Backend interface {
 
 	// ResolveUint128 starts an entry whose addr argument is the address
 	// of a hal.Uint128, not of its word: it loads the Uint128's cell
-	// pointer (its first word) and compares the cell's owner word (at
-	// spec.Uint128CellOwnerOffset) with addr. A nil cell or another owner
-	// tail-jumps to ·moved (which gives the Uint128 its own cell and
+	// pointer (its first word) and its key (at spec.Uint128KeyOffset),
+	// and compares their XOR with addr. A mismatch (no cell, or a key
+	// made at another address) tail-jumps to ·moved (which gives the Uint128 its own cell and
 	// redoes the op). Otherwise it stores the cell's address (its value is
 	// at offset 0) into the addr argument and tail-jumps to ·entry, which
 	// runs as if called with that word. On a weakly ordered CPU the load

@@ -68,15 +68,18 @@ const PortableName = "portable"
 // Zacas).
 func Portable(why string) Variant { return Variant{Name: PortableName, Go: true, Why: why} }
 
-// Uint128CellOwnerOffset is the byte offset, inside the heap cell a
-// hal.Uint128 points to, of the uintptr that names the Uint128 the cell
-// belongs to (the cell's value is its first 16 bytes, 16-byte aligned; the
-// cell pointer is the Uint128's first word). The Uint128 entries
-// (Op.Uint128) compare it with the address of the Uint128 they are given:
-// a zero value (no cell) or a moved or copied Uint128 (a cell owned by
-// another address) goes to the Go function <op>_moved, which gives the
-// Uint128 a cell of its own. hal's tests check the layout.
-const Uint128CellOwnerOffset = 16
+// Uint128KeyOffset is the byte offset, inside a hal.Uint128 on a 64-bit
+// platform, of its key: the Uint128's own address XOR its cell pointer
+// (the Uint128's first word; the cell's value is the cell's first 16
+// bytes, 16-byte aligned). The Uint128 entries (Op.Uint128) XOR the two
+// words they load from the Uint128 and compare the result with the
+// Uint128's address: a zero value (no cell, key 0) or a moved or copied
+// Uint128 (a key made at another address) goes to the Go function
+// <op>_moved, which gives the Uint128 a cell of its own. The check reads
+// only the Uint128, which no access writes, never the cell, so it adds
+// no traffic on the line a contended Store or CAS pulls between cores.
+// hal's tests check the layout.
+const Uint128KeyOffset = 8
 
 // Misaligned128 is the Go function, in hal and in hal/direct alike, that
 // the 128-bit variants jump to when addr is not 16-byte aligned.
@@ -115,7 +118,7 @@ type Op struct {
 	// gets, besides the entry GoName, an entry GoName+"U" whose addr is
 	// the address of a hal.Uint128 itself: it loads the Uint128's cell
 	// pointer, checks the cell is the Uint128's own (see
-	// Uint128CellOwnerOffset) and jumps to GoName with addr replaced by
+	// Uint128KeyOffset) and jumps to GoName with addr replaced by
 	// the cell's word, or to hal's GoName+"_moved" when the Uint128 has no
 	// cell of its own yet.
 	// Uint128's methods are then one call, which the compiler inlines.
