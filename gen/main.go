@@ -11,11 +11,15 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/gohal/gohal/gen/amd64"
 	"github.com/gohal/gohal/gen/arm64"
@@ -57,6 +61,72 @@ func generateAll() (map[string][]byte, error) {
 	return all, nil
 }
 
+// generatedLine is Go's convention for a generated file
+// (go.dev/s/generatedcode): a line of this form before the first non-comment.
+var generatedLine = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
+
+// isGeneratedName reports whether name (relative to hal's directory, as
+// generateAll's keys are) follows the naming rule: its base starts with z,
+// as x/sys's generated files do, or it is hal's own asm_<arch>.s, the name
+// gohal's design fixes.
+func isGeneratedName(name string) bool {
+	dir, base := path.Split(name)
+	if strings.HasPrefix(base, "z") {
+		return true
+	}
+	return dir == "" && strings.HasPrefix(base, "asm_") && strings.HasSuffix(base, ".s")
+}
+
+// strays returns the files in the directories gen writes (out, and out
+// joined with each generated name's directory) that look generated but
+// that generateAll no longer writes: those named by the rule of
+// isGeneratedName and those with a "Code generated ... DO NOT EDIT." line.
+// Names are relative to out, with slashes. A file a renamed or removed
+// output left behind is one; so is a hand-written file named like a
+// generated one.
+func strays(out string, files map[string][]byte) ([]string, error) {
+	dirs := map[string]bool{"": true}
+	for name := range files {
+		if d, _ := path.Split(name); d != "" {
+			dirs[d] = true
+		}
+	}
+	var found []string
+	for d := range dirs {
+		entries, err := os.ReadDir(filepath.Join(out, filepath.FromSlash(d)))
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			name := d + e.Name()
+			if !e.Type().IsRegular() || files[name] != nil {
+				continue
+			}
+			if !isGeneratedName(name) {
+				data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(name)))
+				if err != nil {
+					return nil, err
+				}
+				if !generatedLine.Match(header(data)) {
+					continue
+				}
+			}
+			found = append(found, name)
+		}
+	}
+	sort.Strings(found)
+	return found, nil
+}
+
+// header is data up to its package clause (all of it when there is none,
+// as in an assembly file).
+func header(data []byte) []byte {
+	if i := bytes.Index(data, []byte("\npackage ")); i >= 0 {
+		return data[:i]
+	}
+	return data
+}
+
 func main() {
 	// avo's build package registers its own flags on flag.CommandLine,
 	// so this command uses a FlagSet of its own.
@@ -83,5 +153,31 @@ func main() {
 			fmt.Fprintln(os.Stderr, "gen:", err)
 			os.Exit(1)
 		}
+	}
+	// A generated file gen no longer writes (an output renamed or
+	// removed) is deleted, so that go generate leaves no stale copy to
+	// compile; one that is not generated but named as if it were is an
+	// error for a person to resolve.
+	stale, err := strays(*out, files)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
+	for _, name := range stale {
+		p := filepath.Join(*out, filepath.FromSlash(name))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		if !generatedLine.Match(header(data)) {
+			fmt.Fprintf(os.Stderr, "gen: %s is named like a generated file but is not one: rename it (see hal/doc.go, \"Generated files\")\n", p)
+			os.Exit(1)
+		}
+		if err := os.Remove(p); err != nil {
+			fmt.Fprintln(os.Stderr, "gen:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "gen: removed", p, "(no longer generated)")
 	}
 }

@@ -86,4 +86,29 @@
 // No assembly here ever stores a Go pointer: it would bypass the garbage
 // collector's write barrier. Pointer-typed CAS, swap and store stay in
 // sync/atomic, and [Uint128] holds integers only.
+//
+// # Generated files
+//
+// Every file of this package whose name starts with z, and asm_<arch>.s, is
+// written by gohal's generator (the module github.com/gohal/gohal/gen,
+// run by go generate ./hal/) from its op spec (package gen/spec) and, for
+// assembly, the GOARCH's backend (package gen/amd64, gen/arm64 or
+// gen/riscv64); so are the z files of hal/direct and internal/probe
+// (paths below are relative to this package's directory). Each
+// starts with a "Code generated" line; every other file, the assembly of
+// intrinsic_arm64.s included, is written by hand.
+//
+//	file                                holds                                          from
+//	asm_<arch>.s                        the entry of each op not bound inline          spec, backend
+//	zapi_<arch>.go                      the exported functions, guards, entry decls    spec
+//	zasm_<arch>.go                      the flag bytes, the variants' rows (archOps)   spec
+//	zstatic_<arch>.go                   the exported functions of gohal_static builds  spec
+//	ztable.go                           DispatchTable, row<Op>, portableOps            spec
+//	zportable.go                        the portable build (purego, race, no backend)  spec, backend list
+//	zops_test.go                        the op lists hal's tests loop over             spec
+//	direct/zdirect_<arch>.s             each variant's own function                    spec, backend
+//	direct/zdirect_<arch>.go            their declarations                             spec
+//	direct/zstatic_<level>_<arch>.go    Static<Op>: what a level compiles in           spec (Levels)
+//	../internal/probe/zprobe_<arch>.s   the flag probes (measurement, not API)         spec, backend
+//	../internal/probe/zprobe_<arch>.go  their declarations and flag bytes              spec
 package hal

@@ -1,6 +1,8 @@
 package hal
 
-// The assembly (asm_<arch>.s) and its Go declarations (zasm_<arch>.go) are
-// generated from the op spec in gen/spec by the generator module in gen/,
-// which keeps avo out of this module's dependencies.
+// The files of this package named z* and asm_<arch>.s, and those of
+// hal/direct and internal/probe named z*, are generated from the op spec
+// in gen/spec by the generator module in gen/, which keeps avo out of this
+// module's dependencies; doc.go ("Generated files") lists them. The
+// generator also deletes any generated file it no longer writes.
 //go:generate sh -c "cd ../gen && go run . -out ../hal"

@@ -2,6 +2,11 @@
 
 #include "textflag.h"
 
+// Written by hand, not generated (hal/doc.go, "Generated files"): no op or
+// variant of the spec is here, only a read of the Go runtime's own flag,
+// which intrinsicHas (intrinsic_arm64.go, its one caller) needs to set the
+// guards; it depends on the runtime, not on anything the generator knows.
+
 // func runtimeHasAtomics() uint8
 // The byte the compiler's inlined sync/atomic RMWs test at GOARM64=v8.0
 // (cmd/compile's ir.Syms.ARM64HasATOMICS): the runtime sets it at start

@@ -13,20 +13,20 @@ func TestAsm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, direct, probe := string(files["asm_amd64.s"]), string(files["direct/asm_amd64.s"]), string(files["../internal/probe/asm_amd64.s"])
+	api, direct, probe := string(files["asm_amd64.s"]), string(files["direct/zdirect_amd64.s"]), string(files["../internal/probe/zprobe_amd64.s"])
 	for _, c := range []struct{ file, name, want string }{
 		{api, "asm_amd64.s", "//go:build !purego && !race && !gohal_static\n"},
-		{direct, "direct/asm_amd64.s", "//go:build !purego\n"},
+		{direct, "direct/zdirect_amd64.s", "//go:build !purego\n"},
 		// LOCK on its own line before the locked instruction.
-		{direct, "direct/asm_amd64.s", "\tLOCK\n\tXADDQ AX, (CX)\n"},
-		{direct, "direct/asm_amd64.s", "\tLOCK\n\tCMPXCHG16B (DI)\n"},
+		{direct, "direct/zdirect_amd64.s", "\tLOCK\n\tXADDQ AX, (CX)\n"},
+		{direct, "direct/zdirect_amd64.s", "\tLOCK\n\tCMPXCHG16B (DI)\n"},
 		// The flag binding: one byte compare in memory, one branch.
 		{api, "asm_amd64.s", "TEXT ·Fence(SB), NOSPLIT, $0\n"},
 		{api, "asm_amd64.s", "CMPB ·selFence+0(SB), $0x00\n\tJNE  mfence\n"},
-		{direct, "direct/asm_amd64.s", "TEXT ·CyclesLfenceRdtsc(SB), NOSPLIT, $0-8\n"},
+		{direct, "direct/zdirect_amd64.s", "TEXT ·CyclesLfenceRdtsc(SB), NOSPLIT, $0-8\n"},
 		// The flag probe: the same test before the same body twice.
-		{probe, "internal/probe/asm_amd64.s", "TEXT ·FetchAddUint64Flagged(SB), NOSPLIT, $0-24\n"},
-		{probe, "internal/probe/asm_amd64.s", "CMPB  ·selFetchadd64+0(SB), $0x00\n\tJNE   flagged\n"},
+		{probe, "internal/probe/zprobe_amd64.s", "TEXT ·FetchAddUint64Flagged(SB), NOSPLIT, $0-24\n"},
+		{probe, "internal/probe/zprobe_amd64.s", "CMPB  ·selFetchadd64+0(SB), $0x00\n\tJNE   flagged\n"},
 		// spinlock32: test, PAUSE while held, LOCK CMPXCHGL when free.
 		{api, "asm_amd64.s", "TEXT ·spinLockUint32(SB), NOSPLIT, $0-17\n"},
 		{api, "asm_amd64.s", "\tDECL  DX\n\tPAUSE\n\tJMP   pause_loop\n"},

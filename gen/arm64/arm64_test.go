@@ -12,12 +12,12 @@ func TestAsm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(files["asm_arm64.s"]) + string(files["direct/asm_arm64.s"]) + string(files["../internal/probe/asm_arm64.s"])
+	s := string(files["asm_arm64.s"]) + string(files["direct/zdirect_arm64.s"]) + string(files["../internal/probe/zprobe_arm64.s"])
 	if !strings.HasPrefix(strings.SplitN(string(files["asm_arm64.s"]), "\n\n", 3)[1], "//go:build !purego && !race && !gohal_static") {
 		t.Errorf("asm_arm64.s: build constraint is not !purego && !race && !gohal_static")
 	}
-	if !strings.Contains(string(files["direct/asm_arm64.s"]), "//go:build !purego\n") {
-		t.Errorf("direct/asm_arm64.s: build constraint is not !purego")
+	if !strings.Contains(string(files["direct/zdirect_arm64.s"]), "//go:build !purego\n") {
+		t.Errorf("direct/zdirect_arm64.s: build constraint is not !purego")
 	}
 	for _, want := range []string{
 		"TEXT ·fetchadd64Flag(SB), NOSPLIT, $0-24\n\tMOVBU     ·selFetchadd64(SB), R9\n\tCBNZ      R9, llsc\n",

@@ -3,9 +3,12 @@
 // Backend only knows how to write its instructions.
 //
 // For every op in spec.Ops and its variants on the backend's GOARCH the
-// driver writes two assembly files and the Go beside them.
+// driver writes three assembly files and the Go beside them. Every
+// generated file's name starts with z, as x/sys's do, except package hal's
+// asm_<arch>.s, the name gohal's design fixes; every one starts with the
+// Header line (gen's TestGeneratedFileNames holds both).
 //
-// Package hal/direct (direct/asm_<arch>.s, direct/zdirect_<arch>.go): one
+// Package hal/direct (direct/zdirect_<arch>.s, direct/zdirect_<arch>.go): one
 // exported TEXT per variant, direct.<Export><Variant> (the direct binding,
 // and the func values hal's dispatch table holds); and, per compile-time
 // feature level
@@ -13,7 +16,7 @@
 // variant a gohal_static build at that level compiles in, bound by an
 // inlined intrinsic when the variant is one, else by a direct call.
 //
-// Package internal/probe (../internal/probe/asm_<arch>.s,
+// Package internal/probe (../internal/probe/zprobe_<arch>.s,
 // zprobe_<arch>.go): for ops with a single variant, a flag-probe entry
 // <Export>Flagged that puts that variant behind the same one-byte flag test
 // hal's multi-variant entries use, so that the test's cost can be
@@ -141,7 +144,7 @@ func staticTags() []string { return append(append([]string(nil), Tags...), Stati
 
 // Generate runs b over the spec and returns the generated files by path
 // relative to package hal's directory: asm_<arch>.s, zasm_<arch>.go,
-// zapi_<arch>.go and zstatic_<arch>.go in hal, and direct/asm_<arch>.s,
+// zapi_<arch>.go and zstatic_<arch>.go in hal, and direct/zdirect_<arch>.s,
 // direct/zdirect_<arch>.go and direct/zstatic_<level>_<arch>.go.
 func Generate(b Backend) (map[string][]byte, error) {
 	arch := b.Arch()
@@ -168,7 +171,7 @@ func Generate(b Backend) (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arch, err)
 	}
-	files[DirectDir+"/asm_"+arch+".s"] = asm
+	files[DirectDir+"/zdirect_"+arch+".s"] = asm
 
 	// Package internal/probe: the flag probes, for measurement only.
 	for i := range spec.Ops {
@@ -194,7 +197,7 @@ func Generate(b Backend) (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arch, err)
 	}
-	files[ProbeDir+"/asm_"+arch+".s"] = asm
+	files[ProbeDir+"/zprobe_"+arch+".s"] = asm
 
 	// Package hal: the entries of the ops not bound inline. An op whose
 	// only variants are Go has its entry in Go (zapi_<arch>.go); a Go

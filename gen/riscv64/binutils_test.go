@@ -174,7 +174,7 @@ func TestNotAsOrdered(t *testing.T) {
 // instructions the Go assembler encodes itself (SC.rl, AMO*.aqrl, RDTIME),
 // and no assembly function of hal's may hold an LR, SC or AMO with weaker
 // ordering bits or Go's FENCE IORW,IORW. It checks the committed
-// hal/asm_riscv64.s and hal/direct/asm_riscv64.s, which
+// hal/asm_riscv64.s and hal/direct/zdirect_riscv64.s, which
 // TestGeneratedFilesUpToDate keeps fresh.
 func TestGoToolchainEncodings(t *testing.T) {
 	if testing.Short() {

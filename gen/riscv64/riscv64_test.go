@@ -14,7 +14,7 @@ func generate(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(files["asm_riscv64.s"]) + string(files["direct/asm_riscv64.s"])
+	return string(files["asm_riscv64.s"]) + string(files["direct/zdirect_riscv64.s"])
 }
 
 func TestAsm(t *testing.T) {
