@@ -119,10 +119,7 @@ func parseCompareArgs(args []string) (*compareConfig, error) {
 	rest := expandGetopt(args)
 	for {
 		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, &usageError{err.Error()}
+			return nil, flagError(fs, err)
 		}
 		consumed := rest[:len(rest)-len(fs.Args())]
 		rest = fs.Args()
@@ -217,8 +214,7 @@ func compareMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "halbench compare: %s\n%s", benchfile.Shorten(err.Error(), 200), compareUsage)
-		return 2
+		return usageFail(stderr, "compare", benchfile.Shorten(err.Error(), 200))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "halbench compare: %v\n", err)

@@ -72,10 +72,7 @@ func parseLockWaitArgs(args []string) (*lockWaitConfig, error) {
 	kinds := fs.String("kinds", "", "")
 	asJSON := fs.Bool("json", false, "")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, &usageError{err.Error()}
+		return nil, flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
@@ -142,8 +139,7 @@ func runLockWait(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "halbench lockwait: %v (halbench lockwait -h for the flags)\n", err)
-		return 2
+		return usageFail(stderr, "lockwait", err.Error())
 	}
 	if isTerminal(stderr) {
 		cfg.suite.Progress = func(r, rounds int, kind string) {

@@ -108,10 +108,7 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	worker := fs.String("worker", "", "")
 	samples := fs.Int("samples", 1, "")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, &usageError{err.Error()}
+		return nil, flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
@@ -981,8 +978,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "halbench tune: %v\n\n%s", err, tuneUsage)
-		return 2
+		return usageFail(stderr, "tune", err.Error())
 	}
 	if cfg.worker != "" {
 		if err := runWorker(cfg, stdout); err != nil {

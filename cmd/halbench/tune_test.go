@@ -80,9 +80,7 @@ func TestTuneUsage(t *testing.T) {
 		{"tune", "-workload", "contended", "-threads", "1"},
 	} {
 		code, out, errOut := runHalbench(t, args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, "usage: halbench tune") {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
-		}
+		checkUsageError(t, args, code, out, errOut, "tune", "")
 	}
 	if code, _, errOut := runHalbench(t, "tune", "-h"); code != 0 || !strings.Contains(errOut, "-min-gain") {
 		t.Errorf("tune -h: exit %d, %q", code, errOut)
