@@ -61,11 +61,11 @@ type runConfig struct {
 	// sampleIters, if positive, is the iteration count of every sample
 	// (-benchtime Nx); sampleTime then only bounds a lock's run.
 	sampleIters int
-	format     string // "text", "json" or "gobench"
-	svgPath    string
-	svgFile    *os.File      // opened by parseRunArgs, so a bad path fails at once
-	budget     time.Duration // wall time to fit the measurements in; 0 for none
-	list       bool
+	format      string // "text", "json" or "gobench"
+	svgPath     string
+	svgFile     *os.File      // opened by parseRunArgs, so a bad path fails at once
+	budget      time.Duration // wall time to fit the measurements in; 0 for none
+	list        bool
 }
 
 func parseRunArgs(args []string) (*runConfig, error) {
