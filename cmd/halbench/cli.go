@@ -123,3 +123,35 @@ func sectionLogger(w io.Writer, prefix string) func(i, n int, name string, bench
 		fmt.Fprintf(w, "%s: measuring %s (%d/%d, %d benchmark%s)%s\n", prefix, name, i, n, benchmarks, plural, title)
 	}
 }
+
+// sectionMeasurer wraps m so that each of its n calls (tune measures one
+// op, group or kit kind per call) is announced by log as it starts.
+func sectionMeasurer(log func(i, n int, name string, benchmarks int), n int, m tuneMeasurer) tuneMeasurer {
+	i := 0
+	return func(benchs []suite.Benchmark) (map[string][]sample, error) {
+		i++
+		name := "?"
+		if len(benchs) > 0 {
+			name = benchs[0].Section
+		}
+		log(i, max(n, i), name, len(benchs))
+		return m(benchs)
+	}
+}
+
+// measuredOps is how many calls tune's measurer gets for ops and groups:
+// one per op and group that has no error before measuring.
+func measuredOps(ops []*tuneOp, groups []*tuneGroup) int {
+	n := 0
+	for _, o := range ops {
+		if o.Error == "" {
+			n++
+		}
+	}
+	for _, g := range groups {
+		if g.Error == "" {
+			n++
+		}
+	}
+	return n
+}

@@ -157,6 +157,10 @@ func TestLockWaitRunSmall(t *testing.T) {
 	if rc != 0 {
 		t.Fatalf("exit %d: %s", rc, errb.String())
 	}
+	// Not a terminal: a line per round (issue 21 item 8; none before).
+	if want := "halbench lockwait: round 1/2 (every kind, both scenarios)\nhalbench lockwait: round 2/2 (every kind, both scenarios)\n"; errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
+	}
 	var rep lockWaitReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
