@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/internal/benchfile"
+	"github.com/gohal/gohal/internal/ministat"
 )
 
 // The golden files testdata/compare/*.golden are what the real ministat
@@ -20,7 +21,7 @@ import (
 // the same files with the same arguments; for Go benchmark files, for every
 // benchmark and unit present in every file, the "BenchmarkNAME UNIT" heading
 // followed by ministat's output on files of the same names holding that
-// series. Regenerate with
+// series (which compare prints after its summary with -v). Regenerate with
 //
 //	go test ./cmd/halbench -run TestCompareGolden -update
 var update = flag.Bool("update", false, "regenerate testdata/compare/*.golden with /usr/bin/ministat")
@@ -77,6 +78,7 @@ func ministatGoBench(t *testing.T, args []string) string {
 		case args[i] == "-c" || args[i] == "-w":
 			flags = append(flags, args[i], args[i+1])
 			i++
+		case args[i] == "-v": // compare's, not ministat's
 		default:
 			flags = append(flags, args[i])
 		}
@@ -156,13 +158,28 @@ func TestCompareGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			gobench := strings.Contains(tc.args, ".bench")
+			summary := ""
+			if gobench {
+				// Go benchmark files: the summary, then with -v
+				// ministat's reports (issue 21 item 8).
+				var stdout, stderr bytes.Buffer
+				if code := runCompare(args, &stdout, &stderr); code != 0 {
+					t.Fatalf("halbench compare %s: exit %d: %s", tc.args, code, stderr.String())
+				}
+				summary = stdout.String() + "\n"
+				if strings.Contains(summary, ministat.Header) {
+					t.Errorf("halbench compare %s without -v printed ministat's reports:\n%s", tc.args, summary)
+				}
+				args = append([]string{"-v"}, args...)
+			}
 			var stdout, stderr bytes.Buffer
 			code := runCompare(args, &stdout, &stderr)
 			if code != 0 {
 				t.Fatalf("halbench compare %s: exit %d: %s", tc.args, code, stderr.String())
 			}
-			if stdout.String() != string(want) {
-				t.Errorf("halbench compare %s:\n--- got\n%s--- want (ministat)\n%s", tc.args, stdout.String(), want)
+			if stdout.String() != summary+string(want) {
+				t.Errorf("halbench compare %s:\n--- got\n%s--- want (summary, then ministat)\n%s%s", strings.Join(args, " "), stdout.String(), summary, want)
 			}
 		})
 	}
@@ -200,7 +217,7 @@ func TestCompareGoldensAreCurrent(t *testing.T) {
 func TestCompareSkippedSeries(t *testing.T) {
 	t.Chdir(filepath.Join("testdata", "compare"))
 	var stdout, stderr bytes.Buffer
-	if code := runCompare([]string{"-n", "old.bench", "new.bench"}, &stdout, &stderr); code != 0 {
+	if code := runCompare([]string{"-n", "-v", "old.bench", "new.bench"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if want := "halbench compare: skipped github.com/gohal/gohal/hal.BenchmarkOnlyOld-2 ns/op (not in new.bench)\n"; stderr.String() != want {
