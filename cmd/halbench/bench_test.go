@@ -535,7 +535,7 @@ func FuzzParseThreads(f *testing.F) {
 // configuration or is a usage error; it never panics.
 func FuzzParseRunArgs(f *testing.F) {
 	for _, s := range []string{"", "-quick", "-full -count 5", "-threads 1,x", "-filter (", "-count 0", "-format xml",
-		"-json -format gobench", "-benchtime 1ms", "-threads 2 -filter ^Lock/ -list", "-h", "--", "-count=3 extra"} {
+		"-json -format gobench", "-benchtime 1ms", "-benchtime 100x", "-benchtime 5", "-threads 2 -filter ^Lock/ -list", "-h", "--", "-count=3 extra"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
