@@ -240,7 +240,8 @@ func TestGoBenchFormat(t *testing.T) {
 	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, cmpOut, cmpErr := runHalbench(t, "compare", "-n", file); code != 0 || !strings.Contains(cmpOut, "BenchmarkLock/kind=ttas/threads=2/cs=0"+suffix+" cycles/op") {
+	if code, cmpOut, cmpErr := runHalbench(t, "compare", "-n", "-v", file); code != 0 || !strings.Contains(cmpOut, "\nLock/kind=ttas/threads=2/cs=0"+suffix+"  ") ||
+		!strings.Contains(cmpOut, "BenchmarkLock/kind=ttas/threads=2/cs=0"+suffix+" cycles/op") {
 		t.Errorf("halbench compare on -format gobench output: exit %d, %s\n%s", code, cmpErr, cmpOut)
 	}
 }
