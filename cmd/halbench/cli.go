@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/benchfile"
 	"github.com/gohal/gohal/internal/suite"
 )
@@ -154,4 +156,17 @@ func measuredOps(ops []*tuneOp, groups []*tuneGroup) int {
 		}
 	}
 	return n
+}
+
+// checkGOHALLine reports whether line is a GOHAL value this build and this
+// CPU accept, as hal's init would judge it: tune -check of a line hal
+// rejects is a bad argument, not a failed check.
+func checkGOHALLine(line string) error {
+	var ops []dispatch.Op
+	for _, op := range hal.Ops() {
+		vs, _ := hal.Variants(op)
+		ops = append(ops, dispatch.Op{Name: op, Variants: vs})
+	}
+	_, err := dispatch.Select(dispatch.Host(), ops, line)
+	return err
 }

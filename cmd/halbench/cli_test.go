@@ -169,6 +169,8 @@ func TestEverySubcommandUsageError(t *testing.T) {
 		{"tune", []string{"tune", "-bogus"}, "flag provided but not defined: -bogus"},
 		{"tune", []string{"tune", "-benchtime", "5"}, `-benchtime "5": want a duration such as 20ms`},
 		{"tune", []string{"tune", "-count", "3"}, "-count 3: need at least 4 samples"},
+		{"tune", []string{"tune", "-check", "bogus=1"}, `-check "bogus=1": GOHAL: unknown op "bogus"`},
+		{"tune", []string{"tune", "-check", "cas64=nope"}, `-check "cas64=nope": GOHAL: op "cas64" has no variant "nope"`},
 		{"peers", []string{"peers", "-bogus"}, "flag provided but not defined: -bogus"},
 		{"peers", []string{"peers", "-benchtime", "5"}, `-benchtime "5": want a duration such as 100ms or an iteration count such as 10x`},
 		{"peers", []string{"peers", "-count", "x"}, `-count "x": want a whole number`},

@@ -120,6 +120,11 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	if *samples < 1 {
 		return nil, &usageError{fmt.Sprintf("-samples %d: must be positive", *samples)}
 	}
+	if cfg.checkSet {
+		if err := checkGOHALLine(cfg.check); err != nil {
+			return nil, &usageError{fmt.Sprintf("-check %q: %v", cfg.check, err)}
+		}
+	}
 	if cfg.quick {
 		cfg.count, cfg.sampleTime = 6, 2*time.Millisecond
 	}
