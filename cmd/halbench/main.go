@@ -9,13 +9,18 @@
 //	halbench [run] [flags]       measure and report (the default)
 //	halbench features [-json]    print the CPU's features and the dispatch table
 //	halbench compare [flags] [FILE...]
-//	                             compare samples like ministat (plain columns or Go benchmark files)
+//	                             compare samples like ministat (plain columns), or Go benchmark
+//	                             files: a summary by the report's rule (-v: and ministat)
 //	halbench tune [flags]        measure every variant of every op and print the GOHAL line for this machine
 //	halbench peers [flags]       run the peers module: the kit against other libraries
 //	halbench lockwait [flags]    how long Lock calls wait: each lock's wait distribution beside sync.Mutex's
 //
 // Run `halbench -h` for the list of commands and `halbench CMD -h` for a
-// command's flags.
+// command's flags. A bad flag or argument gets one line saying what is
+// wrong and one pointing at the usage, and exit status 2, before anything
+// is measured. Results go to standard output and progress to standard
+// error: a status line on a terminal, else a line per section as it
+// starts.
 package main
 
 import (
