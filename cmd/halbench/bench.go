@@ -27,8 +27,8 @@ each gets -count samples. The report gives, per section, the median ns/op,
 cycles/op and the ratio to the section's baseline with a 95% confidence
 interval, ministat blocks for the key comparisons and a verdict.
 
-Results go to standard output; progress goes to standard error when it is
-a terminal.
+Results go to standard output; progress goes to standard error: a status
+line on a terminal, else a line per section as it starts.
 
 Flags:
   -quick          the default: 10 samples of up to 20ms each, shortened
@@ -39,13 +39,16 @@ Flags:
   -threads LIST   comma-separated goroutine counts (default 1,2,4,8)
   -count N        samples per benchmark, at least 3, 4 for a verdict
                   (default 10, -full 20)
-  -benchtime D    time per sample, exactly (default: up to 20ms, -full 100ms)
+  -benchtime D    time per sample, exactly (default: up to 20ms, -full
+                  100ms), or Nx: N iterations per sample, as go test
   -json           print the whole report as JSON (same as -format json)
   -format F       text (default), json, or gobench: the Go benchmark
                   format, one line per sample, for benchstat
   -svg FILE       also write charts (contention scaling, binding modes)
                   as a self-contained SVG file
   -list           print the names of the selected benchmarks and exit
+
+Other commands: halbench -h.
 `
 
 // runConfig is the parsed command line of halbench run.
@@ -55,11 +58,14 @@ type runConfig struct {
 	threads    []int
 	count      int
 	sampleTime time.Duration
-	format     string // "text", "json" or "gobench"
-	svgPath    string
-	svgFile    *os.File      // opened by parseRunArgs, so a bad path fails at once
-	budget     time.Duration // wall time to fit the measurements in; 0 for none
-	list       bool
+	// sampleIters, if positive, is the iteration count of every sample
+	// (-benchtime Nx); sampleTime then only bounds a lock's run.
+	sampleIters int
+	format      string // "text", "json" or "gobench"
+	svgPath     string
+	svgFile     *os.File      // opened by parseRunArgs, so a bad path fails at once
+	budget      time.Duration // wall time to fit the measurements in; 0 for none
+	list        bool
 }
 
 func parseRunArgs(args []string) (*runConfig, error) {
@@ -70,16 +76,14 @@ func parseRunArgs(args []string) (*runConfig, error) {
 	filter := fs.String("filter", "", "")
 	threads := fs.String("threads", "1,2,4,8", "")
 	count := fs.Int("count", 0, "")
-	benchtime := fs.Duration("benchtime", 0, "")
+	var benchtime benchtimeValue
+	fs.Var(&benchtime, "benchtime", "")
 	asJSON := fs.Bool("json", false, "")
 	format := fs.String("format", "text", "")
 	svg := fs.String("svg", "", "")
 	list := fs.Bool("list", false, "")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, &usageError{err.Error()}
+		return nil, flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
@@ -119,10 +123,12 @@ func parseRunArgs(args []string) (*runConfig, error) {
 		cfg.count = *count
 	}
 	if set["benchtime"] {
-		if *benchtime <= 0 {
-			return nil, &usageError{fmt.Sprintf("-benchtime %v: must be positive", *benchtime)}
+		// benchtimeValue.Set has checked it: positive either way.
+		if benchtime.iters > 0 {
+			cfg.sampleIters = benchtime.iters
+		} else {
+			cfg.sampleTime = benchtime.d
 		}
-		cfg.sampleTime = *benchtime
 		cfg.budget = 0 // a sample time asked for is a sample time given
 	}
 
@@ -199,8 +205,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "halbench: %v\n\n%s", err, runUsage)
-		return 2
+		return usageFail(stderr, "run", err.Error())
 	}
 	svgDone := false
 	if cfg.svgFile != nil {
@@ -214,8 +219,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	benchs := suite.Select(suite.Options{Threads: cfg.threads, Filter: cfg.filter, Full: cfg.full})
 	if len(benchs) == 0 {
-		fmt.Fprintf(stderr, "halbench: -filter %q matches no benchmark (see halbench -list)\n", cfg.filter)
-		return 2
+		return usageFail(stderr, "run", fmt.Sprintf("-filter %q matches no benchmark (see halbench -list)", cfg.filter))
 	}
 	if cfg.list {
 		for _, bm := range benchs {
@@ -224,11 +228,15 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	h := &harness{sampleTime: cfg.sampleTime, minSample: minSampleTime, count: cfg.count, budget: cfg.budget}
+	h := &harness{sampleTime: cfg.sampleTime, iters: cfg.sampleIters, minSample: minSampleTime, count: cfg.count, budget: cfg.budget}
 	if isTerminal(stderr) {
 		h.progress = func(done, total int, what string) {
 			fmt.Fprintf(stderr, "\r\033[K[%3d%%] %s", done*100/total, what)
 		}
+	} else {
+		// A log, not a screen: a line per section as it starts, so
+		// that a CI log is not silent for a minute.
+		h.section = sectionLogger(stderr, "halbench")
 	}
 	start := time.Now()
 	// Pay for the calibrations before measuring anything.
@@ -244,6 +252,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	}
 	rep := buildReport(cfg, benchs, samples, time.Since(start))
 	rep.SampleTime = sampleTimeText(h.shortest, h.longest)
+	if cfg.sampleIters > 0 {
+		rep.SampleTime = fmt.Sprintf("%dx", cfg.sampleIters)
+	}
 	for name, d := range h.wall {
 		if b := rep.byName[name]; b != nil {
 			b.WallSeconds = d.Seconds()

@@ -15,7 +15,7 @@ import (
 	"github.com/gohal/gohal/internal/ministat"
 )
 
-const compareUsage = `usage: halbench compare [-c 80|90|95|98|99|99.5] [-C column] [-d delims] [-w width] [-A] [-n] [-s] [-q] [FILE...]
+const compareUsage = `usage: halbench compare [-c 80|90|95|98|99|99.5] [-C column] [-d delims] [-w width] [-A] [-n] [-s] [-q] [-v] [FILE...]
 
 Compare samples like ministat(1): Student's t test with pooled variance of
 every FILE against the first, with ministat's plot and table. With no FILE,
@@ -24,8 +24,12 @@ or for a FILE named "-", read standard input (named <stdin>).
 A FILE is either ministat's input (numbers, one per line; -C and -d choose
 the column) or Go benchmark output (go test -bench, benchstat's format),
 detected per file; -C or -d read every FILE as ministat input. For Go
-benchmark files there is one report per package ("pkg:" line), benchmark
-and unit found in every FILE, each package's headed by its "pkg:" line.
+benchmark files compare prints a summary: per package ("pkg:" line) and
+unit a table with a row per benchmark found in every FILE, its median in
+each FILE, the ratio of each FILE's to the first's and the verdict by
+halbench's rule (the Mann–Whitney interval of the ratio excludes 1; see
+halbench run -h). With -v, one ministat report per package, benchmark and
+unit follows, each package's headed by its "pkg:" line.
 Every sample needs at least 3 values, all finite (NaN and Inf are errors);
 at most 7 FILEs.
 
@@ -41,13 +45,14 @@ Flags:
   -n          statistics only: no plot, no comparisons
   -s          draw each sample's avg/median/stddev bar on its own line
   -q          omit the legend and the table header
+  -v          Go benchmark files: the ministat reports after the summary
 `
 
 // valueFlags take an argument; boolFlags do not. Both are the
 // single-letter ministat flags that may be combined as with getopt(3).
 const (
 	valueFlags = "cCdw"
-	boolFlags  = "Anqs"
+	boolFlags  = "Anqsv"
 )
 
 // expandGetopt rewrites getopt(3)-style arguments into what package flag
@@ -101,6 +106,9 @@ type compareConfig struct {
 	load   benchfile.LoadOptions
 	files  []string
 	column bool // -C or -d given: read every file as ministat input
+	// verbose (-v) adds the ministat reports to the summary of Go
+	// benchmark files.
+	verbose bool
 }
 
 func parseCompareArgs(args []string) (*compareConfig, error) {
@@ -114,15 +122,13 @@ func parseCompareArgs(args []string) (*compareConfig, error) {
 	statsOnly := fs.Bool("n", false, "statistics only: no plot, no comparisons")
 	stack := fs.Bool("s", false, "draw each sample's avg/median/stddev bar on its own line")
 	quiet := fs.Bool("q", false, "omit the legend and the table header")
+	verbose := fs.Bool("v", false, "Go benchmark files: the ministat reports after the summary")
 
 	var files []string
 	rest := expandGetopt(args)
 	for {
 		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, &usageError{err.Error()}
+			return nil, flagError(fs, err)
 		}
 		consumed := rest[:len(rest)-len(fs.Args())]
 		rest = fs.Args()
@@ -138,7 +144,7 @@ func parseCompareArgs(args []string) (*compareConfig, error) {
 		rest = rest[1:]
 	}
 
-	cfg := &compareConfig{files: files}
+	cfg := &compareConfig{files: files, verbose: *verbose}
 	c, err := strconv.ParseFloat(*conf, 64)
 	if err == nil {
 		err = ministat.CheckConfidence(c)
@@ -217,8 +223,7 @@ func compareMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		fmt.Fprintf(stderr, "halbench compare: %s\n%s", benchfile.Shorten(err.Error(), 200), compareUsage)
-		return 2
+		return usageFail(stderr, "compare", benchfile.Shorten(err.Error(), 200))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "halbench compare: %v\n", err)
@@ -245,7 +250,7 @@ func compareMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if files[0].Format == benchfile.FormatColumns {
 		err = compareColumns(stdout, files, cfg.opts)
 	} else {
-		err = compareGoBench(stdout, stderr, files, cfg.opts)
+		err = compareGoBench(stdout, stderr, files, cfg.opts, cfg.verbose)
 	}
 	var ie *inputError
 	switch {
@@ -328,13 +333,15 @@ func (k seriesKey) String() string {
 	return s
 }
 
-// compareGoBench prints one ministat report per package, benchmark and unit
-// present in every file, in order of first appearance with each package's
-// reports together, each headed by the benchmark name and unit and
-// separated by a blank line. A "pkg: NAME" line (as in the input, and as
-// benchstat heads its tables) precedes the first report of each package;
-// benchmarks of the same name in different packages are never merged.
-func compareGoBench(w, stderr io.Writer, files []*benchfile.File, opts ministat.Options) error {
+// compareGoBench prints the summary of the series (package, benchmark,
+// unit) present in every file (see writeSummary) and, if verbose, then one
+// ministat report per series, in order of first appearance with each
+// package's reports together, each headed by the benchmark name and unit
+// and separated by a blank line. A "pkg: NAME" line (as in the input, and
+// as benchstat heads its tables) precedes the first report of each
+// package; benchmarks of the same name in different packages are never
+// merged.
+func compareGoBench(w, stderr io.Writer, files []*benchfile.File, opts ministat.Options, verbose bool) error {
 	for _, f := range files {
 		if len(f.Bench.Series) == 0 {
 			return &inputError{f.Path + ": no benchmark results"}
@@ -379,11 +386,16 @@ func compareGoBench(w, stderr io.Writer, files []*benchfile.File, opts ministat.
 			}
 		}
 	}
+	if err := writeSummary(w, files, common, opts); err != nil {
+		return err
+	}
 	for i, k := range common {
-		if i > 0 {
-			if _, err := io.WriteString(w, "\n"); err != nil {
-				return err
-			}
+		if !verbose {
+			break
+		}
+		// A blank line after the summary and between reports.
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
 		}
 		if (i == 0 && k.pkg != "") || (i > 0 && k.pkg != common[i-1].pkg) {
 			if _, err := io.WriteString(w, strings.TrimSpace("pkg: "+k.pkg)+"\n"); err != nil {

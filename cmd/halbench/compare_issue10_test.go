@@ -154,19 +154,33 @@ func TestComparePackagesLikeBenchstat(t *testing.T) {
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	if code := compareMain(append([]string{"-A"}, files...), nil, &stdout, &stderr); code != 0 {
+	if code := compareMain(append([]string{"-A", "-v"}, files...), nil, &stdout, &stderr); code != 0 {
 		t.Fatal(stderr.String())
 	}
+	// ministat's reports (-v) after the summary, and the summary's rows
+	// (issue 21 item 8): "pkg: P", a header, "X-2  median  median  ratio
+	// verdict".
+	summaryText, reports, _ := strings.Cut(stdout.String(), "\n\npkg: example.com/a\nBenchmarkX-2")
 	fromCompare := map[string]bool{}
-	for _, block := range strings.Split(stdout.String(), "\n\n") {
+	for _, block := range strings.Split("pkg: example.com/a\nBenchmarkX-2"+reports, "\n\n") {
 		p, _, _ := strings.Cut(strings.TrimPrefix(block, "pkg: "), "\n")
 		fromCompare[p] = strings.Contains(block, "\nDifference at 95.0% confidence")
 	}
+	fromSummary := map[string]bool{}
+	pkg = ""
+	for _, line := range strings.Split(summaryText, "\n") {
+		if p, ok := strings.CutPrefix(line, "pkg: "); ok {
+			pkg = p
+		}
+		if f := strings.Fields(line); len(f) > 0 && f[0] == "X-2" {
+			fromSummary[pkg] = f[len(f)-1] != "~"
+		}
+	}
 	want := map[string]bool{"example.com/a": false, "example.com/b": true}
-	for _, got := range []map[string]bool{fromBenchstat, fromCompare} {
+	for _, got := range []map[string]bool{fromBenchstat, fromCompare, fromSummary} {
 		if len(got) != len(want) || got["example.com/a"] != false || got["example.com/b"] != true {
-			t.Errorf("significant per package: benchstat %v, compare %v; want %v\nbenchstat:\n%s\ncompare:\n%s",
-				fromBenchstat, fromCompare, want, out, stdout.String())
+			t.Errorf("significant per package: benchstat %v, compare's ministat %v, compare's summary %v; want %v\nbenchstat:\n%s\ncompare:\n%s",
+				fromBenchstat, fromCompare, fromSummary, want, out, stdout.String())
 			break
 		}
 	}

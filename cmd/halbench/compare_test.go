@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/internal/benchfile"
+	"github.com/gohal/gohal/internal/ministat"
 )
 
 // The golden files testdata/compare/*.golden are what the real ministat
@@ -20,7 +21,7 @@ import (
 // the same files with the same arguments; for Go benchmark files, for every
 // benchmark and unit present in every file, the "BenchmarkNAME UNIT" heading
 // followed by ministat's output on files of the same names holding that
-// series. Regenerate with
+// series (which compare prints after its summary with -v). Regenerate with
 //
 //	go test ./cmd/halbench -run TestCompareGolden -update
 var update = flag.Bool("update", false, "regenerate testdata/compare/*.golden with /usr/bin/ministat")
@@ -77,6 +78,7 @@ func ministatGoBench(t *testing.T, args []string) string {
 		case args[i] == "-c" || args[i] == "-w":
 			flags = append(flags, args[i], args[i+1])
 			i++
+		case args[i] == "-v": // compare's, not ministat's
 		default:
 			flags = append(flags, args[i])
 		}
@@ -156,13 +158,28 @@ func TestCompareGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			gobench := strings.Contains(tc.args, ".bench")
+			summary := ""
+			if gobench {
+				// Go benchmark files: the summary, then with -v
+				// ministat's reports (issue 21 item 8).
+				var stdout, stderr bytes.Buffer
+				if code := runCompare(args, &stdout, &stderr); code != 0 {
+					t.Fatalf("halbench compare %s: exit %d: %s", tc.args, code, stderr.String())
+				}
+				summary = stdout.String() + "\n"
+				if strings.Contains(summary, ministat.Header) {
+					t.Errorf("halbench compare %s without -v printed ministat's reports:\n%s", tc.args, summary)
+				}
+				args = append([]string{"-v"}, args...)
+			}
 			var stdout, stderr bytes.Buffer
 			code := runCompare(args, &stdout, &stderr)
 			if code != 0 {
 				t.Fatalf("halbench compare %s: exit %d: %s", tc.args, code, stderr.String())
 			}
-			if stdout.String() != string(want) {
-				t.Errorf("halbench compare %s:\n--- got\n%s--- want (ministat)\n%s", tc.args, stdout.String(), want)
+			if stdout.String() != summary+string(want) {
+				t.Errorf("halbench compare %s:\n--- got\n%s--- want (summary, then ministat)\n%s%s", strings.Join(args, " "), stdout.String(), summary, want)
 			}
 		})
 	}
@@ -200,7 +217,7 @@ func TestCompareGoldensAreCurrent(t *testing.T) {
 func TestCompareSkippedSeries(t *testing.T) {
 	t.Chdir(filepath.Join("testdata", "compare"))
 	var stdout, stderr bytes.Buffer
-	if code := runCompare([]string{"-n", "old.bench", "new.bench"}, &stdout, &stderr); code != 0 {
+	if code := runCompare([]string{"-n", "-v", "old.bench", "new.bench"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if want := "halbench compare: skipped github.com/gohal/gohal/hal.BenchmarkOnlyOld-2 ns/op (not in new.bench)\n"; stderr.String() != want {
@@ -279,12 +296,13 @@ func TestExpandGetopt(t *testing.T) {
 }
 
 func TestCompareErrors(t *testing.T) {
-	usage := "usage: halbench compare"
+	hint := "run 'halbench compare -h' for usage\n"
 	for _, tc := range []struct {
 		name string
 		args []string
 		want string // the first line of stderr
-		// usage reports whether the usage text must follow.
+		// usage reports a usage error: the hint line must follow (and
+		// nothing else: issue 21 item 8); otherwise nothing follows.
 		usage bool
 	}{
 		{"bad flag", []string{"-x", "a.txt"}, "halbench compare: flag provided but not defined: -x", true},
@@ -292,7 +310,7 @@ func TestCompareErrors(t *testing.T) {
 		{"non-numeric -c", []string{"-c", "high", "a.txt"}, "halbench compare: -c high: confidence must be one of 80, 90, 95, 98, 99, 99.5", true},
 		{"-c without value", []string{"a.txt", "-c"}, "halbench compare: flag needs an argument: -c", true},
 		{"bad -C", []string{"-C", "0", "a.txt"}, "halbench compare: -C 0: columns are numbered from 1", true},
-		{"non-numeric -C", []string{"-C", "two", "a.txt"}, `halbench compare: invalid value "two" for flag -C: parse error`, true},
+		{"non-numeric -C", []string{"-C", "two", "a.txt"}, `halbench compare: -C "two": want a whole number`, true},
 		{"empty -d", []string{"-d", "", "a.txt"}, "halbench compare: -d: the delimiter string is empty", true},
 		{"bad -w", []string{"-w", "1", "a.txt"}, "halbench compare: -w 1: the plot needs a width of at least 2", true},
 		{"zero files: empty stdin", nil, "halbench compare: <stdin>: 0 data points; at least 3 are needed", false},
@@ -334,8 +352,8 @@ func TestCompareErrors(t *testing.T) {
 			if first != tc.want {
 				t.Errorf("stderr %q\nwant   %q", first, tc.want)
 			}
-			if hasUsage := strings.HasPrefix(rest, usage); hasUsage != tc.usage {
-				t.Errorf("usage printed: %v, want %v; stderr:\n%s", hasUsage, tc.usage, stderr.String())
+			if wantRest := map[bool]string{true: hint}[tc.usage]; rest != wantRest {
+				t.Errorf("after the first line %q, want %q; stderr:\n%s", rest, wantRest, stderr.String())
 			}
 		})
 	}

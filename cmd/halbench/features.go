@@ -47,22 +47,19 @@ func buildFeaturesReport() featuresReport {
 
 func runFeatures(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("halbench features", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: halbench features [-json]")
-		fs.PrintDefaults()
-	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		if err = flagError(fs, err); errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fmt.Fprintln(stderr, "usage: halbench features [-json]\n\nPrint the CPU's features and the dispatch table: every op's variant and why.\n\nFlags:")
+			fs.PrintDefaults()
 			return 0 // asked for: like -h of run and compare
 		}
-		return 2
+		return usageFail(stderr, "features", err.Error())
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "halbench features: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
+		return usageFail(stderr, "features", fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
 	r := buildFeaturesReport()
 	if *asJSON {

@@ -106,9 +106,7 @@ func TestFeaturesText(t *testing.T) {
 func TestFeaturesUsage(t *testing.T) {
 	for _, args := range [][]string{{"features", "-x"}, {"features", "extra"}} {
 		code, out, errOut := runHalbench(t, args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, "usage: halbench features") {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
-		}
+		checkUsageError(t, args, code, out, errOut, "features", "")
 	}
 }
 

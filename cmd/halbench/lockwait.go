@@ -32,6 +32,8 @@ Measure, per lock kind and for sync.Mutex, how long each Lock call waits:
 The kinds run interleaved in rounds (every kind once per round, the order
 rotated), merged per kind. A wait is the time from before Lock to after it
 returns (one monotonic clock read, whose cost is printed, is in each).
+Progress goes to standard error: a status line on a terminal, else a line
+per round as it starts.
 Targets, each lock against sync.Mutex in the same run: contended waits
 ≥ 32 ms at most the mutex's + 1; contended max at most 2× the mutex's;
 occasional median at most 2× the mutex's.
@@ -72,10 +74,7 @@ func parseLockWaitArgs(args []string) (*lockWaitConfig, error) {
 	kinds := fs.String("kinds", "", "")
 	asJSON := fs.Bool("json", false, "")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, &usageError{err.Error()}
+		return nil, flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
@@ -142,18 +141,27 @@ func runLockWait(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "halbench lockwait: %v (halbench lockwait -h for the flags)\n", err)
-		return 2
+		return usageFail(stderr, "lockwait", err.Error())
 	}
-	if isTerminal(stderr) {
+	terminal := isTerminal(stderr)
+	if terminal {
 		cfg.suite.Progress = func(r, rounds int, kind string) {
 			fmt.Fprintf(stderr, "\r\033[K[round %d/%d] %s", r+1, rounds, kind)
+		}
+	} else {
+		// A log: a line per round as it starts.
+		last := -1
+		cfg.suite.Progress = func(r, rounds int, kind string) {
+			if r != last {
+				last = r
+				fmt.Fprintf(stderr, "halbench lockwait: round %d/%d (every kind, both scenarios)\n", r+1, rounds)
+			}
 		}
 	}
 	start := time.Now()
 	clock := suite.ClockCost()
 	res, err := suite.MeasureLockWait(cfg.suite)
-	if cfg.suite.Progress != nil {
+	if terminal {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if err != nil {

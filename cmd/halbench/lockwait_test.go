@@ -29,22 +29,14 @@ func TestLockWaitBadFlags(t *testing.T) {
 			}
 			continue
 		}
-		var out, errb bytes.Buffer
-		if rc := run(append([]string{"lockwait"}, args...), &out, &errb); rc != 2 {
-			t.Errorf("%q: exit %d, want 2", args, rc)
-		}
-		if lines := strings.Count(strings.TrimSpace(errb.String()), "\n") + 1; lines != 1 || !strings.HasPrefix(errb.String(), "halbench lockwait: ") {
-			t.Errorf("%q: stderr %q: want one line starting halbench lockwait:", args, errb.String())
-		}
-		if out.Len() != 0 {
-			t.Errorf("%q: wrote %q to stdout", args, out.String())
-		}
+		code, out, errOut := runHalbench(t, append([]string{"lockwait"}, args...)...)
+		checkUsageError(t, args, code, out, errOut, "lockwait", "")
 	}
 	var out, errb bytes.Buffer
 	if rc := run([]string{"lockwait", "-h"}, &out, &errb); rc != 0 || !strings.Contains(errb.String(), "-acquisitions N") {
 		t.Errorf("-h: exit %d, stderr %q", rc, errb.String())
 	}
-	if !strings.Contains(usage, "halbench lockwait") {
+	if !strings.Contains(usage, "\n  lockwait ") {
 		t.Error("halbench help does not list lockwait")
 	}
 }
@@ -164,6 +156,10 @@ func TestLockWaitRunSmall(t *testing.T) {
 	rc := run([]string{"lockwait", "-json", "-acquisitions", "800", "-occasional", "4", "-rounds", "2", "-interval", "10us"}, &out, &errb)
 	if rc != 0 {
 		t.Fatalf("exit %d: %s", rc, errb.String())
+	}
+	// Not a terminal: a line per round (issue 21 item 8; none before).
+	if want := "halbench lockwait: round 1/2 (every kind, both scenarios)\nhalbench lockwait: round 2/2 (every kind, both scenarios)\n"; errb.String() != want {
+		t.Errorf("stderr %q, want %q", errb.String(), want)
 	}
 	var rep lockWaitReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {

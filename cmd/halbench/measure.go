@@ -59,8 +59,15 @@ type harness struct {
 	budget time.Duration
 	// count is the number of samples per benchmark.
 	count int
+	// iters, if positive, is every sample's iteration count (-benchtime
+	// Nx): the sizing and the budget are off, and sampleTime only sets
+	// the lock run cap.
+	iters int
 	// progress, if not nil, is told what runs next.
 	progress func(done, total int, what string)
+	// section, if not nil, is told when a section starts: its number
+	// from 1, the number of sections, its name and its benchmarks.
+	section func(i, n int, name string, benchmarks int)
 	// run runs one benchmark; testing.Benchmark unless a test replaces
 	// it.
 	run func(f func(*testing.B)) testing.BenchmarkResult
@@ -161,12 +168,18 @@ func (h *harness) measure(benchs []suite.Benchmark) (map[string][]sample, error)
 		return st
 	}
 	itersFor := func(st time.Duration, nsPerOp float64) int {
+		if h.iters > 0 {
+			return h.iters
+		}
 		n := float64(st.Nanoseconds()) / math.Max(nsPerOp, 0.01)
 		return int(math.Max(1, math.Min(n, 1e9)))
 	}
 
 	out := make(map[string][]sample, len(benchs))
-	for _, sec := range sections {
+	for si, sec := range sections {
+		if h.section != nil {
+			h.section(si+1, len(sections), sec[0].Section, len(sec))
+		}
 		// Warm up: a short run to size the benchmark, then one of a
 		// sample's length, which sets the speed the first sample is
 		// sized from.

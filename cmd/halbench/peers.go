@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +46,7 @@ const peerGohalPrefix = "gohal-"
 
 func runPeers(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("halbench peers", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	dir := fs.String("dir", "", "the peers module `directory` (default: peers/ in the current directory or a parent)")
 	count := fs.Int("count", 6, "samples per benchmark: rounds, each one sample of every benchmark")
 	benchtime := fs.String("benchtime", "100ms", "go test -benchtime of each sample")
@@ -52,43 +54,40 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 	in := fs.String("in", "", "read a saved `file` of go test -bench output instead of running the benchmarks")
 	out := fs.String("o", "", "also write the raw go test output to `file`")
 	markdown := fs.Bool("markdown", false, "print the ratio table as Markdown (the README's table)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: halbench peers [-dir DIR] [-count N] [-benchtime D] [-bench RE] [-o FILE] [-markdown]")
-		fmt.Fprintln(stderr, "       halbench peers -in FILE [-markdown]")
-		fs.PrintDefaults()
-	}
+	fail := func(msg string) int { return usageFail(stderr, "peers", msg) }
 	if err := fs.Parse(args); err != nil {
-		return 2
+		if err = flagError(fs, err); errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fmt.Fprintln(stderr, "usage: halbench peers [-dir DIR] [-count N] [-benchtime D] [-bench RE] [-o FILE] [-markdown]")
+			fmt.Fprintln(stderr, "       halbench peers -in FILE [-markdown]")
+			fmt.Fprintln(stderr, "\nRun the peers module's benchmarks (or read a saved run) and print, per task,\neach implementation's median and its ratio to the best peer.\n\nFlags:")
+			fs.PrintDefaults()
+			return 0
+		}
+		return fail(err.Error())
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "halbench peers: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return 2
+		return fail(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
 	}
 	if *count < 1 {
-		fmt.Fprintf(stderr, "halbench peers: -count %d: must be at least 1\n", *count)
-		return 2
+		return fail(fmt.Sprintf("-count %d: must be at least 1", *count))
 	}
 	if err := checkBenchtime(*benchtime); err != nil {
-		fmt.Fprintf(stderr, "halbench peers: -benchtime %q: %v\n", *benchtime, err)
-		return 2
+		return fail(fmt.Sprintf("-benchtime %q: %v", *benchtime, err))
 	}
 	if _, err := regexp.Compile(*bench); err != nil {
-		fmt.Fprintf(stderr, "halbench peers: -bench: %v\n", err)
-		return 2
+		return fail(fmt.Sprintf("-bench: %v", err))
 	}
 	if *in != "" && (*dir != "" || *out != "") {
-		fmt.Fprintln(stderr, "halbench peers: -in reads a saved run; -dir and -o apply only to a new run")
-		return 2
+		return fail("-in reads a saved run; -dir and -o apply only to a new run")
 	}
 
 	var data []byte
 	var file, command string
 	if *in != "" {
 		var err error
-		if data, err = os.ReadFile(*in); err != nil {
-			fmt.Fprintln(stderr, "halbench peers:", err)
-			return 1
+		if data, err = readPeersInput(*in); err != nil {
+			return fail("-in " + err.Error())
 		}
 		file, command = *in, "halbench peers -in "+*in
 	} else {
@@ -100,8 +99,7 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 		} else if err := checkPeersDir(d); err != nil {
-			fmt.Fprintln(stderr, "halbench peers: -dir:", err)
-			return 1
+			return fail("-dir: " + err.Error())
 		}
 		testArgs := []string{"-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime, "-test.count", "1"}
 		command = fmt.Sprintf("cd %s && go test -c -o /tmp/peers.test . && for i in $(seq %d); do /tmp/peers.test %s; done",
@@ -123,14 +121,24 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 		file = "the peers' output"
 	}
 
+	var tab *peerTab
 	g, err := benchfile.ParseGoBench(bytes.NewReader(data), file)
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench peers:", err)
-		return 1
+	if err == nil {
+		if tab, err = peerTable(g); err != nil {
+			err = fmt.Errorf("%s: %w", file, err)
+			if *in != "" && benchfile.DetectFormat(data) != benchfile.FormatGoBench {
+				err = fmt.Errorf("%s: not Go benchmark output (no Benchmark or Unit line); %s", file, peersInWant)
+			} else if *in != "" {
+				err = fmt.Errorf("%w; %s", err, peersInWant)
+			}
+		}
 	}
-	tab, err := peerTable(g)
 	if err != nil {
-		fmt.Fprintf(stderr, "halbench peers: %s: %v\n", file, err)
+		if *in != "" {
+			// The file given is not a peers run: a bad argument.
+			return fail("-in " + err.Error())
+		}
+		fmt.Fprintln(stderr, "halbench peers:", err)
 		return 1
 	}
 	machine := peerMachineLine()
@@ -159,6 +167,27 @@ func checkBenchtime(s string) error {
 	}
 	return nil
 }
+
+// readPeersInput reads -in's file. Its errors start with the file's name
+// when it cannot be read or is empty; runPeers reports a malformed line
+// (with its number) or content that is not a peers run.
+func readPeersInput(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %v", path, pe.Err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("%s: the file is empty; %s", path, peersInWant)
+	}
+	return data, nil
+}
+
+// peersInWant says what -in reads.
+const peersInWant = "want what halbench peers -o FILE saves (go test -bench in the peers module)"
 
 // findPeersDir looks for the peers module in the current directory and its
 // parents: a directory peers/ whose go.mod declares peersModule.

@@ -104,10 +104,12 @@ func TestPeersErrors(t *testing.T) {
 		{[]string{"-nosuchflag"}, 2, "flag provided but not defined"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-in", "testdata/peers/run.txt", "-dir", "."}, 2, "-in reads a saved run"},
-		{[]string{"-in", "testdata/peers/missing.txt"}, 1, "missing.txt: no such file"},
-		{[]string{"-in", "testdata/peers/none.txt"}, 1, "testdata/peers/none.txt: no BenchmarkPeer/"},
-		{[]string{"-in", "testdata/peers/bad.txt"}, 1, "testdata/peers/bad.txt:1: missing iteration count"},
-		{[]string{"-dir", "testdata/peers"}, 1, "-dir: open testdata/peers/go.mod"},
+		// Issue 21 item 8: a bad -in or -dir is a bad argument, exit 2
+		// (it was 1).
+		{[]string{"-in", "testdata/peers/missing.txt"}, 2, "missing.txt: no such file"},
+		{[]string{"-in", "testdata/peers/none.txt"}, 2, "testdata/peers/none.txt: no BenchmarkPeer/"},
+		{[]string{"-in", "testdata/peers/bad.txt"}, 2, "testdata/peers/bad.txt:1: missing iteration count"},
+		{[]string{"-dir", "testdata/peers"}, 2, "-dir: open testdata/peers/go.mod"},
 	} {
 		code, out, errs := runPeersTest(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) || out != "" {

@@ -46,10 +46,17 @@ const (
 	legendItem = 110 // width of one legend entry
 )
 
-// palette holds twelve colours that stay distinct in print; beyond twelve
-// contestants the colours repeat with a dashed line.
+// palette holds a colour for every contestant of the registry (31 modes
+// and kinds), so that no two entries of the one legend share a colour
+// (TestSVGLegendColoursDistinct): the twelve first are the strongest, then
+// tab20's light tones and tab20b's dark ones, each far from the others.
+// Should the registry outgrow it, colours repeat with a dashed line.
 var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-	"#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#e7969c"}
+	"#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#e7969c",
+	"#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
+	"#f7b6d2", "#9edae5", "#dbdb8d", "#637939", "#8c6d31", "#843c39",
+	"#7b4173", "#5254a3", "#8ca252", "#bd9e39", "#ad494a", "#a55194",
+	"#e6550d", "#31a354"}
 
 // seriesKeys are the name elements that tell contestants apart in a chart.
 var seriesKeys = []string{"kind", "mode"}

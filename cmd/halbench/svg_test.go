@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gohal/gohal/internal/suite"
 )
 
 // TestSVGStylesAndAxes is issue 10 item 13: one colour per contestant in
@@ -131,5 +133,48 @@ func TestLogTicks(t *testing.T) {
 				t.Errorf("logTicks(%v, %v): tick %v (%q)", tc.lo, tc.hi, v, tickLabel(v))
 			}
 		}
+	}
+}
+
+// TestSVGLegendColoursDistinct is issue 21 item 8: with every contestant
+// of the registry in one chart, the legend gave twelve colours to 31
+// modes and kinds, so mode=api, kind=tas and kind=adder were drawn in one
+// colour (kind=casloop even with the same solid line as mode=api). Now every
+// legend entry has a colour of its own.
+func TestSVGLegendColoursDistinct(t *testing.T) {
+	r := &report{GOOS: "linux", GOARCH: "amd64", Mode: "full", Count: 10, SampleTime: "20ms", byName: map[string]*benchReport{}}
+	benchs := suite.Select(suite.Options{Threads: []int{1, 2}, Full: true})
+	for i, bm := range benchs {
+		if i == 0 || bm.Section != benchs[i-1].Section {
+			r.Sections = append(r.Sections, sectionReport{Name: bm.Section})
+		}
+		ns := float64(10 + i%7)
+		b := &benchReport{Name: bm.Name, Threads: bm.Threads, Baseline: bm.Baseline,
+			NsPerOp: summary{Median: jnum(ns), Lo: jnum(ns * 0.9), Hi: jnum(ns * 1.1)}}
+		sec := &r.Sections[len(r.Sections)-1]
+		sec.Benchmarks = append(sec.Benchmarks, b)
+		r.byName[bm.Name] = b
+	}
+	var b bytes.Buffer
+	if err := writeSVG(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	legend := svg[strings.Index(svg, `<g class="legend">`):]
+	legend = legend[:strings.Index(legend, "</g>")]
+	entries := regexp.MustCompile(`<line [^>]*stroke="([^"]+)"[^>]*/><text [^>]*class="lbl">([^<]+)</text>`).FindAllStringSubmatch(legend, -1)
+	st := newStyles(r)
+	if len(entries) < 20 || len(entries) != len(st.order) {
+		t.Fatalf("%d legend entries, want every one of the registry's %d contestants", len(entries), len(st.order))
+	}
+	owner := map[string]string{}
+	for _, e := range entries {
+		if o, ok := owner[e[1]]; ok {
+			t.Errorf("legend entries %s and %s share colour %s", o, e[2], e[1])
+		}
+		owner[e[1]] = e[2]
+	}
+	if len(st.order) > len(palette) {
+		t.Errorf("the registry has %d contestants but the palette %d colours: add colours", len(st.order), len(palette))
 	}
 }

@@ -47,8 +47,8 @@ GOMAXPROCS×4 goroutines, printed as advice lines by the same rule: "use X"
 only when X is significantly faster than every other candidate, otherwise
 the tie is named as a tie.
 
-Results go to standard output; progress goes to standard error when it is
-a terminal.
+Results go to standard output; progress goes to standard error: a status
+line on a terminal, else a line per op, group and kit kind as it starts.
 
 Flags:
   -workload W     uncontended (1 goroutine), contended (the thread counts
@@ -108,10 +108,7 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	worker := fs.String("worker", "", "")
 	samples := fs.Int("samples", 1, "")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, &usageError{err.Error()}
+		return nil, flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
@@ -122,6 +119,11 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 		check: *check, checkSet: set["check"], worker: *worker, samples: *samples}
 	if *samples < 1 {
 		return nil, &usageError{fmt.Sprintf("-samples %d: must be positive", *samples)}
+	}
+	if cfg.checkSet {
+		if err := checkGOHALLine(cfg.check); err != nil {
+			return nil, &usageError{fmt.Sprintf("-check %q: %v", cfg.check, err)}
+		}
 	}
 	if cfg.quick {
 		cfg.count, cfg.sampleTime = 6, 2*time.Millisecond
@@ -981,8 +983,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "halbench tune: %v\n\n%s", err, tuneUsage)
-		return 2
+		return usageFail(stderr, "tune", err.Error())
 	}
 	if cfg.worker != "" {
 		if err := runWorker(cfg, stdout); err != nil {
@@ -999,10 +1000,20 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	cyclebench.Calibrate()
 	ops, groups, notTuned := discoverAll(cfg.threads)
 	var progress func(done, total int, what string)
-	if isTerminal(stderr) {
+	terminal := isTerminal(stderr)
+	if terminal {
 		progress = func(done, total int, what string) {
 			fmt.Fprintf(stderr, "\r\033[K[%3d%%] %s", done*100/max(total, 1), what)
 		}
+	}
+	// measurer is harnessMeasurer, which on a log (not a terminal) also
+	// prints a line as each op, group or kit kind starts.
+	measurer := func(n int, budget func() time.Duration) tuneMeasurer {
+		m := harnessMeasurer(cfg, budget, progress)
+		if !terminal {
+			m = sectionMeasurer(sectionLogger(stderr, "halbench tune"), n, m)
+		}
+		return m
 	}
 	// Share the budget among the ops still to measure.
 	left := len(ops) + len(groups)
@@ -1014,7 +1025,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		left--
 		return max(d, time.Millisecond)
 	}
-	rep := tuneWith(cfg, ops, groups, harnessMeasurer(cfg, budget, progress))
+	rep := tuneWith(cfg, ops, groups, measurer(measuredOps(ops, groups), budget))
 	if cfg.kit {
 		kit := discoverKit(kitThreads())
 		kitStart, kinds := time.Now(), len(kit)
@@ -1026,10 +1037,10 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 			kinds--
 			return max(d, time.Millisecond)
 		}
-		runKit(kit, harnessMeasurer(cfg, kitBudgetLeft, progress))
+		runKit(kit, measurer(len(kit), kitBudgetLeft))
 		rep.Kit = kit
 	}
-	if progress != nil {
+	if terminal {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if rep.GOHAL != "" && !cfg.quick {

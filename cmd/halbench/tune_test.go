@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -80,9 +82,7 @@ func TestTuneUsage(t *testing.T) {
 		{"tune", "-workload", "contended", "-threads", "1"},
 	} {
 		code, out, errOut := runHalbench(t, args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, "usage: halbench tune") {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
-		}
+		checkUsageError(t, args, code, out, errOut, "tune", "")
 	}
 	if code, _, errOut := runHalbench(t, "tune", "-h"); code != 0 || !strings.Contains(errOut, "-min-gain") {
 		t.Errorf("tune -h: exit %d, %q", code, errOut)
@@ -301,6 +301,7 @@ func TestTuneQuick(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("tune -quick: exit %d: %s", code, errOut)
 		}
+		checkTuneProgress(t, errOut)
 		var rep struct {
 			GOHAL    string
 			NotTuned []string `json:"not_tuned"`
@@ -694,3 +695,33 @@ func hasVariant(op, v string) bool {
 	}
 	return false
 }
+
+// checkTuneProgress is issue 21 item 8: on a stderr that is not a
+// terminal, tune printed nothing until its report. Now a line starts each
+// op, group and kit kind, numbered 1 to n within the ops and groups and
+// again within the kit, and nothing else is there.
+func checkTuneProgress(t *testing.T, errOut string) {
+	t.Helper()
+	re := regexp.MustCompile(`^halbench tune: measuring Tune/(op|group|kit)=\S+ \((\d+)/(\d+), \d+ benchmarks?\)$`)
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	next, kit := 1, false
+	for _, l := range lines {
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("stderr line %q is not a progress line", l)
+			continue
+		}
+		if m[1] == "kit" && !kit {
+			kit, next = true, 1
+		}
+		if i, n := m[2], m[3]; i != strconv.Itoa(next) || next > atoi(n) {
+			t.Errorf("stderr line %q: want number %d", l, next)
+		}
+		next++
+	}
+	if len(lines) < 2 || !kit {
+		t.Errorf("want a progress line per op, group and kit kind; stderr:\n%s", errOut)
+	}
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }

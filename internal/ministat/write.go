@@ -21,6 +21,10 @@ const MaxSamples = 7
 // indexes, as in ministat.
 const symbols = " x+*%#@O"
 
+// Symbol returns the plot and legend symbol of sample i (from 0) of at
+// most MaxSamples: 'x', '+', '*', …
+func Symbol(i int) byte { return symbols[i+1] }
+
 // Header is ministat's table header line, without the newline.
 const Header = "    N           Min           Max        Median           Avg        Stddev"
 
