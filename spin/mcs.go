@@ -192,7 +192,13 @@ func (l *MCS) lockSlow() {
 			return
 		}
 		// Passed over: n belongs to the releaser that passed over it.
-		// Queue again at the end.
+		// Queue again at the end, but first, if another goroutine is
+		// waiting for this processor, let it run: otherwise a waiter that
+		// cannot spin leaves again at once, and every pass costs a
+		// releaser a wake-up.
+		if !canSpin(0) {
+			yield()
+		}
 	}
 }
 

@@ -160,7 +160,11 @@ func (l *Ticket) wait(t uint32) {
 		if kind == slotStay {
 			return // handed over while asleep
 		}
-		// Passed over: join the end of the line.
+		// Passed over: join the end of the line, but first, if another
+		// goroutine is waiting for this processor, let it run (as MCS).
+		if !canSpin(0) {
+			yield()
+		}
 		t = hal.FetchAddUint32(&l.next, 1)
 		if hal.LoadAcquireUint32(&l.serving) == t {
 			return
