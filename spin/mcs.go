@@ -222,6 +222,15 @@ func (l *MCS) Unlock() {
 		panic("spin: unlock of unlocked MCS")
 	}
 	l.holder = nil
+	// Waiters passed over are woken after the handover, so that the next
+	// waiter gets the lock without waiting for the scheduler calls.
+	var later [ticketWakeBatch]*parker
+	nlater := 0
+	defer func() {
+		for _, w := range later[:nlater] {
+			w.unpark()
+		}
+	}()
 	for {
 		succ := n.next.Load()
 		if succ == nil {
@@ -257,7 +266,12 @@ func (l *MCS) Unlock() {
 		// Left: pass over it and wake it. Its node is this releaser's to
 		// recycle once it is past it.
 		l.passed.Add(1)
-		if w != nil { // nil: a pinned waiter that gave up
+		switch {
+		case w == nil: // a pinned waiter that gave up
+		case nlater < len(later):
+			later[nlater] = w
+			nlater++
+		default:
 			w.unpark()
 		}
 		n = succ
