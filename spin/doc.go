@@ -44,8 +44,9 @@
 // sync.Mutex does. Unlock's add is a read-modify-write, so the waiter
 // count it returns is read after the release: a waiter that counted itself
 // in is woken, and its parks need no timeout (tasstate.go gives the
-// argument). [Ticket] and [MCS] park in a parking lot whose waits also
-// have a timeout (1 ms, doubling to 4 ms) as a backstop (park.go).
+// argument). [Ticket] and [MCS] waiters park keyed by their place in
+// line (a ticket's slot, a queue node) and the releaser that reaches that
+// place wakes exactly that waiter; no park has a timeout (park.go).
 //
 // # Bounded wait
 //
@@ -55,8 +56,11 @@
 // oldest parked waiter, and newcomers neither take it nor spin but park
 // at the end of the queue, until the waiter that gets it is the last one
 // or has waited under 1 ms. So no releaser barges past such a waiter more
-// than once. (Ticket and MCS do not have the rule yet: a waiter that left
-// their line can still be passed over repeatedly.) BenchmarkParkWake
+// than once. Ticket and MCS have the same rule in their own terms: a
+// waiter that has slept in its Lock and waited over 1 ms no longer leaves
+// the line when it stops spinning but sleeps keeping its place, and the
+// releaser that reaches it hands it the lock and wakes it, so it is
+// passed over only during its first millisecond. BenchmarkParkWake
 // measures a park and wake-up round trip; BenchmarkTail and
 // BenchmarkOccasional the far tail of lock waits.
 //

@@ -3,6 +3,7 @@ package spin
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
@@ -10,9 +11,10 @@ import (
 
 // The states of an MCS queue node's locked word.
 const (
-	mcsGranted = 0 // the predecessor handed the lock over
-	mcsWaiting = 1 // the owner waits in the queue
-	mcsLeft    = 2 // the owner stopped waiting; the releaser that reaches the node passes over it
+	mcsGranted  = 0 // the predecessor handed the lock over
+	mcsWaiting  = 1 // the owner waits in the queue
+	mcsLeft     = 2 // the owner left the queue and sleeps on its parker; the releaser that reaches the node passes over it and wakes it
+	mcsSleeping = 3 // the owner sleeps on its parker keeping its place; the releaser that reaches the node hands it the lock and wakes it
 )
 
 // mcsNode is one waiter's place in an MCS queue. Each pooled node fills
@@ -23,12 +25,17 @@ type mcsNode struct {
 	// the queue behind this node. A pointer, so it goes through
 	// sync/atomic, never hal.
 	next atomic.Pointer[mcsNode]
+	// p is the owner's parker, stored by the owner before it swings
+	// locked to mcsLeft or mcsSleeping (nil for a pinned waiter that gave
+	// up, which nobody wakes); the releaser that reaches the node reads it
+	// after seeing that state.
+	p atomic.Pointer[parker]
 	// locked is mcsWaiting while the node's owner waits; the
 	// predecessor swings it to mcsGranted to hand over the lock, the
-	// owner to mcsLeft to leave the queue, each with a compare-and-swap,
-	// so exactly one of the two happens.
+	// owner to mcsLeft or mcsSleeping to sleep, each with a
+	// compare-and-swap, so exactly one of the two happens.
 	locked uint32
-	_      [lineSize - 12]byte
+	_      [lineSize - 20]byte
 }
 
 // nodes recycles queue nodes across all MCS locks: Lock takes one when it
@@ -51,8 +58,15 @@ var nodes = sync.Pool{New: func() any { return new(mcsNode) }}
 // pauses and while spinning can pay, then marks its node as left and
 // parks. A releaser that finds its successor's node left passes over it
 // (and recycles it), hands the lock to the next node that still waits,
-// and counts the pass in [MCS.PassedOver]; the parked waiter joins the end
-// of the queue with a new node when it is woken. The zero value is
+// wakes the waiter it passed over (exactly that one: its parker is in the
+// node) and counts the pass in [MCS.PassedOver]; the woken waiter joins the
+// end of the queue with a new node.
+//
+// The bounded-wait rule (sync.Mutex's 1 ms): a waiter that has already
+// slept in this Lock and waited over 1 ms does not leave when it stops
+// spinning; it sleeps keeping its place in the queue, and the releaser
+// that reaches its node hands it the lock and wakes it. So a waiter is
+// passed over only during its first millisecond. The zero value is
 // unlocked.
 //
 // Lock and Unlock take no node argument: the holder's node travels from
@@ -68,7 +82,6 @@ type MCS struct {
 	// holder is the current holder's node; only the holder reads or
 	// writes it.
 	holder *mcsNode
-	lot    parkingLot
 	passed atomic.Uint64
 	_      [lineSize - mcsHotSize]byte
 	// own is the node of a holder that found the lock free. It is free
@@ -76,13 +89,15 @@ type MCS struct {
 	// queue either by swinging tail from it to nil or by handing over
 	// to a successor, after which nothing refers to it.
 	own mcsNode
+	// sleepers counts waiters that swung their node to mcsLeft or
+	// mcsSleeping and have not been woken yet, for tests.
+	sleepers atomic.Int32
 }
 
 // mcsHotSize is the size of MCS's fields on its first line.
 const mcsHotSize = unsafe.Sizeof(struct {
 	tail   atomic.Pointer[mcsNode]
 	holder *mcsNode
-	lot    parkingLot
 	passed atomic.Uint64
 }{})
 
@@ -96,12 +111,18 @@ func (l *MCS) Lock() {
 }
 
 func (l *MCS) lockSlow() {
-	timeout := parkTimeout
 	// A pinned goroutine must not use sync.Pool: its slow path (the first
 	// Get or Put on a P, and after a GOMAXPROCS change) takes a mutex,
 	// and a pinned goroutine that parks on it stops the program. It
 	// allocates its node (allowed while pinned), and release drops it.
 	pinned := mayNotSleep()
+	var w *parker
+	defer func() {
+		if w != nil {
+			parkers.Put(w)
+		}
+	}()
+	var slept time.Time // when this Lock first slept
 	for {
 		var n *mcsNode
 		if pinned {
@@ -117,7 +138,7 @@ func (l *MCS) lockSlow() {
 			return
 		}
 		pred.next.Store(n)
-		var w waiter
+		var sw waiter
 		var c pinnedClock
 		for i := 0; ; i++ {
 			if hal.LoadAcquireUint32(&n.locked) == mcsGranted {
@@ -126,7 +147,7 @@ func (l *MCS) lockSlow() {
 			}
 			if !spinning(i) {
 				if strictFIFO {
-					w.pause() // tests only: wait in line with brief yields
+					sw.pause() // tests only: wait in line with brief yields
 					continue
 				}
 				// A goroutine that holds a percpu.Pin cannot park, so it
@@ -136,6 +157,7 @@ func (l *MCS) lockSlow() {
 					break
 				}
 				if c.timedOut() {
+					n.p.Store(nil) // nobody to wake
 					if hal.CompareAndSwapUint32(&n.locked, mcsWaiting, mcsLeft) {
 						// n belongs to the releaser that passes over it.
 						pinnedWaitPanic()
@@ -146,25 +168,39 @@ func (l *MCS) lockSlow() {
 			}
 			pause()
 		}
-		if !hal.CompareAndSwapUint32(&n.locked, mcsWaiting, mcsLeft) {
-			l.holder = n // granted while deciding to leave
+		if w == nil {
+			w = parkers.Get().(*parker)
+		}
+		n.p.Store(w)
+		state := uint32(mcsLeft)
+		if slept.IsZero() {
+			slept = time.Now()
+		} else if time.Since(slept) > starvationThreshold {
+			state = mcsSleeping // bounded wait: keep the place
+		}
+		l.sleepers.Add(1)
+		if !hal.CompareAndSwapUint32(&n.locked, mcsWaiting, state) {
+			l.sleepers.Add(-1)
+			l.holder = n // granted while deciding to sleep
 			return
 		}
-		// n belongs to the releaser that passes over it now. Park until
-		// a releaser wakes this goroutine or the lock is free, then
-		// queue again.
-		for {
-			how := l.lot.park(l.queued, timeout)
-			timeout = nextTimeout(timeout, how)
-			if how != timedOut {
-				break
-			}
+		// The releaser that reaches n owns the one wake-up now.
+		<-w.wake
+		l.sleepers.Add(-1)
+		if state == mcsSleeping {
+			l.holder = n // handed over while asleep
+			return
+		}
+		// Passed over: n belongs to the releaser that passed over it.
+		// Queue again at the end, but first, if another goroutine is
+		// waiting for this processor, let it run: otherwise a waiter that
+		// cannot spin leaves again at once, and every pass costs a
+		// releaser a wake-up.
+		if !canSpin(0) {
+			yield()
 		}
 	}
 }
-
-// queued reports whether l is held, for park.
-func (l *MCS) queued() bool { return l.tail.Load() != nil }
 
 // TryLock locks l only if no goroutine holds it or waits for it, and
 // reports whether it did.
@@ -177,20 +213,30 @@ func (l *MCS) TryLock() bool {
 }
 
 // Unlock unlocks l, handing it to the first waiter still in the queue if
-// there is one, and wakes one parked waiter if any registered to park.
-// Unlocking an unlocked MCS panics.
+// there is one: a spinning waiter, or one that sleeps keeping its place
+// (which it wakes). It passes over, and wakes, every waiter before that
+// one that left the queue. Unlocking an unlocked MCS panics.
 func (l *MCS) Unlock() {
 	n := l.holder
 	if n == nil {
 		panic("spin: unlock of unlocked MCS")
 	}
 	l.holder = nil
+	// Waiters passed over are woken after the handover, so that the next
+	// waiter gets the lock without waiting for the scheduler calls.
+	var later [ticketWakeBatch]*parker
+	nlater := 0
+	defer func() {
+		for _, w := range later[:nlater] {
+			w.unpark()
+		}
+	}()
 	for {
 		succ := n.next.Load()
 		if succ == nil {
 			if l.tail.CompareAndSwap(n, nil) {
 				l.release(n)
-				break
+				return
 			}
 			// A successor has swapped itself into tail but not yet
 			// linked itself behind n: it is about to, and does not
@@ -206,14 +252,30 @@ func (l *MCS) Unlock() {
 		n.next.Store(nil)
 		l.release(n)
 		if hal.CompareAndSwapUint32(&succ.locked, mcsWaiting, mcsGranted) {
-			break
+			return
 		}
-		// succ's owner left: pass over it. Its node is this releaser's
-		// to recycle once it is past it.
+		// succ's owner sleeps: it swung locked once and will not touch
+		// succ again before it is woken, so its parker is read here.
+		w := succ.p.Load()
+		if hal.LoadAcquireUint32(&succ.locked) == mcsSleeping {
+			// Hand over to the sleeper (its node is its own again).
+			hal.StoreReleaseUint32(&succ.locked, mcsGranted)
+			w.unpark()
+			return
+		}
+		// Left: pass over it and wake it. Its node is this releaser's to
+		// recycle once it is past it.
 		l.passed.Add(1)
+		switch {
+		case w == nil: // a pinned waiter that gave up
+		case nlater < len(later):
+			later[nlater] = w
+			nlater++
+		default:
+			w.unpark()
+		}
 		n = succ
 	}
-	l.lot.wakeIfParked()
 }
 
 // release returns a pooled node after its holder is done with it.

@@ -292,7 +292,7 @@ func TestLockWordPadding(t *testing.T) {
 	check("TTAS", unsafe.Offsetof(TTAS{}.s), tasStateSize, unsafe.Sizeof(TTAS{}))
 	check("Asm", unsafe.Offsetof(Asm{}.s), tasStateSize, unsafe.Sizeof(Asm{}))
 	check("Backoff", unsafe.Offsetof(Backoff{}.s), tasStateSize, unsafe.Sizeof(Backoff{}))
-	check("Ticket", unsafe.Offsetof(Ticket{}.next), ticketHotSize, unsafe.Offsetof(Ticket{}.left))
+	check("Ticket", unsafe.Offsetof(Ticket{}.next), ticketHotSize, unsafe.Offsetof(Ticket{}.slots))
 	// MCS: tail is the shared word; holder, beside it, is touched only by
 	// the holder, and own only by the holder and its successor.
 	check("MCS", unsafe.Offsetof(MCS{}.tail), mcsHotSize, unsafe.Offsetof(MCS{}.own))
@@ -325,13 +325,13 @@ func TestEmbeddedAfterUint32(t *testing.T) {
 	for _, l := range []Locker{&s.tas, &s.ttas, &s.asm, &s.bo, &s.tk, &s.mcs} {
 		validate(t, l, 3, iterations(t, 2000, 500))
 	}
-	for i := range s.tk.left {
-		s.tk.left[i].Add(0)
+	for i := range s.tk.slots {
+		s.tk.slots[i].mark.Add(0)
 	}
 	if s.tk.PassedOver() > uint64(3*iterations(t, 2000, 500)) || s.mcs.PassedOver() > uint64(3*iterations(t, 2000, 500)) {
 		t.Errorf("passed over %d (Ticket), %d (MCS) times in %d acquisitions", s.tk.PassedOver(), s.mcs.PassedOver(), 3*iterations(t, 2000, 500))
 	}
-	for name, p := range map[string]unsafe.Pointer{"Ticket.passed": unsafe.Pointer(&s.tk.passed), "MCS.passed": unsafe.Pointer(&s.mcs.passed), "Ticket.left": unsafe.Pointer(&s.tk.left)} {
+	for name, p := range map[string]unsafe.Pointer{"Ticket.passed": unsafe.Pointer(&s.tk.passed), "MCS.passed": unsafe.Pointer(&s.mcs.passed), "Ticket.slots": unsafe.Pointer(&s.tk.slots)} {
 		if uintptr(p)%8 != 0 {
 			t.Errorf("%s at %p: not 8-byte aligned", name, p)
 		}
@@ -341,67 +341,61 @@ func TestEmbeddedAfterUint32(t *testing.T) {
 // TestPassOver checks the preemption adaptivity of the FIFO locks: a
 // waiter that has spent its spin budget leaves the line and parks; the
 // releaser passes over it (counted by PassedOver) instead of handing it
-// the lock, so the lock is free at once for a running goroutine, and the
-// parked waiter, woken, gets the lock later.
+// the lock, so the lock is free at once for a running goroutine, and
+// wakes it, and the woken waiter gets the lock later. Nothing else wakes a
+// sleeping waiter (no timeout), so the pass happens in every round; with
+// the parking lot's timeout it did not always (the waiter woke by itself
+// and took its place back), and the test had to retry rounds.
 func TestPassOver(t *testing.T) {
 	forEachLock(t, func(t *testing.T, k lockKind) {
 		if !k.fifo {
 			t.Skip("not a FIFO lock")
 		}
-		// A parked waiter wakes by itself after its park timeout
-		// (1-4 ms) and takes its place in line back; if that happens
-		// between the check below and Unlock, the handover is direct
-		// and nobody is passed over. So a round may pass over no one,
-		// never more than the one waiter; some round must pass it over.
-		for round := 1; ; round++ {
+		for range 5 {
 			l := k.new()
-			lot, passed := fifoLot(l)
 			l.Lock()
 			got := make(chan struct{})
 			go func() { l.Lock(); close(got); l.Unlock() }()
-			deadline := time.Now().Add(10 * time.Second)
-			for lot.parked.Load() == 0 && time.Now().Before(deadline) {
-				time.Sleep(time.Millisecond)
-			}
-			if lot.parked.Load() == 0 {
-				t.Fatal("the waiter never parked")
-			}
+			waitFor(t, "the waiter to sleep", func() bool { return sleepingOn(l) == 1 })
 			l.Unlock()
 			select {
 			case <-got:
 			case <-time.After(10 * time.Second):
 				t.Fatal("the passed-over waiter never got the lock")
 			}
-			n := passed()
-			if n > 1 {
-				t.Fatalf("round %d: PassedOver = %d with one waiter", round, n)
-			}
-			if n == 1 {
-				t.Logf("passed over in round %d", round)
-				return
-			}
-			if round == 20 {
-				t.Fatalf("PassedOver = 0 in %d rounds: a parked waiter is never passed over", round)
+			if n := passedOver(l); n != 1 {
+				t.Fatalf("PassedOver = %d with one sleeping waiter, want 1", n)
 			}
 		}
 	})
 }
 
-// fifoLot returns the parking lot and the PassedOver method of a FIFO
-// lock.
-func fifoLot(l Locker) (*parkingLot, func() uint64) {
+// sleepingOn returns how many waiters of a FIFO lock have published that
+// they sleep (or are about to).
+func sleepingOn(l Locker) uint32 {
 	switch l := l.(type) {
 	case *Ticket:
-		return &l.lot, l.PassedOver
+		return l.sleeping()
 	case *MCS:
-		return &l.lot, l.PassedOver
+		return uint32(l.sleepers.Load())
 	}
-	panic(fmt.Sprintf("fifoLot: %T", l))
+	panic(fmt.Sprintf("sleepingOn: %T", l))
 }
 
-// TestParkedWaitersWake checks the non-FIFO locks' parking: waiters that
-// find the lock held for long park (registered in the lock's parking lot,
-// not polling), and all get the lock once it is released.
+// passedOver returns PassedOver of a FIFO lock.
+func passedOver(l Locker) uint64 {
+	switch l := l.(type) {
+	case *Ticket:
+		return l.PassedOver()
+	case *MCS:
+		return l.PassedOver()
+	}
+	panic(fmt.Sprintf("passedOver: %T", l))
+}
+
+// TestParkedWaitersWake checks the locks' parking: waiters that find the
+// lock held for long park (counted in the lock, not polling), and all get
+// the lock once it is released.
 func TestParkedWaitersWake(t *testing.T) {
 	forEachLock(t, func(t *testing.T, k lockKind) {
 		l := k.new()
@@ -413,18 +407,7 @@ func TestParkedWaitersWake(t *testing.T) {
 			wg.Add(1)
 			go func() { defer wg.Done(); l.Lock(); got.Add(1); l.Unlock() }()
 		}
-		// A parked waiter times out now and then (parkTimeout) and parks
-		// again, so the count can drop between two loads: judge the most
-		// seen at once, not a second load.
-		deadline := time.Now().Add(10 * time.Second)
-		n := parkedOn(l)
-		for n < waiters && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-			n = max(n, parkedOn(l))
-		}
-		if n < waiters {
-			t.Fatalf("at most %d of %d waiters parked at once", n, waiters)
-		}
+		waitFor(t, "every waiter to park", func() bool { return parkedOn(l) == waiters })
 		l.Unlock()
 		wg.Wait()
 		if got.Load() != waiters {
@@ -435,7 +418,7 @@ func TestParkedWaitersWake(t *testing.T) {
 
 // parkedOn returns how many goroutines are counted as parked (or about
 // to park) on any lock in the package: the TAS family's waiter count in
-// its state word, the FIFO locks' parking-lot count.
+// its state word, the FIFO locks' sleepers.
 func parkedOn(l Locker) uint32 {
 	switch l := l.(type) {
 	case *TAS:
@@ -447,49 +430,7 @@ func parkedOn(l Locker) uint32 {
 	case *Backoff:
 		return l.s.waiters()
 	}
-	p, _ := fifoLot(l)
-	return p.parked.Load()
-}
-
-// TestParkTimeout checks the parking lot's backstop: a parked goroutine
-// that nobody wakes comes back after its timeout and leaves the list, and
-// one that is woken reports it.
-func TestParkTimeout(t *testing.T) {
-	var p parkingLot
-	start := time.Now()
-	if how := p.park(func() bool { return true }, 2*time.Millisecond); how != timedOut {
-		t.Fatalf("park = %d, want timedOut", how)
-	}
-	if d := time.Since(start); d < 2*time.Millisecond {
-		t.Errorf("timed out after %v, before 2ms", d)
-	}
-	if p.head != nil || p.tail != nil || p.parked.Load() != 0 {
-		t.Fatalf("after a timeout: head %p tail %p parked %d", p.head, p.tail, p.parked.Load())
-	}
-	if how := p.park(func() bool { return false }, time.Hour); how != notBlocked {
-		t.Fatalf("park when not blocked = %d", how)
-	}
-	done := make(chan int)
-	go func() { done <- p.park(func() bool { return true }, time.Hour) }()
-	for p.parked.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	for {
-		p.mu.Lock()
-		queued := p.head != nil
-		p.mu.Unlock()
-		if queued {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
-	p.wakeIfParked()
-	if how := <-done; how != woken {
-		t.Fatalf("park = %d, want woken", how)
-	}
-	if p.waking.Load() != 0 || p.parked.Load() != 0 {
-		t.Fatalf("after a wake-up: waking %d parked %d", p.waking.Load(), p.parked.Load())
-	}
+	return sleepingOn(l)
 }
 
 // TestNoAllocs checks that locking allocates nothing in steady state,

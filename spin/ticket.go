@@ -2,16 +2,17 @@ package spin
 
 import (
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 )
 
-// ticketSlots is how many waiters of one Ticket lock can have left the
-// line at the same time: a waiter with ticket t publishes that it left in
-// slot t % ticketSlots. A waiter whose slot is taken (more than
-// ticketSlots goroutines hold tickets) keeps its place and waits with
-// brief yields, as every Ticket waiter did before waiters could park.
+// ticketSlots is how many waiters of one Ticket lock can sleep at the
+// same time: a waiter with ticket t publishes its parker in slot
+// t % ticketSlots. A waiter whose slot is taken (more than ticketSlots
+// goroutines hold tickets) keeps its place and waits with brief yields, as
+// every Ticket waiter did before waiters could park.
 const ticketSlots = 32
 
 // Ticket is a ticket lock, like Concurrency Kit's ck_spinlock_ticket:
@@ -26,36 +27,65 @@ const ticketSlots = 32
 // is preemption-adaptive instead, after the time-published queue locks of
 // He, Scherer and Scott (2005): a waiter spins for at most [spinBudget]
 // pauses and while spinning can pay, then publishes that it left (a mark
-// for its ticket) and parks. A releaser that reaches a ticket whose waiter
-// left passes over it, serves the next ticket, and counts the pass in
-// [Ticket.PassedOver]; the passed-over waiter takes a new ticket (at the
-// end of the line) when it runs again, after yielding its processor if
-// another goroutine is waiting for it. A parked waiter that is woken
-// before its turn takes its mark back and keeps its place. So the order is
-// FIFO among waiters that keep spinning, and a waiter that left can be
-// overtaken. The zero value is unlocked.
+// for its ticket, with its parker) and parks. A releaser that reaches a
+// ticket whose waiter left passes over it, serves the next ticket, wakes
+// that waiter (exactly the one whose ticket it passed over) and counts
+// the pass in [Ticket.PassedOver]; the woken waiter takes a new ticket, at
+// the end of the line. So the order is FIFO among waiters that keep
+// spinning, and a waiter that left can be overtaken.
+//
+// The bounded-wait rule (sync.Mutex's 1 ms): a waiter that has already
+// slept in this Lock and waited over 1 ms does not leave when it stops
+// spinning; it sleeps keeping its place, and the releaser that reaches its
+// ticket hands it the lock and wakes it. So a waiter is passed over only
+// during its first millisecond. The zero value is unlocked.
 type Ticket struct {
 	_ [lineSize]byte
 	// next is the next ticket to hand out; serving the ticket allowed
 	// in. The lock is free when they are equal. Both wrap.
 	next    uint32
 	serving uint32
-	lot     parkingLot
 	_       [lineSize - ticketHotSize]byte
-	// left[t % ticketSlots] holds leftMark(t) while the waiter holding
-	// ticket t has left the line; 0 when the slot is free.
-	left   [ticketSlots]atomic.Uint64
+	// slots[t % ticketSlots] holds the mark of the waiter holding
+	// ticket t while it sleeps (or is about to); see ticketSlot.
+	slots  [ticketSlots]ticketSlot
 	passed atomic.Uint64
 }
 
 // ticketHotSize is the size of Ticket's fields on its first line.
-const ticketHotSize = unsafe.Sizeof(struct {
-	next, serving uint32
-	lot           parkingLot
-}{})
+const ticketHotSize = unsafe.Sizeof(struct{ next, serving uint32 }{})
 
-// leftMark is the value of a slot whose waiter, holding ticket t, left.
-func leftMark(t uint32) uint64 { return uint64(t)<<1 | 1 }
+// A ticketSlot is where the waiter of a ticket t publishes that it
+// sleeps. mark is 0 while the slot is free, else slotMark(t, kind):
+//
+//   - slotClaimed: the waiter owns the slot and is storing its parker in
+//     p; it is still in line (a releaser that reaches t serves it).
+//   - slotLeft: the waiter left the line and sleeps on p. The releaser that
+//     reaches t takes the mark (compare-and-swap to 0), passes over t and
+//     wakes p.
+//   - slotStay: the waiter sleeps on p keeping its place. The releaser that
+//     reaches t takes the mark, leaves t served and wakes p: the lock is
+//     the woken goroutine's.
+//
+// The waiter may take its own mark back (compare-and-swap to 0) and then
+// does not sleep; whoever takes the mark owns the one wake-up. p is
+// written only by the slot's owner while the mark is slotClaimed, and read
+// by a releaser between loading a left or stay mark and taking it, so a
+// releaser that takes the mark has read that waiter's parker.
+type ticketSlot struct {
+	mark atomic.Uint64
+	p    atomic.Pointer[parker]
+}
+
+// The kinds of a slot mark.
+const (
+	slotClaimed = 1
+	slotLeft    = 2
+	slotStay    = 3
+)
+
+// slotMark is the mark of a slot whose waiter holds ticket t.
+func slotMark(t uint32, kind uint64) uint64 { return uint64(t)<<2 | kind }
 
 // Lock locks l, waiting for its turn.
 func (l *Ticket) Lock() {
@@ -71,7 +101,17 @@ func (l *Ticket) Lock() {
 // must all run first, and when goroutines outnumber processors the
 // quickest way to get them run is to hand them this processor.
 func (l *Ticket) wait(t uint32) {
-	timeout := parkTimeout
+	if mayNotSleep() {
+		l.waitPinned(t)
+		return
+	}
+	var w *parker
+	defer func() {
+		if w != nil {
+			parkers.Put(w)
+		}
+	}()
+	var slept time.Time // when this Lock first slept
 	for {
 		for spent := 0; ; {
 			s := hal.LoadAcquireUint32(&l.serving)
@@ -90,37 +130,38 @@ func (l *Ticket) wait(t uint32) {
 			spent += int(t - s)
 			pause()
 		}
-		slot := &l.left[t%ticketSlots]
-		mark := leftMark(t)
-		if !slot.CompareAndSwap(0, mark) {
-			// Another waiter has left in this slot: keep the place.
+		slot := &l.slots[t%ticketSlots]
+		if !slot.mark.CompareAndSwap(0, slotMark(t, slotClaimed)) {
+			// Another waiter sleeps in this slot: keep the place.
 			var w waiter
 			w.spins = spinBudget // yield now
 			w.pause()
 			continue
 		}
-		// From here the releaser that reaches t may pass over it, and a
-		// mark it took away says so.
-		for {
-			how := l.lot.park(func() bool {
-				return slot.Load() == mark && hal.LoadAcquireUint32(&l.serving) != t
-			}, timeout)
-			timeout = nextTimeout(timeout, how)
-			if how != timedOut {
-				break
-			}
+		if w == nil {
+			w = parkers.Get().(*parker)
 		}
-		// Woken, served, or passed over. If the mark is still there, take
-		// it back: the waiter is in line again with the same ticket (and
-		// sees at once if it is being served).
-		if slot.CompareAndSwap(mark, 0) {
-			continue
+		slot.p.Store(w)
+		kind := uint64(slotLeft)
+		if slept.IsZero() {
+			slept = time.Now()
+		} else if time.Since(slept) > starvationThreshold {
+			kind = slotStay // bounded wait: keep the place
+		}
+		mark := slotMark(t, kind)
+		// A swap, so that the load of serving below is ordered after
+		// it: either this waiter sees its turn, or the releaser that
+		// serves t (a swap, then a load of the slot) sees the mark.
+		slot.mark.Swap(mark)
+		if atomic.LoadUint32(&l.serving) == t && slot.mark.CompareAndSwap(mark, 0) {
+			return // served meanwhile: the mark is taken back, nobody wakes this waiter
+		}
+		<-w.wake // the releaser that took the mark woke it
+		if kind == slotStay {
+			return // handed over while asleep
 		}
 		// Passed over: join the end of the line, but first, if another
-		// goroutine is waiting for this processor, let it run. Otherwise
-		// a waiter that keeps leaving (spinning cannot pay while that
-		// goroutine waits) and being passed over at once never sleeps and
-		// never lets it run either, and every pass costs the releaser.
+		// goroutine is waiting for this processor, let it run (as MCS).
 		if !canSpin(0) {
 			yield()
 		}
@@ -128,6 +169,33 @@ func (l *Ticket) wait(t uint32) {
 		if hal.LoadAcquireUint32(&l.serving) == t {
 			return
 		}
+	}
+}
+
+// waitPinned is wait for a goroutine that holds a percpu.Pin: it must not
+// park or yield, so it keeps its place and spins until served. That ends
+// only if the holders run (see the package documentation for the rule);
+// past pinnedWaitLimit it leaves the line (a left mark without a parker:
+// the releaser passes over it and wakes nobody) and panics, so the panic
+// leaves the lock working.
+func (l *Ticket) waitPinned(t uint32) {
+	var c pinnedClock
+	for hal.LoadAcquireUint32(&l.serving) != t {
+		pause()
+		if !c.timedOut() {
+			continue
+		}
+		slot := &l.slots[t%ticketSlots]
+		if !slot.mark.CompareAndSwap(0, slotMark(t, slotClaimed)) {
+			continue // the slot is taken: try again after the next pause
+		}
+		slot.p.Store(nil)
+		mark := slotMark(t, slotLeft)
+		slot.mark.Swap(mark)
+		if atomic.LoadUint32(&l.serving) == t && slot.mark.CompareAndSwap(mark, 0) {
+			return // served just now
+		}
+		pinnedWaitPanic() // the releaser that reaches t passes over it
 	}
 }
 
@@ -140,44 +208,72 @@ func (l *Ticket) TryLock() bool {
 	return hal.CompareAndSwapUint32(&l.next, s, s+1)
 }
 
-// Unlock serves the next ticket, passing over tickets whose waiters left,
-// and wakes one parked waiter if any registered to park. l may be
-// unlocked by a goroutine other than the one that locked it. Unlocking an
-// unlocked Ticket panics.
+// Unlock serves the next ticket, passing over tickets whose waiters left
+// (and waking each of them), or hands the lock to a waiter that sleeps
+// keeping its place and wakes it. l may be unlocked by a goroutine other
+// than the one that locked it. Unlocking an unlocked Ticket panics.
 //
-// When no other ticket was taken, Unlock serves the next one with a
-// release store, as a strict ticket lock does. Otherwise it serves each
-// ticket with an atomic swap, which orders the look at that ticket's slot
-// after it: either the waiter sees its turn, or the releaser sees its mark.
+// Unlock serves the next ticket with an atomic swap (an atomic
+// read-modify-write, as sync.Mutex's Unlock is an atomic add), which
+// orders the loads after it: the look at next, and at the ticket's slot.
+// A plain release store would not: a goroutine could take that ticket
+// just after the releaser looked at next, publish that it sleeps, and
+// still read the old serving (the store waiting in the releaser's store
+// buffer, or the releaser preempted between its load and its store); the
+// releaser, having seen nobody, would never look at the slot, and the
+// waiter would sleep forever. With the swap, either the waiter sees its
+// turn, or the releaser sees the ticket taken and its mark.
 func (l *Ticket) Unlock() {
 	s := hal.LoadAcquireUint32(&l.serving)
-	n := hal.LoadAcquireUint32(&l.next)
-	if n == s {
+	if hal.LoadAcquireUint32(&l.next) == s {
 		panic("spin: unlock of unlocked Ticket")
 	}
-	s++
-	if n == s {
-		hal.StoreReleaseUint32(&l.serving, s)
-	} else {
-		l.handOver(s)
-	}
-	l.lot.wakeIfParked()
+	l.handOver(s + 1)
 }
 
+// ticketWakeBatch is how many passed-over waiters handOver wakes after
+// the handover instead of during it, so that the next ticket is served
+// without waiting for the scheduler calls.
+const ticketWakeBatch = 4
+
 // handOver serves ticket s, and the next while the waiter of the one
-// served has left.
+// served has left, waking every waiter it passes over; a waiter that
+// sleeps keeping its place gets the lock and is woken.
 func (l *Ticket) handOver(s uint32) {
+	var later [ticketWakeBatch]*parker
+	nlater := 0
+	defer func() {
+		for _, w := range later[:nlater] {
+			w.unpark()
+		}
+	}()
 	for {
 		hal.SwapUint32(&l.serving, s)
 		if hal.LoadAcquireUint32(&l.next) == s {
 			return // nobody holds ticket s: the lock is free
 		}
-		slot := &l.left[s%ticketSlots]
-		mark := leftMark(s)
-		if slot.Load() != mark || !slot.CompareAndSwap(mark, 0) {
-			return // s's waiter is in line, or took its mark back: it has the lock
+		slot := &l.slots[s%ticketSlots]
+		m := slot.mark.Load()
+		if m != slotMark(s, slotLeft) && m != slotMark(s, slotStay) {
+			return // s's waiter is in line: it has the lock
+		}
+		w := slot.p.Load()
+		if !slot.mark.CompareAndSwap(m, 0) {
+			return // s's waiter took its mark back: it has the lock
+		}
+		if m == slotMark(s, slotStay) {
+			w.unpark() // handed over to a sleeper
+			return
 		}
 		l.passed.Add(1)
+		switch {
+		case w == nil: // a pinned waiter that gave up (waitPinned)
+		case nlater < len(later):
+			later[nlater] = w
+			nlater++
+		default:
+			w.unpark()
+		}
 		s++
 	}
 }
@@ -186,3 +282,15 @@ func (l *Ticket) handOver(s uint32) {
 // that had left the line (stopped spinning and parked): the price of
 // Ticket's preemption adaptivity in fairness.
 func (l *Ticket) PassedOver() uint64 { return l.passed.Load() }
+
+// sleeping returns how many waiters of l have published that they sleep
+// (or are about to), for tests.
+func (l *Ticket) sleeping() uint32 {
+	n := uint32(0)
+	for i := range l.slots {
+		if k := l.slots[i].mark.Load() & 3; k == slotLeft || k == slotStay {
+			n++
+		}
+	}
+	return n
+}
