@@ -31,7 +31,8 @@
 // it is the inlined intrinsic. (The flag probes that measure what hal's
 // one-byte flag test costs are not API: they live in internal/probe.)
 //
-// Everything here except this comment is generated from gen/spec by the
-// generator in gen/ (go generate ./hal/). With the purego build tag, and
+// The z* files are generated from gen/spec by the generator in gen/ (go
+// generate ./hal/); this comment and align.go (the misaligned-word panic)
+// are hand-written. With the purego build tag, and
 // on architectures without a backend, the package is empty.
 package direct
