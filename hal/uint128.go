@@ -223,7 +223,7 @@ func portable128() string {
 		why = "this is a purego build (-tags purego), which has no hal assembly"
 	default:
 		why = own.Reason
-		if why == "only variant" {
+		if o := findOp(own.Op); o != nil && len(o.variants) == 1 {
 			why = "hal has no 128-bit assembly for GOARCH=" + runtime.GOARCH
 		}
 	}
