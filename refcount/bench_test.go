@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/internal/suite"
-	"github.com/gohal/gohal/refcount"
 )
 
 // BenchmarkRefcount runs the suite's Refcount section
@@ -29,7 +28,8 @@ func TestEveryCountIsBenchmarked(t *testing.T) {
 	for _, b := range suite.Benches() {
 		have[b.Name] = true
 	}
-	for _, k := range refcount.KindNames() {
+	for _, kd := range kinds {
+		k := kd.name
 		if bk, ok := benchKind[k]; ok {
 			k = bk
 		}

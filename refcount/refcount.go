@@ -28,29 +28,30 @@
 package refcount
 
 import (
+	"log"
+	"math"
+	"sync"
 	"sync/atomic"
-
-	"github.com/gohal/gohal/internal/refimpl"
 )
 
 // SaturatedValue is the value a saturated counter holds: Linux's
 // REFCOUNT_SATURATED, INT_MIN/2, as far from both zero and the overflow
 // point as an int32 allows, so that racing increments and decrements on a
 // saturated counter cannot move it back into the valid range.
-const SaturatedValue int32 = refimpl.SaturatedValue
+const SaturatedValue int32 = math.MinInt32 / 2
 
 // The events that saturate a counter, as passed to the [OnSaturate] hook.
 const (
 	// EventIncOnZero: Inc on a counter at zero. The object was already
 	// released; the caller is using freed memory.
-	EventIncOnZero = refimpl.EventIncOnZero
+	EventIncOnZero = "increment on 0; use-after-free"
 	// EventOverflow: Inc or IncNotZero on a counter at math.MaxInt32.
-	EventOverflow = refimpl.EventOverflow
+	EventOverflow = "addition overflow; saturated, leaking memory"
 	// EventDecToZero: Dec took a counter to zero. Dec is for references
 	// that are never the last one; the object will never be released.
-	EventDecToZero = refimpl.EventDecToZero
+	EventDecToZero = "decrement hit 0; leaking memory"
 	// EventUnderflow: Dec or DecAndTest on a counter at zero.
-	EventUnderflow = refimpl.EventUnderflow
+	EventUnderflow = "underflow; use-after-free"
 )
 
 // OnSaturate sets the function called when a counter saturates, and
@@ -63,7 +64,36 @@ const (
 // (Misuse racing with correct use, such as an Inc on zero at the same
 // moment as a DecAndTest from one, can take a counter through zero twice
 // before it settles and report twice.)
-func OnSaturate(f func(event string)) (previous func(event string)) { return refimpl.SetHook(f) }
+func OnSaturate(f func(event string)) (previous func(event string)) {
+	var p *func(string)
+	if f != nil {
+		p = &f
+	}
+	if old := hook.Swap(p); old != nil {
+		return *old
+	}
+	return defaultHook
+}
+
+var (
+	hook    atomic.Pointer[func(event string)]
+	logOnce sync.Once
+)
+
+// defaultHook logs the first saturation event of the process and ignores
+// the rest, like the kernel's WARN_ONCE.
+func defaultHook(event string) {
+	logOnce.Do(func() { log.Printf("refcount: saturated: %s", event) })
+}
+
+// report calls the saturation hook.
+func report(event string) {
+	if f := hook.Load(); f != nil {
+		(*f)(event)
+		return
+	}
+	defaultHook(event)
+}
 
 // Count is a checked reference count on sync/atomic, whose fast paths
 // inline into the caller. The zero value is a count of 0; a new object's
@@ -117,7 +147,7 @@ func (c *Count) IncNotZero() bool {
 		}
 		old = atomic.LoadInt32(&c.refs)
 	}
-	if refimpl.IncBad(old) {
+	if incBad(old) {
 		c.incSlow(old)
 	}
 	return true
@@ -146,22 +176,56 @@ func (c *Count) DecAndTest() bool {
 	return false
 }
 
-// incSlow handles an increment that found old: see refimpl.IncBad.
+// incSlow handles an increment that found old: see incBad.
 //
 //go:noinline
-func (c *Count) incSlow(old int32) { c.saturate(refimpl.IncEvent(old)) }
+func (c *Count) incSlow(old int32) { c.saturate(incEvent(old)) }
 
 // decSlow handles a decrement that found old <= 0, or old == 1 in Dec
 // (DecAndTest never calls it with 1).
 //
 //go:noinline
-func (c *Count) decSlow(old int32) { c.saturate(refimpl.DecEvent(old)) }
+func (c *Count) decSlow(old int32) { c.saturate(decEvent(old)) }
 
 // saturate pins the count at SaturatedValue and reports event, unless the
 // count was already saturated (event == "").
 func (c *Count) saturate(event string) {
 	atomic.StoreInt32(&c.refs, SaturatedValue)
 	if event != "" {
-		refimpl.Report(event)
+		report(event)
 	}
+}
+
+// The checks are written on the value a fetch-and-add returned (the
+// counter's value before the operation), as in the kernel, and kept small
+// enough for the compiler to inline the fast path; the slow paths are
+// calls.
+
+// incBad reports whether an increment that found old must saturate:
+// old <= 0 (zero, or already saturated) or old == math.MaxInt32. One
+// unsigned comparison.
+func incBad(old int32) bool { return uint32(old-1) >= math.MaxInt32-1 }
+
+// incEvent names the event for an increment that found old, or "" when
+// the counter was already saturated.
+func incEvent(old int32) string {
+	switch {
+	case old == 0:
+		return EventIncOnZero
+	case old > 0:
+		return EventOverflow
+	}
+	return ""
+}
+
+// decEvent names the event for a decrement that found old <= 1, or ""
+// when the counter was already saturated.
+func decEvent(old int32) string {
+	switch {
+	case old == 1:
+		return EventDecToZero
+	case old == 0:
+		return EventUnderflow
+	}
+	return ""
 }

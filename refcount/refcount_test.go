@@ -1,4 +1,4 @@
-package refcount
+package refcount_test
 
 import (
 	"math"
@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/internal/refimpl"
+	"github.com/gohal/gohal/refcount"
 )
 
 // counter is the method set Count shares with the counts in
 // internal/refimpl that exist only to be measured against it; the tests
-// run all four.
+// (an external test package, as refimpl imports refcount) run all four.
 type counter interface {
 	Set(n int32)
 	Load() int32
@@ -37,7 +38,7 @@ type kind struct {
 var kinds = []kind{
 	{"plain", func() counter { return new(refimpl.Plain) }, false},
 	{"plain-hal", func() counter { return new(refimpl.PlainHal) }, false},
-	{"checked", func() counter { return new(Count) }, true},
+	{"checked", func() counter { return new(refcount.Count) }, true},
 	{"checked-hal", func() counter { return new(refimpl.CountHal) }, true},
 }
 
@@ -56,12 +57,12 @@ func hookRecorder(t *testing.T) *[]string {
 	t.Helper()
 	var mu sync.Mutex
 	var events []string
-	prev := OnSaturate(func(e string) {
+	prev := refcount.OnSaturate(func(e string) {
 		mu.Lock()
 		events = append(events, e)
 		mu.Unlock()
 	})
-	t.Cleanup(func() { OnSaturate(prev) })
+	t.Cleanup(func() { refcount.OnSaturate(prev) })
 	return &events
 }
 
@@ -105,20 +106,20 @@ func TestSaturation(t *testing.T) {
 		op    func(c checked)
 		event string
 	}{
-		{"inc-on-zero", 0, func(c checked) { c.Inc() }, EventIncOnZero},
-		{"inc-overflow", math.MaxInt32, func(c checked) { c.Inc() }, EventOverflow},
+		{"inc-on-zero", 0, func(c checked) { c.Inc() }, refcount.EventIncOnZero},
+		{"inc-overflow", math.MaxInt32, func(c checked) { c.Inc() }, refcount.EventOverflow},
 		{"incnotzero-overflow", math.MaxInt32, func(c checked) {
 			if !c.IncNotZero() {
 				panic("IncNotZero on MaxInt32 failed")
 			}
-		}, EventOverflow},
-		{"dec-to-zero", 1, func(c checked) { c.Dec() }, EventDecToZero},
-		{"dec-below-zero", 0, func(c checked) { c.Dec() }, EventUnderflow},
+		}, refcount.EventOverflow},
+		{"dec-to-zero", 1, func(c checked) { c.Dec() }, refcount.EventDecToZero},
+		{"dec-below-zero", 0, func(c checked) { c.Dec() }, refcount.EventUnderflow},
 		{"decandtest-below-zero", 0, func(c checked) {
 			if c.DecAndTest() {
 				panic("DecAndTest on 0 reported zero")
 			}
-		}, EventUnderflow},
+		}, refcount.EventUnderflow},
 	}
 	forEach(t, true, func(t *testing.T, k kind) {
 		for _, e := range edges {
@@ -127,8 +128,8 @@ func TestSaturation(t *testing.T) {
 				c := k.new().(checked)
 				c.Set(e.start)
 				e.op(c)
-				if got := c.Load(); got != SaturatedValue {
-					t.Fatalf("count %d after %s, want SaturatedValue %d", got, e.name, SaturatedValue)
+				if got := c.Load(); got != refcount.SaturatedValue {
+					t.Fatalf("count %d after %s, want SaturatedValue %d", got, e.name, refcount.SaturatedValue)
 				}
 				if !c.Saturated() {
 					t.Fatal("Saturated() = false")
@@ -137,7 +138,7 @@ func TestSaturation(t *testing.T) {
 				// and does not report again.
 				for range 3 {
 					c.Inc()
-					if c.Load() != SaturatedValue {
+					if c.Load() != refcount.SaturatedValue {
 						t.Fatalf("Inc moved a saturated count to %d", c.Load())
 					}
 					if !c.IncNotZero() {
@@ -147,7 +148,7 @@ func TestSaturation(t *testing.T) {
 					if c.DecAndTest() {
 						t.Fatal("DecAndTest on a saturated count reported zero")
 					}
-					if c.Load() != SaturatedValue {
+					if c.Load() != refcount.SaturatedValue {
 						t.Fatalf("decrements moved a saturated count to %d", c.Load())
 					}
 				}
@@ -220,15 +221,15 @@ func TestConcurrentHookOnce(t *testing.T) {
 }
 
 func TestOnSaturateDefault(t *testing.T) {
-	prev := OnSaturate(nil)
-	defer OnSaturate(prev)
-	f := OnSaturate(nil)
+	prev := refcount.OnSaturate(nil)
+	defer refcount.OnSaturate(prev)
+	f := refcount.OnSaturate(nil)
 	if f == nil {
 		t.Fatal("OnSaturate returned a nil previous hook")
 	}
 	called := 0
-	OnSaturate(func(string) { called++ })
-	var c Count
+	refcount.OnSaturate(func(string) { called++ })
+	var c refcount.Count
 	c.Inc()
 	if called != 1 {
 		t.Fatalf("custom hook called %d times", called)
@@ -335,8 +336,8 @@ func TestNoAllocs(t *testing.T) {
 }
 
 func TestSaturatedValue(t *testing.T) {
-	if SaturatedValue != -1<<30 {
-		t.Fatalf("SaturatedValue = %d, want INT_MIN/2 = %d", SaturatedValue, -1<<30)
+	if refcount.SaturatedValue != -1<<30 {
+		t.Fatalf("SaturatedValue = %d, want INT_MIN/2 = %d", refcount.SaturatedValue, -1<<30)
 	}
 	// The plain counters wrap: the point of the checked ones.
 	var p refimpl.Plain

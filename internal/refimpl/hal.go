@@ -1,9 +1,20 @@
 package refimpl
 
-import "github.com/gohal/gohal/hal"
+import (
+	"math"
 
-// saturatedBits is SaturatedValue as the uint32 the hal counters store.
-const saturatedBits = uint32(1<<32 + int64(SaturatedValue))
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/refcount"
+)
+
+// saturatedBits is refcount.SaturatedValue as the uint32 the hal counters
+// store.
+const saturatedBits = uint32(1<<32 + int64(refcount.SaturatedValue))
+
+// incBad reports whether an increment that found old must saturate:
+// old <= 0 (zero, or already saturated) or old == math.MaxInt32, the
+// check refcount.Count makes. One unsigned comparison.
+func incBad(old int32) bool { return uint32(old-1) >= math.MaxInt32-1 }
 
 // CountHal is refcount.Count with every atomic operation a call into [hal]
 // (an assembly function on amd64 and arm64), for measuring what the call
@@ -25,7 +36,7 @@ func (c *CountHal) Saturated() bool { return c.Load() < 0 }
 
 // Inc adds a reference; see refcount.Count.Inc.
 func (c *CountHal) Inc() {
-	if old := int32(hal.FetchAddUint32(&c.refs, 1)); IncBad(old) {
+	if old := int32(hal.FetchAddUint32(&c.refs, 1)); incBad(old) {
 		c.incSlow(old)
 	}
 }
@@ -43,7 +54,7 @@ func (c *CountHal) IncNotZero() bool {
 		}
 		old = hal.LoadAcquireUint32(&c.refs)
 	}
-	if IncBad(int32(old)) {
+	if incBad(int32(old)) {
 		c.incSlow(int32(old))
 	}
 	return true
@@ -71,15 +82,29 @@ func (c *CountHal) DecAndTest() bool {
 	return false
 }
 
+// incSlow pins the count at refcount.SaturatedValue after an increment
+// that found old, and has refcount name and report the event: a scratch
+// refcount.Count set to old and incremented takes Count's own slow path,
+// so CountHal reports exactly what Count would (through the OnSaturate
+// hook, nothing when the count was already saturated) with no copy of
+// refcount's event logic to drift from it.
+//
 //go:noinline
-func (c *CountHal) incSlow(old int32) { c.saturate(IncEvent(old)) }
-
-//go:noinline
-func (c *CountHal) decSlow(old int32) { c.saturate(DecEvent(old)) }
-
-func (c *CountHal) saturate(event string) {
+func (c *CountHal) incSlow(old int32) {
 	hal.StoreReleaseUint32(&c.refs, saturatedBits)
-	if event != "" {
-		Report(event)
-	}
+	var r refcount.Count
+	r.Set(old)
+	r.Inc()
+}
+
+// decSlow is incSlow for a decrement that found old <= 1 (Dec) or
+// old <= 0 (DecAndTest): refcount.Count's Dec from old reports the same
+// event as its DecAndTest for those.
+//
+//go:noinline
+func (c *CountHal) decSlow(old int32) {
+	hal.StoreReleaseUint32(&c.refs, saturatedBits)
+	var r refcount.Count
+	r.Set(old)
+	r.Dec()
 }
