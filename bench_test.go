@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // unitOnce prints, once per run, the line that tells benchstat which way

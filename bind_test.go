@@ -17,7 +17,7 @@ var goNames = map[string]string{
 }
 
 // TestInlineBindingIsInlined holds hal to its word: an op whose Binding is
-// "inline" or "guarded" must be inlined into its callers (here, internal/suite's api
+// "inline" or "guarded" must be inlined into its callers (here, lab/suite's api
 // bodies), and an op bound in assembly cannot be. It asks the compiler
 // (go build -gcflags=-m) rather than trusting the generator.
 func TestInlineBindingIsInlined(t *testing.T) {
@@ -31,8 +31,8 @@ func TestInlineBindingIsInlined(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
-	out, err := exec.Command(gobin, "build", "-gcflags=github.com/gohal/gohal/internal/suite=-m", "-o", "/dev/null",
-		"./internal/suite").CombinedOutput()
+	out, err := exec.Command(gobin, "build", "-gcflags=github.com/gohal/gohal/lab/suite=-m", "-o", "/dev/null",
+		"./lab/suite").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -45,7 +45,7 @@ func TestInlineBindingIsInlined(t *testing.T) {
 		switch hal.Binding(op) {
 		case binding.Inline, binding.Guarded:
 			if !inlined[fn] {
-				t.Errorf("%s is bound %q but hal.%s was not inlined into internal/suite", op, hal.Binding(op), fn)
+				t.Errorf("%s is bound %q but hal.%s was not inlined into lab/suite", op, hal.Binding(op), fn)
 			}
 			checked++
 		case binding.Flag, binding.Single:

@@ -24,11 +24,11 @@
 // gain? BenchmarkDispatch measures one uncontended op in every binding
 // mode (op=fetchadd64, cas64, swap64, pause, loadacquire64, cas128, cycles;
 // mode=api, inline, direct, flag, table, closure, static, generic: see
-// internal/suite's Mode constants), and BenchmarkContended the ops that
+// lab/suite's Mode constants), and BenchmarkContended the ops that
 // share a word on 1, 2, 4 and 8 goroutines behind a start barrier. Each
 // reports cycles/op (hal.Cycles ticks, whose rate is hal.CycleFrequency)
 // beside ns/op, and allocs/op, which must be 0. The bodies live in
-// internal/suite, so halbench and go test measure the same code:
+// lab/suite, so halbench and go test measure the same code:
 //
 //	go test -run '^$' -bench . -count 10 . > bind.txt
 //	go run golang.org/x/perf/cmd/benchstat@latest -col /mode bind.txt

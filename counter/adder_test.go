@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/internal/countertest"
+	"github.com/gohal/gohal/lab/countertest"
 )
 
 // contendTotal is what contendAdder adds.

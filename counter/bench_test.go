@@ -4,11 +4,11 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/counter"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // BenchmarkCounter runs the suite's Counter section
-// (internal/suite/kit.go), the benchmarks halbench runs: Add(1) on one
+// (lab/suite/kit.go), the benchmarks halbench runs: Add(1) on one
 // shared counter from 1, 2, 4 and 8 goroutines — the lock-free CAS loop
 // (with its failed attempts as retries/op), the wait-free fetch-and-add,
 // the striped counter, and two baselines, a sync.Mutex-protected int64 and
@@ -26,7 +26,7 @@ func TestEveryCounterIsBenchmarked(t *testing.T) {
 	}
 	for _, k := range counter.KindNames() {
 		if n := "Counter/kind=" + k + "/" + suite.ThreadsWildcard; !have[n] {
-			t.Errorf("no benchmark %s in internal/suite", n)
+			t.Errorf("no benchmark %s in lab/suite", n)
 		}
 	}
 }

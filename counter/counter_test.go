@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/gohal/gohal/internal/countertest"
+	"github.com/gohal/gohal/lab/countertest"
 )
 
 // adder is what every counter under test can do.

@@ -61,7 +61,7 @@ func TestForgottenFallbackFailsToBuild(t *testing.T) {
 	}
 	for name, data := range files {
 		if strings.HasPrefix(name, "../") {
-			continue // internal/probe: not imported by hal
+			continue // lab/probe: not imported by hal
 		}
 		p := filepath.Join(root, "hal", filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

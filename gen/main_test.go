@@ -60,7 +60,7 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 // generated file's name starts with z, as x/sys's do, but hal's own
 // asm_<arch>.s (the name gohal's design fixes), so a reader tells
 // generated from hand-written files by name; and the rule applied to
-// package hal, hal/direct and internal/probe picks out exactly the
+// package hal, hal/direct and lab/probe picks out exactly the
 // generated files (strays, in TestGeneratedFilesUpToDate, checks the
 // other direction).
 func TestGeneratedFileNames(t *testing.T) {
@@ -80,9 +80,9 @@ func TestGeneratedFileNames(t *testing.T) {
 		{"asm_amd64.s", true},
 		{"zapi_arm64.go", true},
 		{"direct/zdirect_riscv64.s", true},
-		{"../internal/probe/zprobe_amd64.s", true},
+		{"../lab/probe/zprobe_amd64.s", true},
 		{"direct/asm_amd64.s", false},
-		{"../internal/probe/asm_arm64.s", false},
+		{"../lab/probe/asm_arm64.s", false},
 		{"intrinsic_arm64.s", false},
 		{"portable.go", false},
 	} {

@@ -93,7 +93,7 @@
 // written by gohal's generator (the module github.com/gohal/gohal/gen,
 // run by go generate ./hal/) from its op spec (package gen/spec) and, for
 // assembly, the GOARCH's backend (package gen/amd64, gen/arm64 or
-// gen/riscv64); so are the z files of hal/direct and internal/probe
+// gen/riscv64); so are the z files of hal/direct and lab/probe
 // (paths below are relative to this package's directory). Each
 // starts with a "Code generated" line; every other file, the assembly of
 // intrinsic_arm64.s included, is written by hand.
@@ -109,6 +109,6 @@
 //	direct/zdirect_<arch>.s             each variant's own function                    spec, backend
 //	direct/zdirect_<arch>.go            their declarations                             spec
 //	direct/zstatic_<level>_<arch>.go    Static<Op>: what a level compiles in           spec (Levels)
-//	../internal/probe/zprobe_<arch>.s   the flag probes (measurement, not API)         spec, backend
-//	../internal/probe/zprobe_<arch>.go  their declarations and flag bytes              spec
+//	../lab/probe/zprobe_<arch>.s        the flag probes (measurement, not API)         spec, backend
+//	../lab/probe/zprobe_<arch>.go       their declarations and flag bytes              spec
 package hal

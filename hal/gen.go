@@ -1,7 +1,7 @@
 package hal
 
 // The files of this package named z* and asm_<arch>.s, and those of
-// hal/direct and internal/probe named z*, are generated from the op spec
+// hal/direct and lab/probe named z*, are generated from the op spec
 // in gen/spec by the generator module in gen/, which keeps avo out of this
 // module's dependencies; doc.go ("Generated files") lists them. The
 // generator also deletes any generated file it no longer writes.

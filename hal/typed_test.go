@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // Every method of every typed value, from the zero value, with the values

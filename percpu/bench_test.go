@@ -3,10 +3,10 @@ package percpu_test
 import (
 	"testing"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
-// BenchmarkCache runs the suite's Cache section (internal/suite/percpu.go),
+// BenchmarkCache runs the suite's Cache section (lab/suite/percpu.go),
 // the FreeBSD experiment halbench also runs: a unit of work that takes an
 // object from a cache, touches it and puts it back, the cache protected by
 // percpu pinning, a sync.Mutex, spin.Backoff, or sync.Pool, on 1, 2, 4 and

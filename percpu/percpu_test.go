@@ -16,7 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/countertest"
+	"github.com/gohal/gohal/lab/countertest"
 )
 
 // withProcs runs f with GOMAXPROCS set to n.

@@ -3,13 +3,13 @@ package refcount_test
 import (
 	"testing"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // BenchmarkRefcount runs the suite's Refcount section
-// (internal/suite/kit.go), the benchmarks halbench runs: one Inc of a
+// (lab/suite/kit.go), the benchmarks halbench runs: one Inc of a
 // shared count, for the plain and checked counters, inlined (sync/atomic)
-// and through hal calls (all but Count live in internal/refimpl, as they
+// and through hal calls (all but Count live in lab/refimpl, as they
 // exist only to be measured) — the table of Linux's refcount_t work (plain
 // atomic vs checked call vs checked inline) — uncontended (threads=1) and
 // contended. The operation is written inline in the measuring loop, so
@@ -34,7 +34,7 @@ func TestEveryCountIsBenchmarked(t *testing.T) {
 			k = bk
 		}
 		if n := "Refcount/kind=" + k + "/" + suite.ThreadsWildcard; !have[n] {
-			t.Errorf("no benchmark %s in internal/suite", n)
+			t.Errorf("no benchmark %s in lab/suite", n)
 		}
 	}
 }

@@ -7,12 +7,12 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/gohal/gohal/internal/refimpl"
+	"github.com/gohal/gohal/lab/refimpl"
 	"github.com/gohal/gohal/refcount"
 )
 
 // counter is the method set Count shares with the counts in
-// internal/refimpl that exist only to be measured against it; the tests
+// lab/refimpl that exist only to be measured against it; the tests
 // (an external test package, as refimpl imports refcount) run all four.
 type counter interface {
 	Set(n int32)

@@ -3,11 +3,11 @@ package spin_test
 import (
 	"testing"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 	"github.com/gohal/gohal/spin"
 )
 
-// BenchmarkLock runs the suite's Lock section (internal/suite/kit.go), the
+// BenchmarkLock runs the suite's Lock section (lab/suite/kit.go), the
 // benchmarks halbench runs: Lock + busy critical section + Unlock for every
 // lock and sync.Mutex, on 1, 2, 4 and 8 goroutines, with critical sections
 // of suite.LockCS ns. ns/op and cycles/op are wall-clock time over all
@@ -40,7 +40,7 @@ func checkBenchmarked(t *testing.T, kinds []string, names func(kind string) []st
 	for _, k := range kinds {
 		for _, n := range names(k) {
 			if !have[n] {
-				t.Errorf("%s: no benchmark %s in internal/suite", k, n)
+				t.Errorf("%s: no benchmark %s in lab/suite", k, n)
 			}
 		}
 	}

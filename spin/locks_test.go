@@ -7,7 +7,7 @@ import (
 
 // lockKind is one lock under test. Adding a lock type to the package means
 // adding a row here, which every test iterates over, and a benchmark body
-// in internal/suite/kit.go, which TestEveryLockIsBenchmarked asks for.
+// in lab/suite/kit.go, which TestEveryLockIsBenchmarked asks for.
 type lockKind struct {
 	name string
 	new  func() Locker

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // BenchmarkTail measures the far tail of lock waits (issue 19.4): 8

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // noisy returns n samples around level with relative noise.

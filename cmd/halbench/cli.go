@@ -12,8 +12,8 @@ import (
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/benchfile"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/benchfile"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // How every subcommand reports a bad command line: one line naming the

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gohal/gohal/internal/benchfile"
-	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/lab/benchfile"
+	"github.com/gohal/gohal/lab/ministat"
 )
 
 const compareUsage = `usage: halbench compare [-c 80|90|95|98|99|99.5] [-C column] [-d delims] [-w width] [-A] [-n] [-s] [-q] [-v] [FILE...]

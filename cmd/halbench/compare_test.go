@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohal/gohal/internal/benchfile"
-	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/lab/benchfile"
+	"github.com/gohal/gohal/lab/ministat"
 )
 
 // The golden files testdata/compare/*.golden are what the real ministat

@@ -5,8 +5,8 @@ import (
 	"io"
 	"sort"
 
-	"github.com/gohal/gohal/internal/benchfile"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/benchfile"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // gobenchPkg is the pkg configuration line of -format gobench: the module,

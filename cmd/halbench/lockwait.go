@@ -12,13 +12,13 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // `halbench lockwait` measures how long Lock calls wait (issue 19.4): the
 // distribution of every kit lock's waits beside sync.Mutex's, in a
 // contended scenario and for an occasional locker among goroutines that
-// re-lock at once (internal/suite/lockwait.go), and checks the issue's
+// re-lock at once (lab/suite/lockwait.go), and checks the issue's
 // three targets against the mutex of the same run.
 
 const lockWaitUsage = `usage: halbench lockwait [flags]

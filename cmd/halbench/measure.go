@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // sample is one measurement of one benchmark: testing.Benchmark run for a

@@ -18,14 +18,14 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/gohal/gohal/internal/benchfile"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/benchfile"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
-// `halbench peers` runs the benchmarks of the peers module (peers/, a module
+// `halbench peers` runs the benchmarks of the peers module (lab/peers/, a module
 // of its own so that xsync and the other peer libraries never enter the
 // library's go.mod) with `go test` as a subprocess, reads the output with
-// internal/benchfile and prints, per task, every implementation's median
+// lab/benchfile and prints, per task, every implementation's median
 // cycles/op and its ratio to the best peer at the same thread count.
 //
 // Why a subprocess and not in-process: halbench is in the library's module,
@@ -33,8 +33,8 @@ import (
 // `go test` needs the go command and the peers' module download, which is
 // what the peers module needs anyway; -in reads a saved run instead.
 
-// peersModule is the module path peers/go.mod must declare.
-const peersModule = "github.com/gohal/gohal/peers"
+// peersModule is the module path lab/peers/go.mod must declare.
+const peersModule = "github.com/gohal/gohal/lab/peers"
 
 // peerTruncatedUnit is the metric of a peers lock benchmark cut short by
 // its run cap: the number of operations done.
@@ -47,7 +47,7 @@ const peerGohalPrefix = "gohal-"
 func runPeers(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("halbench peers", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	dir := fs.String("dir", "", "the peers module `directory` (default: peers/ in the current directory or a parent)")
+	dir := fs.String("dir", "", "the peers module `directory` (default: lab/peers/ in the current directory or a parent)")
 	count := fs.Int("count", 6, "samples per benchmark: rounds, each one sample of every benchmark")
 	benchtime := fs.String("benchtime", "100ms", "go test -benchtime of each sample")
 	bench := fs.String("bench", "^BenchmarkPeer$", "go test -bench `regexp`, e.g. 'Peer/what=counter'")
@@ -190,20 +190,20 @@ func readPeersInput(path string) ([]byte, error) {
 const peersInWant = "want what halbench peers -o FILE saves (go test -bench in the peers module)"
 
 // findPeersDir looks for the peers module in the current directory and its
-// parents: a directory peers/ whose go.mod declares peersModule.
+// parents: a directory lab/peers/ whose go.mod declares peersModule.
 func findPeersDir() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for d := wd; ; {
-		p := filepath.Join(d, "peers")
+		p := filepath.Join(d, "lab", "peers")
 		if checkPeersDir(p) == nil {
 			return p, nil
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return "", fmt.Errorf("no peers module (peers/go.mod declaring %s) in %s or a parent: run from the gohal repository or pass -dir", peersModule, wd)
+			return "", fmt.Errorf("no peers module (lab/peers/go.mod declaring %s) in %s or a parent: run from the gohal repository or pass -dir", peersModule, wd)
 		}
 		d = up
 	}

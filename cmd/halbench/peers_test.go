@@ -120,12 +120,12 @@ func TestPeersErrors(t *testing.T) {
 }
 
 func TestPeersDir(t *testing.T) {
-	// From cmd/halbench the peers module is two levels up.
+	// From cmd/halbench the peers module is lab/peers, two levels up.
 	got, err := findPeersDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := filepath.Abs(filepath.Join("..", "..", "peers"))
+	want, _ := filepath.Abs(filepath.Join("..", "..", "lab", "peers"))
 	if got != want {
 		t.Errorf("findPeersDir() = %q, want %q", got, want)
 	}
@@ -134,7 +134,7 @@ func TestPeersDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/other\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkPeersDir(dir); err == nil || !strings.Contains(err.Error(), "want github.com/gohal/gohal/peers") {
+	if err := checkPeersDir(dir); err == nil || !strings.Contains(err.Error(), "want github.com/gohal/gohal/lab/peers") {
 		t.Errorf("checkPeersDir(another module) = %v", err)
 	}
 	t.Chdir(dir)

@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/ministat"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/ministat"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // confidence is the level of every interval and test in the report, in

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 func TestMedian(t *testing.T) {

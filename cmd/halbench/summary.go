@@ -7,9 +7,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/gohal/gohal/internal/benchfile"
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/lab/benchfile"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/ministat"
 )
 
 // writeSummary prints compare's summary of Go benchmark files: per package

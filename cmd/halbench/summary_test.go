@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/lab/ministat"
 )
 
 // TestCompareSummary is issue 21 item 8: compare of two Go benchmark

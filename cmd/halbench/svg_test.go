@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // TestSVGStylesAndAxes is issue 10 item 13: one colour per contestant in

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/ministat"
 )
 
 // writeText prints the report for people: the machine, a table per

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // TestFairnessLegend is issue 10 item 11: a lock table whose fairness

@@ -20,8 +20,8 @@ import (
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 const tuneUsage = `usage: halbench tune [flags]

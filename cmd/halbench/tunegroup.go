@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // Ops that run all hardware variants or all portable ones (hal's 128-bit

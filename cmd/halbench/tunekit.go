@@ -8,15 +8,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // tune's kit questions: which lock, which counter, whether the per-P cache
 // pays, on this machine, answered by the report's one rule (advice.go).
 // Each kind is one table of candidates, each naming the suite benchmark
 // kind that times it, so that a new type is one line here (its body lives
-// in internal/suite, with the report's).
+// in lab/suite, with the report's).
 
 // kitCandidate is one type a kit question compares.
 type kitCandidate struct {

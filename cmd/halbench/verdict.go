@@ -7,8 +7,8 @@ import (
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/binding"
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // verdict is the report's conclusion in plain words, every number in it

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // fakeSamples gives every benchmark ten samples around its own level:

@@ -13,7 +13,7 @@ func TestAsm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, direct, probe := string(files["asm_amd64.s"]), string(files["direct/zdirect_amd64.s"]), string(files["../internal/probe/zprobe_amd64.s"])
+	api, direct, probe := string(files["asm_amd64.s"]), string(files["direct/zdirect_amd64.s"]), string(files["../lab/probe/zprobe_amd64.s"])
 	for _, c := range []struct{ file, name, want string }{
 		{api, "asm_amd64.s", "//go:build !purego && !race && !gohal_static\n"},
 		{direct, "direct/zdirect_amd64.s", "//go:build !purego\n"},
@@ -25,8 +25,8 @@ func TestAsm(t *testing.T) {
 		{api, "asm_amd64.s", "CMPB ·selFence+0(SB), $0x00\n\tJNE  mfence\n"},
 		{direct, "direct/zdirect_amd64.s", "TEXT ·CyclesLfenceRdtsc(SB), NOSPLIT, $0-8\n"},
 		// The flag probe: the same test before the same body twice.
-		{probe, "internal/probe/zprobe_amd64.s", "TEXT ·FetchAddUint64Flagged(SB), NOSPLIT, $0-24\n"},
-		{probe, "internal/probe/zprobe_amd64.s", "CMPB  ·selFetchadd64+0(SB), $0x00\n\tJNE   flagged\n"},
+		{probe, "lab/probe/zprobe_amd64.s", "TEXT ·FetchAddUint64Flagged(SB), NOSPLIT, $0-24\n"},
+		{probe, "lab/probe/zprobe_amd64.s", "CMPB  ·selFetchadd64+0(SB), $0x00\n\tJNE   flagged\n"},
 		// spinlock32: test, PAUSE while held, LOCK CMPXCHGL when free.
 		{api, "asm_amd64.s", "TEXT ·spinLockUint32(SB), NOSPLIT, $0-17\n"},
 		{api, "asm_amd64.s", "\tDECL  DX\n\tPAUSE\n\tJMP   pause_loop\n"},

@@ -12,7 +12,7 @@ func TestAsm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(files["asm_arm64.s"]) + string(files["direct/zdirect_arm64.s"]) + string(files["../internal/probe/zprobe_arm64.s"])
+	s := string(files["asm_arm64.s"]) + string(files["direct/zdirect_arm64.s"]) + string(files["../lab/probe/zprobe_arm64.s"])
 	if !strings.HasPrefix(strings.SplitN(string(files["asm_arm64.s"]), "\n\n", 3)[1], "//go:build !purego && !race && !gohal_static") {
 		t.Errorf("asm_arm64.s: build constraint is not !purego && !race && !gohal_static")
 	}

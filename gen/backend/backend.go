@@ -16,7 +16,7 @@
 // variant a gohal_static build at that level compiles in, bound by an
 // inlined intrinsic when the variant is one, else by a direct call.
 //
-// Package internal/probe (../internal/probe/zprobe_<arch>.s,
+// Package lab/probe (../lab/probe/zprobe_<arch>.s,
 // zprobe_<arch>.go): for ops with a single variant, a flag-probe entry
 // <Export>Flagged that puts that variant behind the same one-byte flag test
 // hal's multi-variant entries use, so that the test's cost can be
@@ -132,9 +132,9 @@ const DirectDir = "direct"
 // DirectImport is package hal/direct's import path.
 const DirectImport = "github.com/gohal/gohal/hal/direct"
 
-// ProbeDir is where package internal/probe (the flag probes, for
+// ProbeDir is where package lab/probe (the flag probes, for
 // measurement only) lives, relative to hal.
-const ProbeDir = "../internal/probe"
+const ProbeDir = "../lab/probe"
 
 // BindingImport is the import path of the package of binding constants.
 const BindingImport = "github.com/gohal/gohal/hal/binding"
@@ -173,7 +173,7 @@ func Generate(b Backend) (map[string][]byte, error) {
 	}
 	files[DirectDir+"/zdirect_"+arch+".s"] = asm
 
-	// Package internal/probe: the flag probes, for measurement only.
+	// Package lab/probe: the flag probes, for measurement only.
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		if !op.Flagged(arch) {

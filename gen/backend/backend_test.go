@@ -160,7 +160,7 @@ func TestGoFiles(t *testing.T) {
 		"//go:build !purego\n",
 		"//go:noescape\nfunc FetchAddUint64Lse(addr *uint64, delta uint64) (old uint64)\n",
 		"func CompareAndSwap128Llsc(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)\n")
-	check("../internal/probe/zprobe_arm64.go",
+	check("../lab/probe/zprobe_arm64.go",
 		"//go:build !purego\n",
 		"package probe\n",
 		"func FenceFlagged()\n")

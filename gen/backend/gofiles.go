@@ -509,7 +509,7 @@ func zlevelFile(arch string, ls []spec.Level, i int) *goWriter {
 	return w
 }
 
-// zprobeFile: package internal/probe's declarations of the flag probes.
+// zprobeFile: package lab/probe's declarations of the flag probes.
 func zprobeFile(arch string) *goWriter {
 	w := &goWriter{name: ProbeDir + "/zprobe_" + arch + ".go"}
 	w.header(DirectTags, "probe")

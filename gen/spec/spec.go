@@ -248,7 +248,7 @@ func (op *Op) DirectName(variant string) string {
 	return b.String()
 }
 
-// FlaggedName is the name in internal/probe of the op's flag-probe entry
+// FlaggedName is the name in lab/probe of the op's flag-probe entry
 // (see Flagged): "FetchAddUint64Flagged".
 func (op *Op) FlaggedName() string { return op.ExportName() + "Flagged" }
 
@@ -256,7 +256,7 @@ func (op *Op) FlaggedName() string { return op.ExportName() + "Flagged" }
 // "StaticFetchAddUint64".
 func (op *Op) StaticName() string { return "Static" + op.ExportName() }
 
-// Flagged reports whether internal/probe carries a flag-probe entry for the op
+// Flagged reports whether lab/probe carries a flag-probe entry for the op
 // on goarch: the op's one variant behind the same one-byte flag test that
 // hal's entries for ops with several variants use, so that the cost of the
 // test can be measured on ops that do not otherwise pay it.

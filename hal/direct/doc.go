@@ -29,7 +29,7 @@
 // GOAMD64/GOARM64 level the program is built for (StaticLevel,
 // StaticVariant). Where that variant is exactly a sync/atomic intrinsic,
 // it is the inlined intrinsic. (The flag probes that measure what hal's
-// one-byte flag test costs are not API: they live in internal/probe.)
+// one-byte flag test costs are not API: they live in lab/probe.)
 //
 // The z* files are generated from gen/spec by the generator in gen/ (go
 // generate ./hal/); this comment and align.go (the misaligned-word panic)

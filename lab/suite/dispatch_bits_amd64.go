@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal/direct"
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/probe"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/probe"
 )
 
 // addBitsArch registers fetchor64's and fetchand64's direct, flag and
 // static modes. On amd64 each has one variant, cmpxchg (the compiler's own
-// CAS loop), so the flag mode is internal/probe's flag probe.
+// CAS loop), so the flag mode is lab/probe's flag probe.
 func addBitsArch() {
 	dispatch("fetchor64", ModeDirect, func(b *testing.B) {
 		c, v := new(cell), uint64(0)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // The 128-bit loads and stores: op=load128 and op=store128 in the

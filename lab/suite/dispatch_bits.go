@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // fetchor64 and fetchand64, the ops added through ADDING-AN-OP.md, in the

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // The lock-wait latency measurement (issue 19.4): how long each Lock call

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/direct"
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/probe"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/probe"
 )
 
 // arm64: every op measured here but the cycle counter has several

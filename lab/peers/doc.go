@@ -13,7 +13,7 @@
 // (op only for uint128). An impl whose name starts with "gohal-" is
 // gohal's; every other impl is a peer. Every sub-benchmark reports the
 // "cycles/op" metric through the same harness as the library's own
-// benchmarks (internal/cyclebench: n goroutines released together by a
+// benchmarks (lab/cyclebench: n goroutines released together by a
 // start barrier, b.N operations in total), so ns/op and cycles/op are wall
 // time over all operations, the inverse of throughput.
 //

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/counter"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/percpu"
 	"github.com/gohal/gohal/spin"
 )

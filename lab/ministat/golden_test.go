@@ -16,7 +16,7 @@ import (
 // (Debian package ministat 20150715-1+b1, /usr/bin/ministat) run in
 // testdata with the arguments listed in goldenCases. Regenerate them with
 //
-//	go test ./internal/ministat -run TestGolden -update
+//	go test ./lab/ministat -run TestGolden -update
 var update = flag.Bool("update", false, "regenerate testdata/golden with /usr/bin/ministat")
 
 const ministatPath = "/usr/bin/ministat"

@@ -2,7 +2,7 @@
 // for each op with a single variant on the architecture, <Op>Flagged is
 // that variant (as in package hal/direct) behind a one-byte flag test that
 // never branches, the shape of hal's entries for ops with several
-// variants, so that internal/suite's BenchmarkDispatch can measure what
+// variants, so that lab/suite's BenchmarkDispatch can measure what
 // the test costs on ops that do not otherwise pay it.
 //
 // Everything here except this comment is generated from gen/spec by the

@@ -1,8 +1,8 @@
-module github.com/gohal/gohal/peers
+module github.com/gohal/gohal/lab/peers
 
 go 1.26.0
 
-replace github.com/gohal/gohal => ../
+replace github.com/gohal/gohal => ../../
 
 require (
 	github.com/gohal/gohal v0.0.0-00010101000000-000000000000

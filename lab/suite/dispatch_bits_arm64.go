@@ -7,7 +7,7 @@ import (
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/direct"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // addBitsArch registers fetchor64's and fetchand64's direct, flag and

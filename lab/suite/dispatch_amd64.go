@@ -9,8 +9,8 @@ import (
 	haldispatch "github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/direct"
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/probe"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/probe"
 )
 
 // amd64: fetchadd64, cas64, swap64, loadacquire64 and pause have one

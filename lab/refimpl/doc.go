@@ -5,7 +5,7 @@
 //	checked     refcount.Count         CountHal
 //	unchecked   Plain                  PlainHal
 //
-// The kit's benchmarks (internal/suite, run by refcount's BenchmarkRefcount
+// The kit's benchmarks (lab/suite, run by refcount's BenchmarkRefcount
 // and by halbench) compare the four, as the Linux kernel did when it
 // weighed checked refcount_t against plain atomic_t; refcount's tests run
 // every one of them through the same checks. The saturation logic is

@@ -14,7 +14,7 @@ import (
 	"github.com/gohal/gohal/counter"
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/percpu"
 	"github.com/gohal/gohal/spin"
 )

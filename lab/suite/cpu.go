@@ -5,7 +5,7 @@ import (
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/binding"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // The cpu op in the Dispatch section. Its variants differ by much more

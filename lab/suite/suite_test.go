@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 func TestRegistry(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/lab/ministat"
 )
 
 // The example of ministat's manual page: `ministat -s -w 60 -c 80 iguana

@@ -7,7 +7,7 @@ import (
 
 	haldispatch "github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal/direct"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // direct128 is the assembly variant of op the direct mode calls: the one

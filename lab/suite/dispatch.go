@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // The binding modes: the ways a caller can reach one op. Every body below
@@ -27,7 +27,7 @@ const (
 	ModeDirect = "direct"
 	// ModeFlag calls assembly that reads a one-byte flag and branches to
 	// the variant: hal's exported function where the op has several
-	// variants, else internal/probe's flag probe (<Op>Flagged), the one
+	// variants, else lab/probe's flag probe (<Op>Flagged), the one
 	// variant behind the same test.
 	ModeFlag = "flag"
 	// ModeTable calls the func value in hal.Table(): an indirect call,
@@ -74,11 +74,11 @@ func Absent(op, mode string) string {
 	case op == "load128mixed" && mode != ModeAPI && mode != ModeDirect && mode != ModeGeneric:
 		return "the mixed case is measured in the api, direct and generic modes only"
 	case op == "cpu" && (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic):
-		return "measured per variant instead (mode=<variant>, internal/suite/cpu.go); a static build binds the Go variant (mode=generic)"
+		return "measured per variant instead (mode=<variant>, lab/suite/cpu.go); a static build binds the Go variant (mode=generic)"
 	case mode == ModeGeneric && (op == "cas64" || op == "loadacquire64"):
 		return "the portable fallback is the inline sync/atomic call itself"
 	case (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic) && !haveAsm:
-		return "not measured in this build (purego, or no internal/suite/dispatch_" + runtime.GOARCH + ".go)"
+		return "not measured in this build (purego, or no lab/suite/dispatch_" + runtime.GOARCH + ".go)"
 	}
 	return ""
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohal/gohal/internal/ministat"
+	"github.com/gohal/gohal/lab/ministat"
 )
 
 const ministatPath = "/usr/bin/ministat"

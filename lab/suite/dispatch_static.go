@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal/direct"
-	"github.com/gohal/gohal/internal/cyclebench"
+	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // haveAsm reports whether this build has hal/direct's assembly, and with

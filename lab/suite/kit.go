@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gohal/gohal/counter"
-	"github.com/gohal/gohal/internal/cyclebench"
-	"github.com/gohal/gohal/internal/refimpl"
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/refimpl"
 	"github.com/gohal/gohal/refcount"
 	"github.com/gohal/gohal/spin"
 )
