@@ -15,7 +15,11 @@
 //   - [github.com/gohal/gohal/dispatch]: CPU features and the choice;
 //   - the kit on top: spin locks (spin), saturating reference counts
 //     (refcount) and counters (counter);
-//   - cmd/halbench: measures on your machine what every choice costs.
+//   - cmd/halbench: measures on your machine what every choice costs;
+//   - lab/: the measurement code halbench and the benchmarks share (the
+//     suite, the flag probes, statistics, the peers module), which no
+//     library package imports; the library's internal/ holds only library
+//     code.
 //
 // # What dispatch costs
 //
