@@ -1,6 +1,7 @@
 package gohal_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,33 +11,122 @@ import (
 	"testing"
 )
 
-// readmeBlock returns the body of the first fenced block of the given
-// language that starts after marker in the README.
-func readmeBlock(t *testing.T, readme, marker, lang string) string {
+// A readmeStep is one thing the README's "A first program" tells a user to
+// do, in the README's order: run a command, write a file, or read what the
+// last command printed.
+type readmeStep struct {
+	kind string   // "run", "write" or "output"
+	args []string // run: the command line, split into fields
+	file string   // write: the file name the prose before the block gives
+	body string   // write: the file's contents; output: the text shown
+}
+
+// readmeSection returns the README's section that starts with the heading
+// line, up to the next heading of the same level.
+func readmeSection(t *testing.T, readme, heading string) string {
 	t.Helper()
-	i := strings.Index(readme, marker)
+	i := strings.Index(readme, "\n"+heading+"\n")
 	if i < 0 {
-		t.Fatalf("README.md has no %q", marker)
+		t.Fatalf("README.md has no %q heading", heading)
 	}
-	open := "```" + lang + "\n"
-	j := strings.Index(readme[i:], open)
-	if j < 0 {
-		t.Fatalf("README.md has no ```%s block after %q", lang, marker)
+	s := readme[i+1+len(heading)+1:]
+	if j := strings.Index(s, "\n## "); j >= 0 {
+		s = s[:j+1]
 	}
-	body := readme[i+j+len(open):]
-	k := strings.Index(body, "```")
-	if k < 0 {
-		t.Fatalf("unterminated ```%s block after %q", lang, marker)
+	return s
+}
+
+var (
+	fenceRE  = regexp.MustCompile("(?s)```([a-z]*)\n(.*?)```")
+	goFileRE = regexp.MustCompile("`([A-Za-z0-9_./-]+\\.go)`")
+)
+
+// firstProgramSteps turns the section's fenced blocks, in order, into steps:
+// each line of a ```sh block is a command, a ```go block is written to the
+// file the prose just before it names in backquotes (the last such name), and
+// a ```text block is what the command before it prints.
+func firstProgramSteps(t *testing.T, section string) []readmeStep {
+	t.Helper()
+	var steps []readmeStep
+	prev := 0
+	for _, m := range fenceRE.FindAllStringSubmatchIndex(section, -1) {
+		prose := section[prev:m[0]]
+		prev = m[1]
+		lang, body := section[m[2]:m[3]], section[m[4]:m[5]]
+		switch lang {
+		case "sh":
+			for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+				if f := strings.Fields(line); len(f) > 0 {
+					steps = append(steps, readmeStep{kind: "run", args: f})
+				}
+			}
+		case "go":
+			names := goFileRE.FindAllStringSubmatch(prose, -1)
+			if len(names) == 0 {
+				t.Fatalf("README: the ```go block of \"A first program\" follows no `name.go` saying where to write it; prose before it:\n%s", prose)
+			}
+			steps = append(steps, readmeStep{kind: "write", file: names[len(names)-1][1], body: body})
+		case "text":
+			steps = append(steps, readmeStep{kind: "output", body: body})
+		default:
+			t.Fatalf("README: \"A first program\" has a ```%s block; want sh, go or text", lang)
+		}
 	}
-	return body[:k]
+	return steps
+}
+
+// TestREADMEFirstProgramOrder checks, without building anything, that the
+// steps of "A first program" can work when pasted in order: the module is
+// made first, every file is written before go mod tidy runs (tidy drops a
+// requirement nothing imports yet, and go run then fails), and the output
+// shown follows a go run.
+func TestREADMEFirstProgramOrder(t *testing.T) {
+	raw, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := firstProgramSteps(t, readmeSection(t, string(raw), "## A first program"))
+	if len(steps) == 0 || steps[0].kind != "run" || len(steps[0].args) != 4 ||
+		steps[0].args[0] != "go" || steps[0].args[1] != "mod" || steps[0].args[2] != "init" {
+		t.Fatalf("README: \"A first program\" must start with go mod init MODULE; its steps: %+v", steps)
+	}
+	var writes, outputs int
+	var tidied bool
+	var last readmeStep
+	for _, s := range steps {
+		switch s.kind {
+		case "write":
+			writes++
+			if tidied {
+				t.Errorf("README writes %s after go mod tidy: tidy drops the require of a module nothing imports yet, and go run then fails", s.file)
+			}
+		case "run":
+			if s.args[0] != "go" {
+				t.Errorf("README command %q: want a go command", strings.Join(s.args, " "))
+			}
+			if len(s.args) >= 3 && s.args[1] == "mod" && s.args[2] == "tidy" {
+				tidied = true
+			}
+		case "output":
+			outputs++
+			if last.kind != "run" || len(last.args) < 2 || last.args[1] != "run" {
+				t.Errorf("README shows output after %+v; want it after a go run", last)
+			}
+		}
+		last = s
+	}
+	if writes == 0 || outputs == 0 {
+		t.Errorf("README: \"A first program\" writes %d files and shows %d outputs; want at least one of each", writes, outputs)
+	}
 }
 
 // TestREADMEFirstProgram does what the README's "A first program" tells a
-// new user to do, in a fresh module outside this one: the two dependency
-// commands (with ../gohal replaced by this checkout), then go run of the
-// program, whose output must be the one the README shows. It runs the
-// program once more under the GOHAL line the README gives for this GOARCH
-// (section "Overriding the choice"), which must be accepted.
+// new user to do, step by step in the README's order, in an empty directory
+// outside this module (with ../gohal replaced by this checkout): each
+// command of its sh blocks, the program written to the file it names, and
+// each output compared with what the command before it printed. It then runs
+// the program once more under the GOHAL line the README gives for this
+// GOARCH (section "Overriding the choice"), which must be accepted.
 func TestREADMEFirstProgram(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module; skipped in -short")
@@ -54,42 +144,56 @@ func TestREADMEFirstProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmds := readmeBlock(t, readme, "## A first program", "sh")
-	program := readmeBlock(t, readme, "<!-- first-program", "go")
-	want := readmeBlock(t, readme, "<!-- first-program", "text")
+	steps := firstProgramSteps(t, readmeSection(t, readme, "## A first program"))
 
 	dir := t.TempDir()
-	run := func(env []string, name string, args ...string) string {
+	run := func(env []string, args ...string) string {
 		t.Helper()
-		cmd := exec.Command(name, args...)
+		cmd := exec.Command(gobin, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), env...)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
 		}
-		return string(out)
+		return stdout.String()
 	}
-	run(nil, gobin, "mod", "init", "example.com/first")
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(program), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(cmds), "\n") {
-		f := strings.Fields(strings.ReplaceAll(line, "../gohal", root))
-		if len(f) == 0 || f[0] != "go" {
-			t.Fatalf("README command %q: want a go command", line)
+	var out, lastRun string
+	for _, s := range steps {
+		switch s.kind {
+		case "run":
+			if s.args[0] != "go" {
+				t.Fatalf("README command %q: want a go command", strings.Join(s.args, " "))
+			}
+			args := make([]string, 0, len(s.args)-1)
+			for _, a := range s.args[1:] {
+				args = append(args, strings.ReplaceAll(a, "../gohal", root))
+			}
+			lastRun = strings.Join(s.args, " ")
+			out = run(nil, args...)
+		case "write":
+			if err := os.WriteFile(filepath.Join(dir, s.file), []byte(s.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case "output":
+			if out != s.body {
+				t.Errorf("%s printed %q, README says %q", lastRun, out, s.body)
+			}
 		}
-		run(nil, gobin, f[1:]...)
-	}
-	if got := run(nil, gobin, "run", "."); got != want {
-		t.Errorf("first program printed %q, README says %q", got, want)
 	}
 
+	var want string
+	for _, s := range steps {
+		if s.kind == "output" {
+			want = s.body
+		}
+	}
 	m := regexp.MustCompile(`(?m)^(GOHAL=\S+) \./yourprogram +# ` + runtime.GOARCH + `\b`).FindStringSubmatch(readme)
 	if m == nil {
 		t.Skipf("README shows no GOHAL line for %s", runtime.GOARCH)
 	}
-	if got := run([]string{m[1]}, gobin, "run", "."); got != want {
+	if got := run([]string{m[1]}, "run", "."); got != want {
 		t.Errorf("with %s the program printed %q, want %q", m[1], got, want)
 	}
 }
