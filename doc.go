@@ -37,6 +37,6 @@
 //	go test -run '^$' -bench . -count 10 . > bind.txt
 //	go run golang.org/x/perf/cmd/benchstat@latest -col /mode bind.txt
 //
-// The README's "What dispatch costs" section has the numbers from the
-// project's machine and the verdict.
+// "go run ./cmd/halbench results" writes the numbers, and the verdict,
+// for the machine it runs on.
 package gohal

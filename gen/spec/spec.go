@@ -299,7 +299,7 @@ func (op *Op) GoVariant(goarch string) Variant {
 // exactly one variant, that variant needs no run-time feature, and the
 // compiler's intrinsic is that variant (Variant.Intrinsic). There is then
 // nothing to choose at run time, and the intrinsic costs no call.
-// BenchmarkDispatch measures why (README, "What dispatch costs").
+// BenchmarkDispatch measures why (halbench results writes its figures).
 func (op *Op) InlineBinding(goarch string) bool {
 	vs := op.Variants(goarch)
 	return op.Inline != "" && len(vs) == 1 && vs[0].Intrinsic && !vs[0].Go && len(vs[0].Requires) == 0

@@ -49,7 +49,7 @@ const (
 )
 
 // DispatchOps are the ops the Dispatch and Contended sections measure,
-// and DispatchModes their modes, in the order of the README's table.
+// and DispatchModes their modes, in the order of docs/reference.md's table.
 var (
 	DispatchOps   = []string{"fetchadd64", "cas64", "swap64", "pause", "loadacquire64", "cas128", "load128", "store128", "cycles", "cpu", "fetchor64", "fetchand64"}
 	DispatchModes = []string{ModeAPI, ModeInline, ModeDirect, ModeFlag, ModeTable, ModeClosure, ModeStatic, ModeGeneric}
