@@ -18,21 +18,22 @@ import (
 // variant but the one compiled in; nothing changes then. (Forcing the
 // compiled-in variant of a static build changes nothing and succeeds.)
 func Force(op, variant string) (restore func(), err error) {
-	choices, err := selectFor(dispatch.Host(), op+"="+variant)
-	if err != nil {
-		return nil, err
-	}
+	override := dispatch.Override{{Op: op, Variant: variant}}
 	if staticBuild {
-		if _, err := selectStatic(dispatch.Host(), op+"="+variant, staticLevel, staticVariant); err != nil {
+		if _, err := selectStatic(dispatch.Host(), override, staticLevel, staticVariant); err != nil {
 			return nil, err
 		}
 		return func() {}, nil
 	}
-	// A 128-bit op takes the others of its group along (see group128):
-	// they get the choices selectFor made with this override.
-	ops := []string{op}
-	if in128(op) {
-		ops = group128
+	choices, err := selectFor(dispatch.Host(), override)
+	if err != nil {
+		return nil, err
+	}
+	// A 128-bit op takes the others of its group along (dispatch.Group):
+	// they get the choices dispatch made with this override.
+	ops := dispatch.Group(op)
+	if ops == nil {
+		ops = []string{op}
 	}
 	prev := append([]Choice(nil), selected...)
 	found := false

@@ -19,14 +19,11 @@ var (
 )
 
 func init() {
-	var (
-		choices []Choice
-		err     error
-	)
-	if staticBuild {
-		choices, err = selectStatic(dispatch.Host(), os.Getenv(dispatch.EnvVar), staticLevel, staticVariant)
-	} else {
-		choices, err = selectFor(dispatch.Host(), os.Getenv(dispatch.EnvVar))
+	// GOHAL is parsed here, once; everything after takes the pairs.
+	override, err := dispatch.ParseOverride(os.Getenv(dispatch.EnvVar))
+	var choices []Choice
+	if err == nil {
+		choices, err = choose(dispatch.Host(), override)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gohal:", err)
@@ -40,8 +37,18 @@ func init() {
 	selected = choices
 }
 
-// selectFor runs the dispatch selection over this build's ops.
-func selectFor(f *dispatch.Features, override string) ([]Choice, error) {
+// choose returns this build's choices for CPU f with override: the
+// compiled-in ones of a static build (selectStatic), else dispatch's.
+func choose(f *dispatch.Features, override dispatch.Override) ([]Choice, error) {
+	if staticBuild {
+		return selectStatic(f, override, staticLevel, staticVariant)
+	}
+	return selectFor(f, override)
+}
+
+// selectFor runs the dispatch selection over this build's ops (dispatch
+// applies the 128-bit group rule, see [dispatch.Group]).
+func selectFor(f *dispatch.Features, override dispatch.Override) ([]Choice, error) {
 	ops := make([]dispatch.Op, len(archOps))
 	for i, op := range archOps {
 		ops[i].Name = op.name
@@ -56,7 +63,7 @@ func selectFor(f *dispatch.Features, override string) ([]Choice, error) {
 		}
 		return nil, err
 	}
-	return unify128(choices, override)
+	return choices, nil
 }
 
 // portableOverrideError rewrites an override error about an unknown
@@ -94,7 +101,7 @@ const StaticTag = "gohal_static"
 // (as in a dynamic build), when it names any variant but the compiled-in
 // one, and when the CPU lacks a feature a compiled-in variant needs: the
 // program must not get as far as an illegal instruction.
-func selectStatic(f *dispatch.Features, override, level string, variant func(op string) string) ([]Choice, error) {
+func selectStatic(f *dispatch.Features, override dispatch.Override, level string, variant func(op string) string) ([]Choice, error) {
 	// The same checks, and messages, as a dynamic build for what the
 	// override names.
 	if _, err := selectFor(f, override); err != nil {
@@ -102,7 +109,6 @@ func selectStatic(f *dispatch.Features, override, level string, variant func(op 
 			return nil, err
 		}
 	}
-	want, _, _ := dispatch.ParseOverride(override)
 	build := fmt.Sprintf("static build (%s, %s)", StaticTag, level)
 	out := make([]Choice, 0, len(archOps))
 	for _, op := range archOps {
@@ -116,7 +122,7 @@ func selectStatic(f *dispatch.Features, override, level string, variant func(op 
 		if idx < 0 {
 			return nil, fmt.Errorf("hal: %s: op %q has no variant %q compiled in", build, op.name, name)
 		}
-		if w, ok := want[op.name]; ok && w != name {
+		if w, ok := override.Lookup(op.name); ok && w != name {
 			return nil, &dispatch.OverrideError{Op: op.name, Variant: w,
 				Msg: fmt.Sprintf("op %q variant %q cannot be chosen: this is a %s with variant %q compiled in; build without -tags %s to choose at run time",
 					op.name, w, build, name, StaticTag)}
@@ -217,3 +223,12 @@ func Variants(op string) ([]dispatch.Variant, bool) {
 	}
 	return out, true
 }
+
+// portableName is the name of every op's portable Go variant.
+const portableName = "portable"
+
+// group128 is dispatch's group of the 128-bit ops (see [dispatch.Group]),
+// which run all hardware variants or all the portable one.
+var group128 = dispatch.Group("cas128")
+
+func in128(op string) bool { return slices.Contains(group128, op) }
