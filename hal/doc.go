@@ -29,7 +29,7 @@
 // At init the package asks [github.com/gohal/gohal/dispatch] for the best
 // variant of every op (see [Selected] for what was chosen and why). How an
 // exported function reaches the chosen variant, its binding ([Binding], one
-// of the constants of package [github.com/gohal/gohal/hal/binding]), is
+// of the constants of package [github.com/gohal/gohal/internal/binding]), is
 // decided by the generator from the op spec, by rules written once in the
 // repository's gen/README.md ("Bindings"), which follow what
 // BenchmarkDispatch at the module root measured. In short: an op whose

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // Choice is the variant chosen for one op and the reason.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // fakeStatic is a compile-time choice for selectStatic: each op's last

@@ -25,7 +25,7 @@
 // Package hal (asm_<arch>.s, zasm_<arch>.go, zapi_<arch>.go,
 // zstatic_<arch>.go): the exported API. Each op is bound one of the ways
 // gen/README.md ("Bindings") sets out, named by the constants of package
-// hal/binding; bindingOf applies those rules. An op whose variants are
+// internal/binding; bindingOf applies those rules. An op whose variants are
 // all Go (spec.Variant.Go, hal's <op>_portable) has a Go entry
 // (goentry.go) instead of an assembly one; a Go variant beside assembly
 // ones is a tail jump (TailJump) from the assembly entry. An op on a
@@ -137,7 +137,7 @@ const DirectImport = "github.com/gohal/gohal/hal/direct"
 const ProbeDir = "../internal/probe"
 
 // BindingImport is the import path of the package of binding constants.
-const BindingImport = "github.com/gohal/gohal/hal/binding"
+const BindingImport = "github.com/gohal/gohal/internal/binding"
 
 func apiTags() []string    { return append(append([]string(nil), Tags...), "!"+StaticTag) }
 func staticTags() []string { return append(append([]string(nil), Tags...), StaticTag) }

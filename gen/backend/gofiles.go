@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gohal/gohal/gen/spec"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // goWriter builds one Go source file.
