@@ -8,10 +8,12 @@ import (
 
 // Force makes variant the live implementation of op, as GOHAL=op=variant
 // would have at init, and returns a function that restores the previous
-// choice. It is for tests and benchmarks that compare variants in one
-// process: call it only while no other goroutine is using op. Every variant
-// of an op keeps the same memory layout, so values written under one are
-// valid under another.
+// choice. It is tooling (see the package documentation, "Tooling"), for
+// tests and benchmarks that compare variants in one process: call it only
+// while no other goroutine is using op. Every variant of an op keeps the
+// same memory layout, so values written under one are valid under another.
+// A 128-bit op takes the others of its group along ([dispatch.Group]), as
+// GOHAL does, and the restore function brings all of them back.
 //
 // Force returns an *dispatch.OverrideError for an unknown op or variant or
 // a variant this CPU cannot run, and in a gohal_static build for any
@@ -70,7 +72,8 @@ func Force(op, variant string) (restore func(), err error) {
 
 // Runnable reports whether this CPU can run the named variant of op, and if
 // not, the first missing feature. An unknown op or variant reports false
-// with an empty feature.
+// with an empty feature. It is tooling (see the package documentation,
+// "Tooling").
 func Runnable(op, variant string) (ok bool, missing string) {
 	vs, found := Variants(op)
 	if !found {

@@ -90,9 +90,10 @@ func portableOverrideError(e *dispatch.OverrideError, goarch string) *dispatch.O
 	return &dispatch.OverrideError{Op: e.Op, Variant: e.Variant, Msg: msg}
 }
 
-// StaticTag is the build tag that fixes every op's variant at compile
-// time (see the package documentation, "Static builds").
-const StaticTag = "gohal_static"
+// staticTag is the build tag that fixes every op's variant at compile
+// time (see the package documentation, "Static builds"); the generator
+// writes the same name (gen/backend.StaticTag).
+const staticTag = "gohal_static"
 
 // selectStatic returns the choices compiled into a gohal_static build at
 // the given level, variant(op) naming each op's variant. It fails, with the
@@ -109,7 +110,7 @@ func selectStatic(f *dispatch.Features, override dispatch.Override, level string
 			return nil, err
 		}
 	}
-	build := fmt.Sprintf("static build (%s, %s)", StaticTag, level)
+	build := fmt.Sprintf("static build (%s, %s)", staticTag, level)
 	out := make([]Choice, 0, len(archOps))
 	for _, op := range archOps {
 		name := variant(op.name)
@@ -125,12 +126,12 @@ func selectStatic(f *dispatch.Features, override dispatch.Override, level string
 		if w, ok := override.Lookup(op.name); ok && w != name {
 			return nil, &dispatch.OverrideError{Op: op.name, Variant: w,
 				Msg: fmt.Sprintf("op %q variant %q cannot be chosen: this is a %s with variant %q compiled in; build without -tags %s to choose at run time",
-					op.name, w, build, name, StaticTag)}
+					op.name, w, build, name, staticTag)}
 		}
 		for _, r := range op.variants[idx].requires {
 			if !f.Has(r) {
 				return nil, fmt.Errorf("%s: op %q has variant %q compiled in, which needs CPU feature %q, and this CPU lacks it; build without -tags %s (or for a GOAMD64/GOARM64 level this CPU has)",
-					build, op.name, name, r, StaticTag)
+					build, op.name, name, r, staticTag)
 			}
 		}
 		out = append(out, Choice{Op: op.name, Variant: name, Index: idx, Reason: build})
@@ -139,12 +140,14 @@ func selectStatic(f *dispatch.Features, override dispatch.Override, level string
 }
 
 // Binding reports how the exported function of op reaches its variant in
-// this build (one of the [binding] constants: inline, guarded, flag, single,
-// static, portable), and "" for an unknown op. An op bound "guarded" runs
-// sync/atomic's inlined intrinsic while its variant is the one the
-// intrinsic runs on this CPU, and calls its flag entry once GOHAL or
-// [Force] chooses another; [Inlined] says which, now. The rules that decide it are in
-// gen/README.md, "Bindings".
+// this build: "inline", "guarded", "flag", "single", "static" or
+// "portable" (a string type), and "" for an unknown op. An op bound
+// "guarded" runs sync/atomic's inlined intrinsic while its variant is the
+// one the intrinsic runs on this CPU, and calls its flag entry once GOHAL
+// or [Force] chooses another; [Inlined] says which, now. The generator
+// decides each op's binding from the op spec (module
+// github.com/gohal/gohal/gen documents the rules, "Bindings"). It is
+// tooling (see the package documentation, "Tooling").
 func Binding(op string) binding.Kind { return bindings[op] }
 
 // Inlined reports whether op's exported function runs, now, the compiler's
@@ -152,7 +155,8 @@ func Binding(op string) binding.Kind { return bindings[op] }
 // "inline", and for one bound "guarded" while its guard is clear (the
 // chosen variant is what the intrinsic runs on this CPU). Otherwise it
 // reports false: for an op bound in assembly, for the static and portable
-// builds (see Binding for theirs), and for an unknown op.
+// builds (see Binding for theirs), and for an unknown op. It is tooling
+// (see the package documentation, "Tooling").
 func Inlined(op string) bool {
 	switch Binding(op) {
 	case binding.Inline:
@@ -200,7 +204,8 @@ func Selected() []Choice {
 	return append([]Choice(nil), selected...)
 }
 
-// Ops returns the names of the ops in this build, in spec order.
+// Ops returns the names of the ops in this build, in spec order. It is
+// tooling (see the package documentation, "Tooling").
 func Ops() []string {
 	s := make([]string, len(archOps))
 	for i, op := range archOps {
@@ -211,7 +216,7 @@ func Ops() []string {
 
 // Variants returns the variants of op compiled into this build, in order of
 // preference, whether or not this CPU can run them, and false for an
-// unknown op.
+// unknown op. It is tooling (see the package documentation, "Tooling").
 func Variants(op string) ([]dispatch.Variant, bool) {
 	o := findOp(op)
 	if o == nil {
