@@ -1,7 +1,10 @@
-// Package refimpl holds what package refcount shares with the counts that
-// exist only to be measured against refcount.Count: the saturation checks,
-// the events and the saturation hook (set through refcount.OnSaturate),
-// and the counts themselves, kept out of refcount's public API:
+// Package refimpl holds what package refcount shares with the counts
+// measured against it.
+//
+// Those counts exist only to be measured against refcount.Count. It holds
+// the saturation checks, the events and the saturation hook (set through
+// refcount.OnSaturate), and the counts themselves, kept out of refcount's
+// public API:
 //
 //	            sync/atomic, inlined   hal call
 //	checked     refcount.Count         CountHal
