@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // goNames maps the ops of the Dispatch table to hal's exported functions.

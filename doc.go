@@ -1,8 +1,10 @@
-// Package gohal is the root of the gohal module, which gives Go programs
-// the hardware layer sync/atomic does not: spin-wait hints, compare-and-swap,
-// fetch-add and swap in per-architecture generated assembly, a 128-bit CAS,
-// acquire/release orderings, full fences and a cycle counter. This package
-// has no API of its own; it holds the module's root benchmarks.
+// Package gohal is the root of the gohal module: the hardware layer for Go
+// that sync/atomic does not give.
+//
+// The module has spin-wait hints, compare-and-swap, fetch-add and swap in
+// per-architecture generated assembly, a 128-bit CAS, acquire/release
+// orderings, full fences and a cycle counter. This package has no API of
+// its own; it holds the module's root benchmarks.
 //
 // The packages:
 //

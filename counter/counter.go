@@ -1,7 +1,9 @@
-// Package counter provides shared 64-bit counters that show four ways of
-// updating one word from many CPUs, after FreeBSD's per-user resource
-// counters (uidinfo, updated with atomic_fetchadd_long and a limit check)
-// and the per-CPU caches of its UMA allocator:
+// Package counter provides shared 64-bit counters: four ways of updating
+// one word from many CPUs.
+//
+// They follow FreeBSD's per-user resource counters (uidinfo, updated with
+// atomic_fetchadd_long and a limit check) and the per-CPU caches of its UMA
+// allocator:
 //
 //   - [CASLoop] is lock-free: it loads the value and retries a
 //     compare-and-swap until no other CPU changed it in between. Under

@@ -16,7 +16,12 @@ func ExampleSelect() {
 		{Name: "pause", Variants: []dispatch.Variant{{Name: "isb"}, {Name: "yield"}}},
 	}
 	cpu := &dispatch.Features{GOARCH: "arm64", Flags: map[string]bool{}}
-	choices, err := dispatch.Select(cpu, ops, "pause=yield")
+	override, err := dispatch.ParseOverride("pause=yield") // as GOHAL=pause=yield
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	choices, err := dispatch.Select(cpu, ops, override)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -24,7 +29,7 @@ func ExampleSelect() {
 	for _, c := range choices {
 		fmt.Printf("%s → %s (%s)\n", c.Op, c.Variant, c.Reason)
 	}
-	_, err = dispatch.Select(cpu, ops, "fetchadd64=lse")
+	_, err = dispatch.Select(cpu, ops, dispatch.Override{{Op: "fetchadd64", Variant: "lse"}})
 	fmt.Println(err)
 	// Output:
 	// fetchadd64 → llsc (fallback: lse needs atomics)

@@ -2,11 +2,15 @@
 // gohal operation, the best implementation this CPU can run.
 //
 // The selection is pure: [Select] takes the features, the operations with
-// their variants in order of preference, and an override string (the value
-// of the GOHAL environment variable) and returns one [Choice] per operation,
-// each with the reason it was made. Package hal calls it once at init and
-// sets its flags from the result; tests and tools call it with made-up
-// features to see what another CPU would get.
+// their variants in order of preference, and an [Override] (what the GOHAL
+// environment variable asks for, parsed once by [ParseOverride]), and
+// returns one [Choice] per operation, each with the reason it was made.
+// Beside each op's own choice it applies the one rule between ops: the ops
+// of a [Group] (the 128-bit ops, which share their words) run all their
+// portable variants or none. Package hal parses GOHAL and calls Select once
+// at init, and sets its flags from the result; hal.Force passes its (op,
+// variant) pair as an Override, with nothing to parse; tests and tools call
+// Select with made-up features to see what another CPU would get.
 package dispatch
 
 import (

@@ -26,80 +26,32 @@ type Choice struct {
 	Reason  string `json:"reason"`
 }
 
-// EnvVar is the environment variable that overrides the selection, in the
-// form "op=variant,op=variant" (like GODEBUG).
-const EnvVar = "GOHAL"
-
-// OverrideError reports an override that cannot be honoured. Its message
-// names the environment variable, the op, the variant and, for a variant the
-// CPU cannot run, the missing feature. Text taken from the override is
-// quoted in the message up to 80 bytes, then cut ("..." and its length);
-// the Op and Variant fields hold it whole.
-type OverrideError struct {
-	Op      string // the op named, if any
-	Variant string // the variant named, if any
-	Missing string // the missing feature, for an unsupported variant
-	Msg     string // the complete message without the "GOHAL: " prefix
-}
-
-// Error returns the message prefixed with the variable's name, as in
-// `GOHAL: op "fetchadd64" variant "lse" needs CPU feature "atomics", which
-// this CPU lacks`. Package hal prints it, after "gohal: ", and exits with
-// status 2 when the GOHAL it reads at init cannot be honoured.
-func (e *OverrideError) Error() string { return EnvVar + ": " + e.Msg }
-
-// ParseOverride parses a GOHAL value into op → variant. Empty items (as in
-// "a=b,,c=d" or a trailing comma) are ignored; white space around names is
-// allowed. It checks syntax only: [Select] checks the names.
-//
-// The second result lists the ops in the order the value names them (the
-// map has no order), so that a caller checking the names reports the first
-// bad one, as Select does. A malformed item or an op named twice is an
-// *OverrideError, with nil results.
-func ParseOverride(s string) (map[string]string, []string, error) {
-	m := map[string]string{}
-	var order []string
-	for i, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		op, variant, ok := strings.Cut(item, "=")
-		op, variant = strings.TrimSpace(op), strings.TrimSpace(variant)
-		if !ok || op == "" || variant == "" || strings.Contains(variant, "=") {
-			return nil, nil, &OverrideError{Op: op, Variant: variant,
-				Msg: fmt.Sprintf("item %d %s is malformed: want op=variant (e.g. %s=fetchadd64=llsc,pause=yield)", i+1, quote(item), EnvVar)}
-		}
-		if prev, dup := m[op]; dup {
-			return nil, nil, &OverrideError{Op: op, Variant: variant,
-				Msg: fmt.Sprintf("op %s is given twice (%s and %s)", quote(op), quote(prev), quote(variant))}
-		}
-		m[op] = variant
-		order = append(order, op)
-	}
-	return m, order, nil
-}
-
-// Select chooses one variant per op. override is a GOHAL value (may be
-// empty). The result is in the order of ops. An override naming an unknown
-// op or variant, or a variant whose required features f lacks, is an
-// *OverrideError: Select never returns a choice the CPU cannot run.
-func Select(f *Features, ops []Op, override string) ([]Choice, error) {
-	want, order, err := ParseOverride(override)
-	if err != nil {
+// Select chooses one variant per op. The result is in the order of ops.
+// An override naming an unknown op or variant, or a variant whose required
+// features f lacks, is an *OverrideError: Select never returns a choice the
+// CPU cannot run. The ops of a [Group] run all their portable variants or
+// none: one portable takes the others along (its reason says why), and an
+// override naming a hardware variant for one of them while another is
+// portable is an *OverrideError.
+func Select(f *Features, ops []Op, override Override) ([]Choice, error) {
+	if err := override.checkTwice(); err != nil {
 		return nil, err
+	}
+	want := make(map[string]string, len(override))
+	for _, p := range override {
+		want[p.Op] = p.Variant
 	}
 	byName := map[string]*Op{}
 	for i := range ops {
 		byName[ops[i].Name] = &ops[i]
 	}
-	for _, name := range order {
+	for _, p := range override {
+		name, v := p.Op, p.Variant
 		op, ok := byName[name]
 		if !ok {
-			return nil, &OverrideError{Op: name, Variant: want[name],
+			return nil, &OverrideError{Op: name, Variant: v,
 				Msg: fmt.Sprintf("unknown op %s (known on %s: %s)", quote(name), f.GOARCH, strings.Join(opNames(ops), ", "))}
 		}
-		v := want[name]
 		idx := op.index(v)
 		if idx < 0 {
 			return nil, &OverrideError{Op: name, Variant: v,
@@ -126,7 +78,7 @@ func Select(f *Features, ops []Op, override string) ([]Choice, error) {
 		}
 		out = append(out, c)
 	}
-	return out, nil
+	return unify128(ops, out, want)
 }
 
 func best(f *Features, op Op) (Choice, bool) {

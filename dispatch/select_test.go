@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -24,6 +25,15 @@ func arm64(flags ...string) *Features {
 	return f
 }
 
+// sel parses override and selects with it, as hal's init does with GOHAL.
+func sel(f *Features, ops []Op, override string) ([]Choice, error) {
+	o, err := ParseOverride(override)
+	if err != nil {
+		return nil, err
+	}
+	return Select(f, ops, o)
+}
+
 func choice(t *testing.T, cs []Choice, op string) Choice {
 	t.Helper()
 	for _, c := range cs {
@@ -36,7 +46,7 @@ func choice(t *testing.T, cs []Choice, op string) Choice {
 }
 
 func TestSelectPrefersFirstRunnable(t *testing.T) {
-	cs, err := Select(arm64(FeatureAtomics), testOps(), "")
+	cs, err := sel(arm64(FeatureAtomics), testOps(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +68,7 @@ func TestSelectPrefersFirstRunnable(t *testing.T) {
 }
 
 func TestSelectWithoutFeaturesFallsBack(t *testing.T) {
-	cs, err := Select(arm64(), testOps(), "")
+	cs, err := sel(arm64(), testOps(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +78,7 @@ func TestSelectWithoutFeaturesFallsBack(t *testing.T) {
 }
 
 func TestSelectOverride(t *testing.T) {
-	cs, err := Select(arm64(FeatureAtomics, FeatureLRCPC), testOps(), " fetchadd64 = llsc ,pause=yield,")
+	cs, err := sel(arm64(FeatureAtomics, FeatureLRCPC), testOps(), " fetchadd64 = llsc ,pause=yield,")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +109,7 @@ func TestSelectOverrideErrors(t *testing.T) {
 		{"fetchadd64=llsc=lse", []string{"malformed"}, ""},
 		{"pause=isb,pause=yield", []string{`op "pause" is given twice`}, ""},
 	} {
-		_, err := Select(arm64(), testOps(), tc.override)
+		_, err := sel(arm64(), testOps(), tc.override)
 		if err == nil {
 			t.Errorf("GOHAL=%q: no error", tc.override)
 			continue
@@ -126,7 +136,7 @@ func TestSelectOverrideErrors(t *testing.T) {
 
 func TestSelectNoRunnableVariant(t *testing.T) {
 	ops := []Op{{Name: "cas128", Variants: []Variant{{Name: "cmpxchg16b", Requires: []string{FeatureCX16}}}}}
-	if _, err := Select(&Features{GOARCH: "amd64"}, ops, ""); err == nil || !strings.Contains(err.Error(), "no variant runs") {
+	if _, err := sel(&Features{GOARCH: "amd64"}, ops, ""); err == nil || !strings.Contains(err.Error(), "no variant runs") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -151,25 +161,33 @@ func FuzzParseOverride(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		m, order, err := ParseOverride(s)
+		o, err := ParseOverride(s)
 		if err != nil {
 			var oe *OverrideError
 			if !errors.As(err, &oe) || !strings.HasPrefix(err.Error(), "GOHAL: ") {
 				t.Fatalf("error %v is not a GOHAL OverrideError", err)
 			}
+			if o != nil {
+				t.Fatalf("error %v with override %v", err, o)
+			}
 			return
 		}
-		if len(m) != len(order) {
-			t.Fatalf("map %v and order %v disagree", m, order)
-		}
-		for _, op := range order {
-			v := m[op]
-			if op == "" || v == "" || strings.ContainsAny(op+v, "=,") {
-				t.Fatalf("bad pair %q=%q from %q", op, v, s)
+		seen := map[string]bool{}
+		for _, p := range o {
+			if p.Op == "" || p.Variant == "" || strings.ContainsAny(p.Op+p.Variant, "=,") || seen[p.Op] {
+				t.Fatalf("bad pair %q=%q from %q", p.Op, p.Variant, s)
+			}
+			seen[p.Op] = true
+			if v, ok := o.Lookup(p.Op); !ok || v != p.Variant {
+				t.Fatalf("Lookup(%q) = %q, %v in %v", p.Op, v, ok, o)
 			}
 		}
+		// The pairs print back as a value that parses to the same pairs.
+		if back, err := ParseOverride(o.String()); err != nil || !slices.Equal(back, o) {
+			t.Fatalf("%q parses to %v, whose String %q parses to %v, %v", s, o, o.String(), back, err)
+		}
 		// Selecting with the parsed override must not panic either.
-		_, _ = Select(arm64(), testOps(), s)
+		_, _ = Select(arm64(), testOps(), o)
 	})
 }
 
@@ -187,7 +205,7 @@ func TestErrorsQuoteBoundedInput(t *testing.T) {
 		{"twice, long variants", "pause=" + long + ",pause=" + long},
 		{"multibyte", "x" + strings.Repeat("é", 49_999) + "x=llsc"},
 	} {
-		_, err := Select(arm64(FeatureAtomics), testOps(), tc.override)
+		_, err := sel(arm64(FeatureAtomics), testOps(), tc.override)
 		if err == nil {
 			t.Errorf("%s: no error", tc.name)
 			continue
@@ -201,11 +219,11 @@ func TestErrorsQuoteBoundedInput(t *testing.T) {
 		}
 	}
 	// Exactly 80 bytes are quoted whole; 81 are cut.
-	_, err := Select(arm64(), testOps(), strings.Repeat("o", 80)+"=v")
+	_, err := sel(arm64(), testOps(), strings.Repeat("o", 80)+"=v")
 	if err == nil || !strings.Contains(err.Error(), `"`+strings.Repeat("o", 80)+`" (known`) {
 		t.Errorf("80-byte op name: %v", err)
 	}
-	_, err = Select(arm64(), testOps(), strings.Repeat("o", 81)+"=v")
+	_, err = sel(arm64(), testOps(), strings.Repeat("o", 81)+"=v")
 	if err == nil || !strings.Contains(err.Error(), `"`+strings.Repeat("o", 80)+`"... (81 bytes) (known`) {
 		t.Errorf("81-byte op name: %v", err)
 	}

@@ -1,6 +1,8 @@
-// Command gen writes gohal's generated assembly and its Go declarations
-// into package hal and its sub-package hal/direct, from the op spec in
-// gen/spec:
+// Command gen writes gohal's assembly and its Go declarations into package
+// hal, from the op spec.
+//
+// It writes package hal and its sub-package hal/direct from the op spec in
+// package spec (github.com/gohal/gohal/gen/spec):
 //
 //	cd gen && go run . -out ../hal
 //

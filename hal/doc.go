@@ -1,9 +1,12 @@
-// Package hal is gohal's hardware layer: spin-wait hints, compare-and-swap,
-// fetch-add and swap, acquire/release loads and stores, full fences, a
-// self-aligning 128-bit word (load, store, swap, CAS), a cycle counter and a spin-lock acquire loop
-// (test, pause, compare-and-swap in one call), each implemented per
-// architecture in generated assembly and chosen once, at init, from the
-// features of the CPU the program runs on.
+// Package hal provides atomic operations, spin-wait hints, fences and a
+// cycle counter in assembly chosen for the CPU at init.
+//
+// It has compare-and-swap, fetch-add and swap, acquire/release loads and
+// stores, full fences, a self-aligning 128-bit word (load, store, swap,
+// CAS), a cycle counter and a spin-lock acquire loop (test, pause,
+// compare-and-swap in one call), each implemented per architecture in
+// generated assembly and chosen once, at init, from the features of the CPU
+// the program runs on.
 //
 // Most code wants the typed values: [Int32], [Uint32], [Int64], [Uint64]
 // and [Uintptr], whose zero value is 0 and whose methods (Load, Store,
@@ -27,28 +30,25 @@
 // # Choosing an implementation
 //
 // At init the package asks [github.com/gohal/gohal/dispatch] for the best
-// variant of every op (see [Selected] for what was chosen and why). How an
-// exported function reaches the chosen variant, its binding ([Binding], one
-// of the constants of package [github.com/gohal/gohal/hal/binding]), is
-// decided by the generator from the op spec, by rules written once in the
-// repository's gen/README.md ("Bindings"), which follow what
-// BenchmarkDispatch at the module root measured. In short: an op whose
-// only variant is exactly the compiler's sync/atomic intrinsic is that
-// intrinsic, inlined into the caller; an op with several variants reads a
-// one-byte flag set at init and goes to the chosen one; any other op is
-// its one variant.
-//
-// [Table] offers the same choices as func values, for callers that store
-// operations in data; calling through it is an indirect call and, into
-// assembly, an ABI wrapper. Package [github.com/gohal/gohal/hal/direct]
-// exports every variant's assembly on its own, for callers that choose for
-// themselves.
+// variant of every op; [Selected] says what was chosen and why. How an
+// exported function reaches the chosen variant (its binding) is decided by
+// the generator from the op spec, by what BenchmarkDispatch at the module
+// root measured: an op whose only variant is exactly the compiler's
+// sync/atomic intrinsic is that intrinsic, inlined into the caller; an op
+// with several variants reads a one-byte flag set at init and goes to the
+// chosen one; any other op is its one variant. Package
+// [github.com/gohal/gohal/hal/direct] exports every variant's assembly on
+// its own, for callers that choose for themselves.
 //
 // The environment variable GOHAL overrides the choice, in the form
 // GOHAL=fetchadd64=llsc,pause=yield. An unknown op or variant, malformed
 // syntax, or a variant this CPU cannot run makes the program print one line
 // naming GOHAL, the op, the variant and the missing feature to standard
 // error and exit with status 2 during init: never an illegal instruction.
+// The 128-bit ops (load128, store128, cas128) share their words, so they
+// run all hardware variants or all the portable one: GOHAL naming the
+// portable variant of one takes the others along, and naming a hardware
+// variant for one while another is portable is such an error.
 //
 // # Static builds
 //
@@ -90,13 +90,12 @@
 // # Generated files
 //
 // Every file of this package whose name starts with z, and asm_<arch>.s, is
-// written by gohal's generator (the module github.com/gohal/gohal/gen,
-// run by go generate ./hal/) from its op spec (package gen/spec) and, for
-// assembly, the GOARCH's backend (package gen/amd64, gen/arm64 or
-// gen/riscv64); so are the z files of hal/direct and lab/probe
-// (paths below are relative to this package's directory). Each
-// starts with a "Code generated" line; every other file, the assembly of
-// intrinsic_arm64.s included, is written by hand.
+// written by gohal's generator (the module github.com/gohal/gohal/gen, run
+// by go generate ./hal/) from its op spec (package
+// github.com/gohal/gohal/gen/spec) and, for assembly, the GOARCH's backend;
+// so are the z files of hal/direct and the lab's flag probes (measurement,
+// not API). Each starts with a "Code generated" line; every other file, the
+// assembly of intrinsic_arm64.s included, is written by hand.
 //
 //	file                                holds                                          from
 //	asm_<arch>.s                        the entry of each op not bound inline          spec, backend
@@ -109,6 +108,20 @@
 //	direct/zdirect_<arch>.s             each variant's own function                    spec, backend
 //	direct/zdirect_<arch>.go            their declarations                             spec
 //	direct/zstatic_<level>_<arch>.go    Static<Op>: what a level compiles in           spec (Levels)
-//	../lab/probe/zprobe_<arch>.s        the flag probes (measurement, not API)         spec, backend
-//	../lab/probe/zprobe_<arch>.go       their declarations and flag bytes              spec
+//
+// # Tooling
+//
+// These names are for tools (gohal's benchmarks, halbench, tests): a
+// program that only uses the operations can skip them.
+//
+//   - [Force] switches an op's variant in a running process, for tests and
+//     benchmarks that compare variants; GOHAL is the way for a program.
+//   - [Ops], [Variants] and [Runnable] list the ops of this build, their
+//     variants, and whether this CPU can run one.
+//   - [Binding] and [Inlined] say how an op's exported function reaches
+//     its variant (inline, guarded, flag, single, static, portable).
+//   - [Table] returns the [DispatchTable]: each op's choice as an [Entry]
+//     holding a func value, for callers that store operations in data;
+//     calling through it is an indirect call and, into assembly, an ABI
+//     wrapper.
 package hal

@@ -8,31 +8,34 @@ import (
 
 // Force makes variant the live implementation of op, as GOHAL=op=variant
 // would have at init, and returns a function that restores the previous
-// choice. It is for tests and benchmarks that compare variants in one
-// process: call it only while no other goroutine is using op. Every variant
-// of an op keeps the same memory layout, so values written under one are
-// valid under another.
+// choice. It is tooling (see the package documentation, "Tooling"), for
+// tests and benchmarks that compare variants in one process: call it only
+// while no other goroutine is using op. Every variant of an op keeps the
+// same memory layout, so values written under one are valid under another.
+// A 128-bit op takes the others of its group along ([dispatch.Group]), as
+// GOHAL does, and the restore function brings all of them back.
 //
 // Force returns an *dispatch.OverrideError for an unknown op or variant or
 // a variant this CPU cannot run, and in a gohal_static build for any
 // variant but the one compiled in; nothing changes then. (Forcing the
 // compiled-in variant of a static build changes nothing and succeeds.)
 func Force(op, variant string) (restore func(), err error) {
-	choices, err := selectFor(dispatch.Host(), op+"="+variant)
-	if err != nil {
-		return nil, err
-	}
+	override := dispatch.Override{{Op: op, Variant: variant}}
 	if staticBuild {
-		if _, err := selectStatic(dispatch.Host(), op+"="+variant, staticLevel, staticVariant); err != nil {
+		if _, err := selectStatic(dispatch.Host(), override, staticLevel, staticVariant); err != nil {
 			return nil, err
 		}
 		return func() {}, nil
 	}
-	// A 128-bit op takes the others of its group along (see group128):
-	// they get the choices selectFor made with this override.
-	ops := []string{op}
-	if in128(op) {
-		ops = group128
+	choices, err := selectFor(dispatch.Host(), override)
+	if err != nil {
+		return nil, err
+	}
+	// A 128-bit op takes the others of its group along (dispatch.Group):
+	// they get the choices dispatch made with this override.
+	ops := dispatch.Group(op)
+	if ops == nil {
+		ops = []string{op}
 	}
 	prev := append([]Choice(nil), selected...)
 	found := false
@@ -69,7 +72,8 @@ func Force(op, variant string) (restore func(), err error) {
 
 // Runnable reports whether this CPU can run the named variant of op, and if
 // not, the first missing feature. An unknown op or variant reports false
-// with an empty feature.
+// with an empty feature. It is tooling (see the package documentation,
+// "Tooling").
 func Runnable(op, variant string) (ok bool, missing string) {
 	vs, found := Variants(op)
 	if !found {

@@ -9,10 +9,11 @@ import (
 	"github.com/gohal/gohal/internal/cacheline"
 )
 
-// TestUnify128 checks that the 128-bit ops run all hardware variants or all
-// the portable one, whatever GOHAL says, and that an override mixing them
-// is refused with a message naming the ops.
-func TestUnify128(t *testing.T) {
+// TestGroup128 checks that this build's 128-bit ops run all hardware
+// variants or all the portable one, whatever GOHAL says, and that an
+// override mixing them is refused with a message naming the ops (dispatch's
+// rule, on hal's own ops; dispatch's TestSelectGroup128 has the cases).
+func TestGroup128(t *testing.T) {
 	if !hasVariant("cas128", portableName) || len(findOp("cas128").variants) < 2 {
 		t.Skip("cas128 has no choice between portable and hardware variants in this build")
 	}
@@ -34,7 +35,7 @@ func TestUnify128(t *testing.T) {
 		return Choice{}
 	}
 	for _, o := range group128 {
-		cs, err := selectFor(all, o+"=portable")
+		cs, err := selectFor(all, dispatch.Override{{Op: o, Variant: portableName}})
 		if err != nil {
 			t.Fatalf("GOHAL=%s=portable: %v", o, err)
 		}
@@ -49,7 +50,7 @@ func TestUnify128(t *testing.T) {
 		}
 	}
 	// No CPU feature at all: every 128-bit op is portable.
-	cs, err := selectFor(&dispatch.Features{GOARCH: all.GOARCH, Flags: map[string]bool{}}, "")
+	cs, err := selectFor(&dispatch.Features{GOARCH: all.GOARCH, Flags: map[string]bool{}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestUnify128(t *testing.T) {
 	}
 	// Mixed overrides are refused.
 	hw := findOp("load128").variants[0].name
-	_, err = selectFor(all, "cas128=portable,load128="+hw)
+	_, err = selectFor(all, parsed(t, "cas128=portable,load128="+hw))
 	if err == nil {
 		t.Fatalf("GOHAL=cas128=portable,load128=%s accepted", hw)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // wantGuard is the rule setGuards implements, spelled out again: the guard

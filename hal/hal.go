@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // Choice is the variant chosen for one op and the reason.
@@ -19,14 +19,11 @@ var (
 )
 
 func init() {
-	var (
-		choices []Choice
-		err     error
-	)
-	if staticBuild {
-		choices, err = selectStatic(dispatch.Host(), os.Getenv(dispatch.EnvVar), staticLevel, staticVariant)
-	} else {
-		choices, err = selectFor(dispatch.Host(), os.Getenv(dispatch.EnvVar))
+	// GOHAL is parsed here, once; everything after takes the pairs.
+	override, err := dispatch.ParseOverride(os.Getenv(dispatch.EnvVar))
+	var choices []Choice
+	if err == nil {
+		choices, err = choose(dispatch.Host(), override)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gohal:", err)
@@ -40,8 +37,18 @@ func init() {
 	selected = choices
 }
 
-// selectFor runs the dispatch selection over this build's ops.
-func selectFor(f *dispatch.Features, override string) ([]Choice, error) {
+// choose returns this build's choices for CPU f with override: the
+// compiled-in ones of a static build (selectStatic), else dispatch's.
+func choose(f *dispatch.Features, override dispatch.Override) ([]Choice, error) {
+	if staticBuild {
+		return selectStatic(f, override, staticLevel, staticVariant)
+	}
+	return selectFor(f, override)
+}
+
+// selectFor runs the dispatch selection over this build's ops (dispatch
+// applies the 128-bit group rule, see [dispatch.Group]).
+func selectFor(f *dispatch.Features, override dispatch.Override) ([]Choice, error) {
 	ops := make([]dispatch.Op, len(archOps))
 	for i, op := range archOps {
 		ops[i].Name = op.name
@@ -56,7 +63,7 @@ func selectFor(f *dispatch.Features, override string) ([]Choice, error) {
 		}
 		return nil, err
 	}
-	return unify128(choices, override)
+	return choices, nil
 }
 
 // portableOverrideError rewrites an override error about an unknown
@@ -83,9 +90,10 @@ func portableOverrideError(e *dispatch.OverrideError, goarch string) *dispatch.O
 	return &dispatch.OverrideError{Op: e.Op, Variant: e.Variant, Msg: msg}
 }
 
-// StaticTag is the build tag that fixes every op's variant at compile
-// time (see the package documentation, "Static builds").
-const StaticTag = "gohal_static"
+// staticTag is the build tag that fixes every op's variant at compile
+// time (see the package documentation, "Static builds"); the generator
+// writes the same name (gen/backend.StaticTag).
+const staticTag = "gohal_static"
 
 // selectStatic returns the choices compiled into a gohal_static build at
 // the given level, variant(op) naming each op's variant. It fails, with the
@@ -94,7 +102,7 @@ const StaticTag = "gohal_static"
 // (as in a dynamic build), when it names any variant but the compiled-in
 // one, and when the CPU lacks a feature a compiled-in variant needs: the
 // program must not get as far as an illegal instruction.
-func selectStatic(f *dispatch.Features, override, level string, variant func(op string) string) ([]Choice, error) {
+func selectStatic(f *dispatch.Features, override dispatch.Override, level string, variant func(op string) string) ([]Choice, error) {
 	// The same checks, and messages, as a dynamic build for what the
 	// override names.
 	if _, err := selectFor(f, override); err != nil {
@@ -102,8 +110,7 @@ func selectStatic(f *dispatch.Features, override, level string, variant func(op 
 			return nil, err
 		}
 	}
-	want, _, _ := dispatch.ParseOverride(override)
-	build := fmt.Sprintf("static build (%s, %s)", StaticTag, level)
+	build := fmt.Sprintf("static build (%s, %s)", staticTag, level)
 	out := make([]Choice, 0, len(archOps))
 	for _, op := range archOps {
 		name := variant(op.name)
@@ -116,15 +123,15 @@ func selectStatic(f *dispatch.Features, override, level string, variant func(op 
 		if idx < 0 {
 			return nil, fmt.Errorf("hal: %s: op %q has no variant %q compiled in", build, op.name, name)
 		}
-		if w, ok := want[op.name]; ok && w != name {
+		if w, ok := override.Lookup(op.name); ok && w != name {
 			return nil, &dispatch.OverrideError{Op: op.name, Variant: w,
 				Msg: fmt.Sprintf("op %q variant %q cannot be chosen: this is a %s with variant %q compiled in; build without -tags %s to choose at run time",
-					op.name, w, build, name, StaticTag)}
+					op.name, w, build, name, staticTag)}
 		}
 		for _, r := range op.variants[idx].requires {
 			if !f.Has(r) {
 				return nil, fmt.Errorf("%s: op %q has variant %q compiled in, which needs CPU feature %q, and this CPU lacks it; build without -tags %s (or for a GOAMD64/GOARM64 level this CPU has)",
-					build, op.name, name, r, StaticTag)
+					build, op.name, name, r, staticTag)
 			}
 		}
 		out = append(out, Choice{Op: op.name, Variant: name, Index: idx, Reason: build})
@@ -133,12 +140,14 @@ func selectStatic(f *dispatch.Features, override, level string, variant func(op 
 }
 
 // Binding reports how the exported function of op reaches its variant in
-// this build (one of the [binding] constants: inline, guarded, flag, single,
-// static, portable), and "" for an unknown op. An op bound "guarded" runs
-// sync/atomic's inlined intrinsic while its variant is the one the
-// intrinsic runs on this CPU, and calls its flag entry once GOHAL or
-// [Force] chooses another; [Inlined] says which, now. The rules that decide it are in
-// gen/README.md, "Bindings".
+// this build: "inline", "guarded", "flag", "single", "static" or
+// "portable" (a string type), and "" for an unknown op. An op bound
+// "guarded" runs sync/atomic's inlined intrinsic while its variant is the
+// one the intrinsic runs on this CPU, and calls its flag entry once GOHAL
+// or [Force] chooses another; [Inlined] says which, now. The generator
+// decides each op's binding from the op spec (module
+// github.com/gohal/gohal/gen documents the rules, "Bindings"). It is
+// tooling (see the package documentation, "Tooling").
 func Binding(op string) binding.Kind { return bindings[op] }
 
 // Inlined reports whether op's exported function runs, now, the compiler's
@@ -146,7 +155,8 @@ func Binding(op string) binding.Kind { return bindings[op] }
 // "inline", and for one bound "guarded" while its guard is clear (the
 // chosen variant is what the intrinsic runs on this CPU). Otherwise it
 // reports false: for an op bound in assembly, for the static and portable
-// builds (see Binding for theirs), and for an unknown op.
+// builds (see Binding for theirs), and for an unknown op. It is tooling
+// (see the package documentation, "Tooling").
 func Inlined(op string) bool {
 	switch Binding(op) {
 	case binding.Inline:
@@ -194,7 +204,8 @@ func Selected() []Choice {
 	return append([]Choice(nil), selected...)
 }
 
-// Ops returns the names of the ops in this build, in spec order.
+// Ops returns the names of the ops in this build, in spec order. It is
+// tooling (see the package documentation, "Tooling").
 func Ops() []string {
 	s := make([]string, len(archOps))
 	for i, op := range archOps {
@@ -205,7 +216,7 @@ func Ops() []string {
 
 // Variants returns the variants of op compiled into this build, in order of
 // preference, whether or not this CPU can run them, and false for an
-// unknown op.
+// unknown op. It is tooling (see the package documentation, "Tooling").
 func Variants(op string) ([]dispatch.Variant, bool) {
 	o := findOp(op)
 	if o == nil {
@@ -217,3 +228,12 @@ func Variants(op string) ([]dispatch.Variant, bool) {
 	}
 	return out, true
 }
+
+// portableName is the name of every op's portable Go variant.
+const portableName = "portable"
+
+// group128 is dispatch's group of the 128-bit ops (see [dispatch.Group]),
+// which run all hardware variants or all the portable one.
+var group128 = dispatch.Group("cas128")
+
+func in128(op string) bool { return slices.Contains(group128, op) }

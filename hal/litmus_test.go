@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // Litmus tests run the classic two-thread shapes many times on the real CPU

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // A GOHAL override that is valid in an assembly build of this GOARCH names

@@ -14,7 +14,7 @@ import (
 // portable variant, for CPUs without CMPXCHG16B).
 func TestBaselineCPUHasEveryOp(t *testing.T) {
 	bare := &dispatch.Features{GOARCH: runtime.GOARCH, Flags: map[string]bool{}}
-	choices, err := selectFor(bare, "")
+	choices, err := selectFor(bare, nil)
 	if err != nil {
 		t.Fatalf("a CPU without optional features: %v", err)
 	}

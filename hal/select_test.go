@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 func TestSelectedNamesAVariantForEveryOp(t *testing.T) {

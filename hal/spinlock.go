@@ -2,13 +2,13 @@ package hal
 
 import "runtime"
 
-// SpinLockCap is the largest budget SpinLockUint32 hands to one call of
+// spinLockCap is the largest budget SpinLockUint32 hands to one call of
 // its assembly loop: 1024 pauses, tens of microseconds on current cores
 // (PAUSE takes about 20 ns on the amd64 VM this was written on, 40 ns on
 // Skylake). The Go scheduler cannot preempt assembly, so a garbage
 // collection that must stop the world waits at most one such call for a
 // goroutine in SpinLockUint32, whatever its budget.
-const SpinLockCap = 1024
+const spinLockCap = 1024
 
 // SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
 // spinning at most spins pauses: it reads *addr; while the word is held it
@@ -21,23 +21,23 @@ const SpinLockCap = 1024
 // Release the lock with StoreReleaseUint32(addr, 0).
 //
 // The loop is assembly, which the Go scheduler cannot preempt, so a budget
-// above SpinLockCap is spent in calls of at most SpinLockCap pauses each,
-// with runtime.Gosched between them (each call starts with one more read
-// of *addr): a garbage collection or another goroutine waits for at most
-// one call. A budget of at most SpinLockCap is a single call. spin.Asm
-// uses 128.
+// above 1024 is spent in calls of at most 1024 pauses each (tens of
+// microseconds), with runtime.Gosched between them (each call starts with
+// one more read of *addr): a garbage collection or another goroutine waits
+// for at most one call. A budget of at most 1024 is a single call.
+// spin.Asm uses 128.
 func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
-	if spins <= SpinLockCap {
+	if spins <= spinLockCap {
 		return spinLockUint32(addr, spins)
 	}
 	return spinChunks(addr, spins, spinLockUint32)
 }
 
-// spinChunks spends spins in calls of chunk with at most SpinLockCap
+// spinChunks spends spins in calls of chunk with at most spinLockCap
 // each, yielding between them, until one acquires.
 func spinChunks(addr *uint32, spins uint32, chunk func(addr *uint32, spins uint32) bool) bool {
 	for {
-		n := min(spins, SpinLockCap)
+		n := min(spins, spinLockCap)
 		if chunk(addr, n) {
 			return true
 		}

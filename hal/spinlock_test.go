@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// The assembly is never asked for more than SpinLockCap pauses: a budget
+// The assembly is never asked for more than spinLockCap pauses: a budget
 // is spent in chunks of at most the cap, in order, stopping at the first
 // chunk that acquires, and the total is exactly the budget.
 func TestSpinChunksCap(t *testing.T) {
@@ -16,10 +16,10 @@ func TestSpinChunksCap(t *testing.T) {
 		acquire int // the call (0-based) that acquires, -1 for none
 		want    []uint32
 	}{
-		{5*SpinLockCap + 7, -1, []uint32{SpinLockCap, SpinLockCap, SpinLockCap, SpinLockCap, SpinLockCap, 7}},
-		{3 * SpinLockCap, -1, []uint32{SpinLockCap, SpinLockCap, SpinLockCap}},
-		{SpinLockCap + 1, -1, []uint32{SpinLockCap, 1}},
-		{^uint32(0), 2, []uint32{SpinLockCap, SpinLockCap, SpinLockCap}},
+		{5*spinLockCap + 7, -1, []uint32{spinLockCap, spinLockCap, spinLockCap, spinLockCap, spinLockCap, 7}},
+		{3 * spinLockCap, -1, []uint32{spinLockCap, spinLockCap, spinLockCap}},
+		{spinLockCap + 1, -1, []uint32{spinLockCap, 1}},
+		{^uint32(0), 2, []uint32{spinLockCap, spinLockCap, spinLockCap}},
 		{0, -1, []uint32{0}},
 	} {
 		var got []uint32
@@ -35,7 +35,7 @@ func TestSpinChunksCap(t *testing.T) {
 			t.Fatalf("spins=%d: acquired %v after chunks %v, want %v after %v", c.spins, ok, got, c.acquire >= 0, c.want)
 		}
 		for i := range got {
-			if got[i] != c.want[i] || got[i] > SpinLockCap {
+			if got[i] != c.want[i] || got[i] > spinLockCap {
 				t.Fatalf("spins=%d: chunks %v, want %v", c.spins, got, c.want)
 			}
 		}
@@ -55,7 +55,7 @@ func TestSpinLockHugeBudgetDoesNotStallGC(t *testing.T) {
 	chunk := time.Duration(1 << 62)
 	for range 3 {
 		start := time.Now()
-		if spinLockUint32(&held, SpinLockCap) {
+		if spinLockUint32(&held, spinLockCap) {
 			t.Fatal("acquired a held lock")
 		}
 		chunk = min(chunk, time.Since(start))

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // fakeStatic is a compile-time choice for selectStatic: each op's last
@@ -20,6 +20,17 @@ func fakeStatic(pick map[string]string) func(string) string {
 		o := findOp(op)
 		return o.variants[len(o.variants)-1].name
 	}
+}
+
+// parsed parses a GOHAL value as init does, for selectFor and
+// selectStatic; a malformed value fails the test.
+func parsed(t *testing.T, s string) dispatch.Override {
+	t.Helper()
+	o, err := dispatch.ParseOverride(s)
+	if err != nil {
+		t.Fatalf("GOHAL=%s: %v", s, err)
+	}
+	return o
 }
 
 // allFeatures is a CPU with every feature any variant of this build needs.
@@ -37,7 +48,7 @@ func allFeatures() *dispatch.Features {
 
 func TestSelectStatic(t *testing.T) {
 	f := allFeatures()
-	choices, err := selectStatic(f, "", "test.v1", fakeStatic(nil))
+	choices, err := selectStatic(f, nil, "test.v1", fakeStatic(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +71,16 @@ func TestSelectStaticOverride(t *testing.T) {
 	// Naming the compiled-in variant is accepted.
 	op := archOps[0]
 	last := op.variants[len(op.variants)-1].name
-	if _, err := selectStatic(f, op.name+"="+last, "test.v1", fakeStatic(nil)); err != nil {
+	if _, err := selectStatic(f, dispatch.Override{{Op: op.name, Variant: last}}, "test.v1", fakeStatic(nil)); err != nil {
 		t.Errorf("override naming the compiled-in variant: %v", err)
 	}
-	// Malformed, unknown op, unknown variant: the dynamic build's errors.
+	// Malformed (init parses GOHAL before it chooses), unknown op, unknown
+	// variant: the dynamic build's errors.
 	for _, bad := range []string{"nonsense", "bogus=x", op.name + "=nope"} {
-		_, err := selectStatic(f, bad, "test.v1", fakeStatic(nil))
+		o, err := dispatch.ParseOverride(bad)
+		if err == nil {
+			_, err = selectStatic(f, o, "test.v1", fakeStatic(nil))
+		}
 		var oe *dispatch.OverrideError
 		if !errors.As(err, &oe) {
 			t.Errorf("GOHAL=%s: error %v, want an *OverrideError", bad, err)
@@ -77,7 +92,7 @@ func TestSelectStaticOverride(t *testing.T) {
 			continue
 		}
 		first := o.variants[0].name
-		_, err := selectStatic(f, o.name+"="+first, "test.v1", fakeStatic(nil))
+		_, err := selectStatic(f, dispatch.Override{{Op: o.name, Variant: first}}, "test.v1", fakeStatic(nil))
 		var oe *dispatch.OverrideError
 		if !errors.As(err, &oe) || oe.Op != o.name || oe.Variant != first {
 			t.Fatalf("GOHAL=%s=%s: error %v, want an *OverrideError naming it", o.name, first, err)
@@ -100,7 +115,7 @@ func TestSelectStaticMissingFeature(t *testing.T) {
 			for _, r := range v.requires {
 				f := allFeatures()
 				f.Flags[r] = false
-				_, err := selectStatic(f, "", "test.v2", fakeStatic(map[string]string{o.name: v.name}))
+				_, err := selectStatic(f, nil, "test.v2", fakeStatic(map[string]string{o.name: v.name}))
 				if err == nil {
 					t.Errorf("%s/%s compiled in, CPU without %s: no error", o.name, v.name, r)
 					continue

@@ -1,11 +1,12 @@
 package hal
 
 // The DispatchTable type, one typed row constructor per op (row<Op>) and
-// portableOps are generated from gen/spec into ztable.go. This file holds
-// the generic pieces they are built from.
+// portableOps are generated from the op spec into ztable.go. This file
+// holds the generic pieces they are built from.
 
 // Entry is one op's row in the [DispatchTable]: the chosen variant, why it
-// was chosen, and a func value that calls it.
+// was chosen, and a func value that calls it. It is tooling (see the
+// package documentation, "Tooling").
 type Entry[F any] struct {
 	Variant string
 	Reason  string
@@ -13,7 +14,8 @@ type Entry[F any] struct {
 }
 
 // Table returns the dispatch table. The pointer is to the package's
-// own table: read it, do not write it. It changes only under [Force].
+// own table: read it, do not write it. It changes only under [Force]. It
+// is tooling (see the package documentation, "Tooling").
 func Table() *DispatchTable { return &table }
 
 // variant is one implementation of an op as the generated archOps list

@@ -192,7 +192,7 @@ func (u *Uint128) Addr() *[2]uint64 {
 
 // portable128 returns the message Addr panics with when a 128-bit op runs
 // its portable variant, and "" when all of them run hardware variants
-// (group128 keeps them all one or all the other). It names the op whose
+// (dispatch.Group keeps them all one or all the other). It names the op whose
 // own choice made them portable where one did (an override or a missing
 // feature), else the first.
 func portable128() string {

@@ -5,7 +5,7 @@
 package hal
 
 import (
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 	"sync/atomic"
 )
 

@@ -5,7 +5,7 @@
 package hal
 
 import (
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // staticBuild is false: the variants are chosen at init.

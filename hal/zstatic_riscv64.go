@@ -5,8 +5,8 @@
 package hal
 
 import (
-	"github.com/gohal/gohal/hal/binding"
 	"github.com/gohal/gohal/hal/direct"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // staticBuild is true: every op's variant was fixed when the program

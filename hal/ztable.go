@@ -38,7 +38,8 @@ type (
 // is assembly it also passes through the ABI wrapper the Go toolchain puts
 // in front of every assembly function used as a func value. It exists to
 // measure that cost and for callers that store operations in data; the
-// exported functions of this package are the cheaper binding.
+// exported functions of this package are the cheaper binding. It is
+// tooling (see the package documentation, "Tooling").
 type DispatchTable struct {
 	// Pause is the row of op "pause" (see [Pause]).
 	Pause Entry[fnPause]

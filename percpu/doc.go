@@ -1,8 +1,9 @@
-// Package percpu gives Go code what a kernel has for per-CPU data: a short
-// critical section on the current P (processor) in which data indexed by the
-// P's number has exactly one writer, and two structures built on it — a
-// sharded [Counter] and a per-P object [Cache] after FreeBSD's UMA per-CPU
-// buckets.
+// Package percpu gives Go code what a kernel has for per-CPU data.
+//
+// It has a short critical section on the current P (processor) in which data
+// indexed by the P's number has exactly one writer, and two structures built
+// on it — a sharded [Counter] and a per-P object [Cache] after FreeBSD's UMA
+// per-CPU buckets.
 //
 // # Pin and Unpin
 //

@@ -42,11 +42,14 @@
 // inline compare-and-swap and Unlock one inline atomic add, each calling
 // out only when someone waits, so a lock nobody waits for costs what a
 // sync.Mutex does. Unlock's add is a read-modify-write, so the waiter
-// count it returns is read after the release: a waiter that counted itself
-// in is woken, and its parks need no timeout (tasstate.go gives the
-// argument). [Ticket] and [MCS] waiters park keyed by their place in
-// line (a ticket's slot, a queue node) and the releaser that reaches that
-// place wakes exactly that waiter; no park has a timeout (park.go).
+// count it returns is read after the release, in one indivisible step: a
+// waiter that counted itself in is either seen by that Unlock, which wakes
+// a waiter, or counted itself in after the release, and then saw the lock
+// free and took it instead of parking; so its parks need no timeout.
+// [Ticket] and [MCS] waiters park keyed by their place in line (a ticket's
+// slot, a queue node) and the releaser that reaches that place wakes
+// exactly that waiter: one wake-up per sleep, never a lost one, and no
+// park has a timeout.
 //
 // # Bounded wait
 //

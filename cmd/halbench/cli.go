@@ -159,14 +159,19 @@ func measuredOps(ops []*tuneOp, groups []*tuneGroup) int {
 }
 
 // checkGOHALLine reports whether line is a GOHAL value this build and this
-// CPU accept, as hal's init would judge it: tune -check of a line hal
-// rejects is a bad argument, not a failed check.
+// CPU accept, as hal's init would judge it (dispatch's selection, the
+// 128-bit group rule included): tune -check of a line hal rejects is a bad
+// argument, not a failed check.
 func checkGOHALLine(line string) error {
+	override, err := dispatch.ParseOverride(line)
+	if err != nil {
+		return err
+	}
 	var ops []dispatch.Op
 	for _, op := range hal.Ops() {
 		vs, _ := hal.Variants(op)
 		ops = append(ops, dispatch.Op{Name: op, Variants: vs})
 	}
-	_, err := dispatch.Select(dispatch.Host(), ops, line)
+	_, err = dispatch.Select(dispatch.Host(), ops, override)
 	return err
 }

@@ -1,5 +1,7 @@
 // Command halbench measures, on the machine it runs on, what every gohal
-// choice costs: the binding modes of each op (inlined, direct, flag, table,
+// choice costs.
+//
+// It times the binding modes of each op (inlined, direct, flag, table,
 // closure, static, generic), the spin locks, refcounts and counters of the
 // kit, all in cycles and nanoseconds, and compares result files with
 // ministat's statistics.

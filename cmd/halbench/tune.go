@@ -297,7 +297,7 @@ func featureChoices() map[string]hal.Choice {
 		ops = append(ops, dispatch.Op{Name: op, Variants: vs})
 	}
 	out := map[string]hal.Choice{}
-	cs, err := dispatch.Select(dispatch.Host(), ops, "")
+	cs, err := dispatch.Select(dispatch.Host(), ops, nil)
 	if err != nil { // unreachable without an override; fall back to hal's
 		cs = hal.Selected()
 	}

@@ -232,12 +232,13 @@ func featuresWith(t *testing.T, line string) featuresReportJSON {
 // override as its reason.
 func checkLineAccepted(t *testing.T, line string) {
 	t.Helper()
-	want, _, err := dispatch.ParseOverride(line)
+	want, err := dispatch.ParseOverride(line)
 	if err != nil {
 		t.Fatalf("tune printed a malformed line %q: %v", line, err)
 	}
 	fr := featuresWith(t, line)
-	for op, v := range want {
+	for _, p := range want {
+		op, v := p.Op, p.Variant
 		got, ok := fr.Selected[op]
 		if !ok || got.Variant == nil || got.Reason == nil || *got.Variant != v || !strings.Contains(*got.Reason, "override GOHAL="+op+"="+v) {
 			t.Errorf("GOHAL=%s: features -json reports %s: %+v", line, op, got)
@@ -289,7 +290,7 @@ func TestTuneLineRoundTrip(t *testing.T) {
 // emulation check of issue 14; its numbers mean nothing there.
 func TestTuneQuick(t *testing.T) {
 	ops := tunedOps(t)
-	lines := make([]map[string]string, 2)
+	lines := make([]dispatch.Override, 2)
 	if os.Getenv("GOHAL_TEST_EXEC") != "" {
 		// Under emulation one run proves that tune runs, measures every
 		// pair and prints a line hal accepts; the second costs half a
@@ -425,11 +426,12 @@ func TestTuneQuick(t *testing.T) {
 			}
 		}
 		checkLineAccepted(t, rep.GOHAL)
-		lines[i], _, _ = dispatch.ParseOverride(rep.GOHAL)
+		lines[i], _ = dispatch.ParseOverride(rep.GOHAL)
 	}
 	for i := 1; i < len(lines); i++ {
-		for op, v := range lines[0] {
-			if w, ok := lines[i][op]; ok && w != v {
+		for _, p := range lines[0] {
+			op, v := p.Op, p.Variant
+			if w, ok := lines[i].Lookup(op); ok && w != v {
 				t.Errorf("two runs recommend %s=%s and %s=%s", op, v, op, w)
 			}
 		}
@@ -653,9 +655,9 @@ func TestTuneLineApplied(t *testing.T) {
 	if len(c.Harm) > 0 || code != 0 {
 		t.Errorf("tune's line GOHAL=%s makes %v significantly slower (exit %d)", rep.GOHAL, c.Harm, code)
 	}
-	want, _, _ := dispatch.ParseOverride(rep.GOHAL)
-	for op := range want {
-		if !slices.Contains(c.Ops, op) && c.Before[op] != want[op] {
+	want, _ := dispatch.ParseOverride(rep.GOHAL)
+	for _, p := range want {
+		if op := p.Op; !slices.Contains(c.Ops, op) && c.Before[op] != p.Variant {
 			t.Errorf("the check did not re-measure %s, which the line changes: %v", op, c.Ops)
 		}
 	}

@@ -151,7 +151,7 @@ func runSide(line string, gohal bool, args []string) (*workerReport, error) {
 // changes: launches workers per side, in ABBA order.
 func checkLine(cfg *tuneConfig, line string) *checkReport {
 	rep := &checkReport{Line: line, Results: []*checkResult{}, Harm: []string{}, Ops: []string{}}
-	if _, _, err := dispatch.ParseOverride(line); err != nil {
+	if _, err := dispatch.ParseOverride(line); err != nil {
 		rep.Error = err.Error()
 		return rep
 	}

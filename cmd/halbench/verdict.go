@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )

@@ -24,13 +24,13 @@
 //
 // Package hal (asm_<arch>.s, zasm_<arch>.go, zapi_<arch>.go,
 // zstatic_<arch>.go): the exported API. Each op is bound one of the ways
-// gen/README.md ("Bindings") sets out, named by the constants of package
-// hal/binding; bindingOf applies those rules. An op whose variants are
-// all Go (spec.Variant.Go, hal's <op>_portable) has a Go entry
-// (goentry.go) instead of an assembly one; a Go variant beside assembly
-// ones is a tail jump (TailJump) from the assembly entry. An op on a
-// hal.Uint128 (spec.Op.Uint128) also has a Uint128 entry, <op>U
-// (ResolveUint128), and a Go <op>_moved.
+// this module's README ("Bindings") sets out, named by the constants of
+// package internal/binding; bindingOf applies those rules. An op whose
+// variants are all Go (spec.Variant.Go, hal's <op>_portable) has a Go entry
+// (goentry.go) instead of an assembly one; a Go variant beside assembly ones
+// is a tail jump (TailJump) from the assembly entry. An op on a hal.Uint128
+// (spec.Op.Uint128) also has a Uint128 entry, <op>U (ResolveUint128), and a
+// Go <op>_moved.
 //
 // In a gohal_static build (zstatic_<arch>.go) every exported function is
 // instead a Go function calling direct.Static<Export> (or, for an op with
@@ -137,7 +137,7 @@ const DirectImport = "github.com/gohal/gohal/hal/direct"
 const ProbeDir = "../lab/probe"
 
 // BindingImport is the import path of the package of binding constants.
-const BindingImport = "github.com/gohal/gohal/hal/binding"
+const BindingImport = "github.com/gohal/gohal/internal/binding"
 
 func apiTags() []string    { return append(append([]string(nil), Tags...), "!"+StaticTag) }
 func staticTags() []string { return append(append([]string(nil), Tags...), StaticTag) }

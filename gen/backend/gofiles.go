@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gohal/gohal/gen/spec"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 )
 
 // goWriter builds one Go source file.
@@ -588,7 +588,8 @@ func ztableFile(arches []string) *goWriter {
 // is assembly it also passes through the ABI wrapper the Go toolchain puts
 // in front of every assembly function used as a func value. It exists to
 // measure that cost and for callers that store operations in data; the
-// exported functions of this package are the cheaper binding.
+// exported functions of this package are the cheaper binding. It is
+// tooling (see the package documentation, "Tooling").
 `)
 	w.p("type DispatchTable struct {\n")
 	for i := range spec.Ops {

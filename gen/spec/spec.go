@@ -1,7 +1,9 @@
-// Package spec is the single description of gohal's hardware ops that every
-// code generator backend reads: per op its spec name, the exported Go name,
-// the Go signature and doc comment, and, per architecture, the variants in
-// order of preference with the CPU features each requires.
+// Package spec is the single description of gohal's hardware ops, which
+// every code generator backend reads.
+//
+// It gives per op its spec name, the exported Go name, the Go signature and
+// doc comment, and, per architecture, the variants in order of preference
+// with the CPU features each requires.
 //
 // Nothing here says how a variant is implemented: that is the backend's
 // business (gen/amd64, gen/arm64, ...). A backend must implement exactly the
@@ -313,8 +315,8 @@ func (op *Op) InlineBinding(goarch string) bool {
 // the op's flag entry (FlagEntry) otherwise; hal sets the guard only when
 // the chosen variant is not what the intrinsic runs on this CPU (the
 // Intrinsic variant when its features are there, else the
-// IntrinsicFallback variant, if any). The rule
-// is in gen/README.md, "Bindings".
+// IntrinsicFallback variant, if any). The rule is in this module's README,
+// "Bindings".
 func (op *Op) GuardedBinding(goarch string) bool {
 	if op.Inline == "" || len(op.Variants(goarch)) < 2 || op.HasGoVariant(goarch) {
 		return false

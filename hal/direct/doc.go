@@ -1,6 +1,8 @@
 // Package direct exports every variant of every gohal op as its own
-// assembly function, with no dispatch: direct.FetchAddUint64Lse is
-// fetchadd64's LSE variant and nothing else. It is the layer below package
+// assembly function, with no dispatch.
+//
+// direct.FetchAddUint64Lse is fetchadd64's LSE variant and nothing else.
+// It is the layer below package
 // hal, which chooses among these variants at init (or at compile time in a
 // gohal_static build) and whose dispatch table holds them as func values.
 //
@@ -29,10 +31,11 @@
 // GOAMD64/GOARM64 level the program is built for (StaticLevel,
 // StaticVariant). Where that variant is exactly a sync/atomic intrinsic,
 // it is the inlined intrinsic. (The flag probes that measure what hal's
-// one-byte flag test costs are not API: they live in lab/probe.)
+// one-byte flag test costs are not API: they live in gohal's lab.)
 //
-// The z* files are generated from gen/spec by the generator in gen/ (go
-// generate ./hal/); this comment and align.go (the misaligned-word panic)
-// are hand-written. With the purego build tag, and
+// The z* files are generated from the op spec by gohal's generator (the
+// module github.com/gohal/gohal/gen, run by go generate ./hal/); this
+// comment and align.go (the misaligned-word panic) are hand-written. With
+// the purego build tag, and
 // on architectures without a backend, the package is empty.
 package direct

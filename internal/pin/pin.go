@@ -1,8 +1,10 @@
-// Package pin is gohal's one source of truth about pinning: the per-P pin
-// depth behind percpu.Pin and percpu.Unpin, the check [Held] that gohal's
-// slow paths make before anything that could block, and [Table], the
-// per-P storage that the pin depth and percpu's structures grow without a
-// lock.
+// Package pin is gohal's one source of truth about pinning a goroutine to
+// its P.
+//
+// It holds the per-P pin depth behind percpu.Pin and percpu.Unpin, the check
+// [Held] that gohal's slow paths make before anything that could block, and
+// [Table], the per-P storage that the pin depth and percpu's structures grow
+// without a lock.
 //
 // In the default build, [ProcPin] and [ProcUnpin] are the runtime's
 // procPin and procUnpin (reached by go:linkname; sync.Pool uses the same

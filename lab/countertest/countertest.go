@@ -1,7 +1,9 @@
 // Package countertest holds the concurrent check the counter packages'
-// tests share: goroutines add and subtract at once, and the total must be
-// exact (Concurrency Kit's validation for counters, which have no critical
-// section to check for exclusion).
+// tests share.
+//
+// Goroutines add and subtract at once, and the total must be exact
+// (Concurrency Kit's validation for counters, which have no critical section
+// to check for exclusion).
 package countertest
 
 import (

@@ -1,9 +1,11 @@
 // Package cyclebench is the measuring harness shared by gohal's benchmark
-// suites: it runs an operation on a chosen number of goroutines released
-// together by a start barrier, reports the cost of one operation in
-// [hal.Cycles] units as the "cycles/op" metric, measures how evenly the
-// goroutines progressed, and provides a calibrated busy-wait that stands in
-// for a critical section of a given length.
+// suites.
+//
+// It runs an operation on a chosen number of goroutines released together by
+// a start barrier, reports the cost of one operation in [hal.Cycles] units
+// as the "cycles/op" metric, measures how evenly the goroutines progressed,
+// and provides a calibrated busy-wait that stands in for a critical section
+// of a given length.
 //
 // A benchmark that runs on n goroutines does exactly b.N operations in
 // total, b.N/n per goroutine (the first b.N%n goroutines do one more), so

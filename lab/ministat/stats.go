@@ -1,8 +1,9 @@
 // Package ministat is a faithful Go reimplementation of the statistics and
-// the output block of FreeBSD's ministat(1), as packaged by Debian
-// (ministat 20150715): the ASCII distribution plot, the
-// N/Min/Max/Median/Avg/Stddev table and the two-sample Student's t test with
-// pooled variance.
+// the output block of FreeBSD's ministat(1).
+//
+// It follows ministat as packaged by Debian (ministat 20150715): the ASCII
+// distribution plot, the N/Min/Max/Median/Avg/Stddev table and the
+// two-sample Student's t test with pooled variance.
 //
 // The arithmetic follows ministat step by step so that the printed numbers
 // are the same digits ministat prints:

@@ -1,9 +1,11 @@
 // Package peers measures gohal's kit side by side with what a Go user would
-// pick instead: github.com/puzpuzpuz/xsync's striped Counter, sync.Mutex, a
+// pick instead.
+//
+// The peers are github.com/puzpuzpuz/xsync's striped Counter, sync.Mutex, a
 // hand-rolled runtime.Gosched spin lock, a sync.Mutex-guarded 128-bit pair
 // and sync.Pool. It is a module of its own (with a replace directive back to
-// the library, as gen/ is), so that the peer libraries never enter the
-// library's go.mod.
+// the library, as the generator's module is), so that the peer libraries
+// never enter the library's go.mod.
 //
 // The package has no API: its content is BenchmarkPeer, whose
 // sub-benchmarks are named

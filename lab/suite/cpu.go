@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/hal/binding"
+	"github.com/gohal/gohal/internal/binding"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 

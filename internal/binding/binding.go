@@ -1,11 +1,17 @@
-// Package binding names the ways package hal's exported function for an op
-// can reach the op's variant in a build: the values of hal.Binding. The
-// generator in gen/ (which imports this package through its replace
-// directive), package hal, cmd/halbench and the tests all use these
-// constants, so the names cannot drift apart.
+// Package binding names the ways hal's exported function for an op reaches
+// its variant.
 //
-// The rules that decide an op's binding are written once, in gen/README.md
-// ("Bindings"); the comments here only say what each one is.
+// The constants are the values of hal.Binding. The generator (module
+// github.com/gohal/gohal/gen, which imports this package through its
+// replace directive: the module path is under github.com/gohal/gohal, so
+// Go's internal rule lets it), package hal, cmd/halbench and the tests all
+// use them, so the names cannot drift apart. It is internal because only
+// gohal's own code needs the names; a user reads hal.Binding's result as a
+// string.
+//
+// The rules that decide an op's binding are written once, in the
+// generator's documentation ("Bindings"); the comments here only say what
+// each one is.
 package binding
 
 // Kind is how an op's exported function reaches its variant.
