@@ -423,12 +423,7 @@ func resultsRun(cmd resultsCmd, w, stderr io.Writer) error {
 	for _, s := range rep.Sections {
 		fmt.Fprintf(w, "\n**%s**\n\n", s.Title)
 		writePivot(w, s)
-		if len(s.Legends) > 0 {
-			fmt.Fprintln(w)
-			for _, l := range s.Legends {
-				fmt.Fprintf(w, "- `%s`: %s\n", l.Key, mdText(l.Text))
-			}
-		}
+		writeLegends(w, s)
 		var b strings.Builder
 		writeSection(&b, s)
 		details(w, "the report's table: intervals and ratios to the baseline", b.String())
@@ -531,6 +526,29 @@ func writePivot(w io.Writer, s sectionReport) {
 			}
 			fmt.Fprintln(w)
 		}
+	}
+}
+
+// writeLegends writes the section's legends as a list, leaving out those
+// of a mode or kind no benchmark of the table has (the section's legends
+// cover every op, and a filter can leave some out).
+func writeLegends(w io.Writer, s sectionReport) {
+	elems := map[string]bool{}
+	for _, b := range s.Benchmarks {
+		for _, e := range strings.Split(b.Name, "/") {
+			elems[e] = true
+		}
+	}
+	first := true
+	for _, l := range s.Legends {
+		if k, _, ok := strings.Cut(l.Key, "="); ok && (k == "mode" || k == "kind") && !elems[l.Key] {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			first = false
+		}
+		fmt.Fprintf(w, "- `%s`: %s\n", l.Key, mdText(l.Text))
 	}
 }
 

@@ -326,3 +326,16 @@ func TestTuneBenchtimeCount(t *testing.T) {
 		t.Errorf("-benchtime 3ms: iters %d, report %q, worker %q", cfg.sampleIters, cfg.sampleTimeText(), cfg.benchtimeArg())
 	}
 }
+
+// TestWriteLegends: a section's legend of a mode or kind no benchmark of
+// the table has is left out; the others stay.
+func TestWriteLegends(t *testing.T) {
+	s := sectionReport{Name: "Dispatch",
+		Legends:    []legendJSON{{"mode=api", "the API"}, {"mode=rdpid", "cpu only"}, {"cs=N", "a <N> ns section"}},
+		Benchmarks: []*benchReport{{Name: "Dispatch/op=cas128/mode=api"}}}
+	var w strings.Builder
+	writeLegends(&w, s)
+	if want := "\n- `mode=api`: the API\n- `cs=N`: a &lt;N> ns section\n"; w.String() != want {
+		t.Errorf("got %q, want %q", w.String(), want)
+	}
+}
