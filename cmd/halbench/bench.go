@@ -228,37 +228,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	h := &harness{sampleTime: cfg.sampleTime, iters: cfg.sampleIters, minSample: minSampleTime, count: cfg.count, budget: cfg.budget}
-	if isTerminal(stderr) {
-		h.progress = func(done, total int, what string) {
-			fmt.Fprintf(stderr, "\r\033[K[%3d%%] %s", done*100/total, what)
-		}
-	} else {
-		// A log, not a screen: a line per section as it starts, so
-		// that a CI log is not silent for a minute.
-		h.section = sectionLogger(stderr, "halbench")
-	}
-	start := time.Now()
-	// Pay for the calibrations before measuring anything.
-	hal.CycleFrequency()
-	cyclebench.Calibrate()
-	samples, err := h.measure(benchs)
-	if h.progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
+	rep, err := measureRun(cfg, benchs, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "halbench:", err)
 		return 1
-	}
-	rep := buildReport(cfg, benchs, samples, time.Since(start))
-	rep.SampleTime = sampleTimeText(h.shortest, h.longest)
-	if cfg.sampleIters > 0 {
-		rep.SampleTime = fmt.Sprintf("%dx", cfg.sampleIters)
-	}
-	for name, d := range h.wall {
-		if b := rep.byName[name]; b != nil {
-			b.WallSeconds = d.Seconds()
-		}
 	}
 
 	switch cfg.format {
@@ -280,6 +253,45 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// measureRun measures benchs as cfg says, with progress on stderr (a
+// status line on a terminal, else a line per section as it starts), and
+// returns the report: halbench run and halbench results both measure
+// through it.
+func measureRun(cfg *runConfig, benchs []suite.Benchmark, stderr io.Writer) (*report, error) {
+	h := &harness{sampleTime: cfg.sampleTime, iters: cfg.sampleIters, minSample: minSampleTime, count: cfg.count, budget: cfg.budget}
+	if isTerminal(stderr) {
+		h.progress = func(done, total int, what string) {
+			fmt.Fprintf(stderr, "\r\033[K[%3d%%] %s", done*100/total, what)
+		}
+	} else {
+		// A log, not a screen: a line per section as it starts, so
+		// that a CI log is not silent for a minute.
+		h.section = sectionLogger(stderr, "halbench")
+	}
+	start := time.Now()
+	// Pay for the calibrations before measuring anything.
+	hal.CycleFrequency()
+	cyclebench.Calibrate()
+	samples, err := h.measure(benchs)
+	if h.progress != nil {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep := buildReport(cfg, benchs, samples, time.Since(start))
+	rep.SampleTime = sampleTimeText(h.shortest, h.longest)
+	if cfg.sampleIters > 0 {
+		rep.SampleTime = fmt.Sprintf("%dx", cfg.sampleIters)
+	}
+	for name, d := range h.wall {
+		if b := rep.byName[name]; b != nil {
+			b.WallSeconds = d.Seconds()
+		}
+	}
+	return rep, nil
 }
 
 // sampleTimeText is the sample time for the header: "20ms", or

@@ -16,6 +16,7 @@
 //	halbench tune [flags]        measure every variant of every op and print the GOHAL line for this machine
 //	halbench peers [flags]       run the peers module: the kit against other libraries
 //	halbench lockwait [flags]    how long Lock calls wait: each lock's wait distribution beside sync.Mutex's
+//	halbench results [flags]     all of the above for this machine, as one Markdown file (results/<cpu>.md)
 //
 // Run `halbench -h` for the list of commands and `halbench CMD -h` for a
 // command's flags. A bad flag or argument gets one line saying what is
@@ -62,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runPeers(args, stdout, stderr)
 	case "lockwait":
 		return runLockWait(args, stdout, stderr)
+	case "results":
+		return runResults(args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -80,6 +83,7 @@ var subcommands = []struct{ name, args, doc string }{
 	{"tune", "[flags]", "measure each op's variants; print a GOHAL line"},
 	{"peers", "[flags]", "gohal against other libraries (runs the peers module)"},
 	{"lockwait", "[flags]", "Lock wait latency per lock beside sync.Mutex (p50 ... max)"},
+	{"results", "[-o FILE] [flags]", "everything for this machine, as Markdown (results/<cpu>.md)"},
 	{"help", "", "print this text"},
 }
 
@@ -95,6 +99,7 @@ default's). Typical uses:
   go run ./cmd/halbench                          the report (about a minute)
   go run ./cmd/halbench -format gobench > a.txt  samples for benchstat or halbench compare
   go run ./cmd/halbench -filter '^Lock/' -threads 1,2 -svg locks.svg
+  go run ./cmd/halbench results                  this machine's results file (several minutes)
 `)
 	return b.String()
 }()

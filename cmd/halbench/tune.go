@@ -58,7 +58,8 @@ Flags:
   -threads LIST   comma-separated goroutine counts (default 1 and GOMAXPROCS)
   -count N        samples per variant and thread count, at least 4
                   (default 20; -quick 6)
-  -benchtime D    time per sample (default 20ms; -quick 2ms)
+  -benchtime D    time per sample (default 20ms; -quick 2ms), or Nx: N
+                  iterations per sample, as go test
   -quick          few short samples, for CI: a smoke test, not advice
   -kit=false      skip the kit questions (locks, counters, caches)
   -check LINE     do not tune: apply the GOHAL line LINE in a new process and
@@ -77,13 +78,16 @@ type tuneConfig struct {
 	threads    []int
 	count      int
 	sampleTime time.Duration
-	quick      bool
-	json       bool
-	kit        bool
-	check      string // -check LINE
-	checkSet   bool
-	worker     string // the hidden -worker OPS of -check's processes
-	samples    int    // -worker's samples per op
+	// sampleIters, if positive, is the iteration count of every sample
+	// (-benchtime Nx); sampleTime then only bounds a lock's run.
+	sampleIters int
+	quick       bool
+	json        bool
+	kit         bool
+	check       string // -check LINE
+	checkSet    bool
+	worker      string // the hidden -worker OPS of -check's processes
+	samples     int    // -worker's samples per op
 }
 
 // Workloads tune can recommend for.
@@ -100,7 +104,8 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	minGain := fs.String("min-gain", "5", "")
 	threads := fs.String("threads", "", "")
 	count := fs.Int("count", 0, "")
-	benchtime := fs.Duration("benchtime", 0, "")
+	var benchtime benchtimeValue
+	fs.Var(&benchtime, "benchtime", "")
 	quick := fs.Bool("quick", false, "")
 	asJSON := fs.Bool("json", false, "")
 	kit := fs.Bool("kit", true, "")
@@ -163,12 +168,23 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 		cfg.count = *count
 	}
 	if set["benchtime"] {
-		if *benchtime <= 0 {
-			return nil, &usageError{fmt.Sprintf("-benchtime %v: must be positive", *benchtime)}
+		// benchtimeValue.Set has checked it: positive either way.
+		if benchtime.iters > 0 {
+			cfg.sampleIters = benchtime.iters
+		} else {
+			cfg.sampleTime = benchtime.d
 		}
-		cfg.sampleTime = *benchtime
 	}
 	return cfg, nil
+}
+
+// sampleTimeText is the sample time for the report: "20ms", or "100x"
+// for -benchtime 100x.
+func (cfg *tuneConfig) sampleTimeText() string {
+	if cfg.sampleIters > 0 {
+		return strconv.Itoa(cfg.sampleIters) + "x"
+	}
+	return roundDuration(cfg.sampleTime).String()
 }
 
 // tuneReport is what tune measured and decided; -json prints it.
@@ -656,7 +672,7 @@ func contestants(o *tuneOp, threads []int) []suite.Benchmark {
 // rounds of interleaved samples.
 func harnessMeasurer(cfg *tuneConfig, budget func() time.Duration, progress func(done, total int, what string)) tuneMeasurer {
 	return func(benchs []suite.Benchmark) (map[string][]sample, error) {
-		h := &harness{sampleTime: cfg.sampleTime, minSample: minSampleTime, count: cfg.count, budget: budget(), progress: progress}
+		h := &harness{sampleTime: cfg.sampleTime, iters: cfg.sampleIters, minSample: minSampleTime, count: cfg.count, budget: budget(), progress: progress}
 		return h.measure(benchs)
 	}
 }
@@ -995,6 +1011,25 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	if cfg.checkSet {
 		return runCheckCmd(cfg, stdout, stderr)
 	}
+	rep := measureTune(cfg, stderr)
+	if cfg.json {
+		err = writeJSONValue(stdout, rep)
+	} else {
+		err = writeTuneText(stdout, rep)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "halbench tune:", err)
+		return 1
+	}
+	return 0
+}
+
+// measureTune measures what cfg asks (hal's ops and groups, the kit
+// unless -kit=false, and the check of the resulting line unless -quick),
+// with progress on stderr (a status line on a terminal, else a line per
+// op, group and kit kind as it starts), and returns the report: halbench
+// tune and halbench results both tune through it.
+func measureTune(cfg *tuneConfig, stderr io.Writer) *tuneReport {
 	start := time.Now()
 	hal.CycleFrequency()
 	cyclebench.Calibrate()
@@ -1051,16 +1086,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	}
 	rep.Elapsed = time.Since(start).Seconds()
 	rep.NotTuned = notTuned
-	if cfg.json {
-		err = writeJSONValue(stdout, rep)
-	} else {
-		err = writeTuneText(stdout, rep)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench tune:", err)
-		return 1
-	}
-	return 0
+	return rep
 }
 
 // tuneWith measures ops with m, decides, and returns the report.
@@ -1069,7 +1095,7 @@ func tuneWith(cfg *tuneConfig, ops []*tuneOp, groups []*tuneGroup, m tuneMeasure
 	rep := &tuneReport{
 		Tool: "halbench tune", GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		GOMAXPROCS: gomaxprocs(), Machine: buildFeaturesReport(), Workload: cfg.workload, MinGain: cfg.minGain,
-		Threads: cfg.threads, Count: cfg.count, SampleTime: roundDuration(cfg.sampleTime).String(), Quick: cfg.quick,
+		Threads: cfg.threads, Count: cfg.count, SampleTime: cfg.sampleTimeText(), Quick: cfg.quick,
 		Confidence: confidence, Rule: ruleName, Ops: ops, Groups: groups, GOHAL: gohalLine(ops, groups), GOHALBefore: os.Getenv(dispatch.EnvVar),
 	}
 	if rep.Ops == nil {

@@ -90,7 +90,7 @@ func runWorker(cfg *tuneConfig, stdout io.Writer) error {
 			}
 		}
 		cyclebench.Calibrate()
-		h := &harness{sampleTime: cfg.sampleTime, minSample: minSampleTime, count: cfg.samples}
+		h := &harness{sampleTime: cfg.sampleTime, iters: cfg.sampleIters, minSample: minSampleTime, count: cfg.samples}
 		s, err := h.measure(benchs)
 		if err != nil {
 			return err
@@ -117,6 +117,14 @@ func boundBody(op string, threads []int) (func(int) func(*testing.B), error) {
 		return nil, fmt.Errorf("%s: %s", op, o.Error)
 	}
 	return o.loops[v], nil
+}
+
+// benchtimeArg is -benchtime for a worker: the sample time, or Nx.
+func (cfg *tuneConfig) benchtimeArg() string {
+	if cfg.sampleIters > 0 {
+		return strconv.Itoa(cfg.sampleIters) + "x"
+	}
+	return cfg.sampleTime.String()
 }
 
 // runSide runs one worker with GOHAL set to line (unset when gohal is
@@ -179,7 +187,7 @@ func checkLine(cfg *tuneConfig, line string) *checkReport {
 		launches = 2
 	}
 	per := max((cfg.count+launches-1)/launches, 1)
-	args := []string{strings.Join(rep.Ops, ","), "-threads", joinInts(cfg.threads), "-samples", strconv.Itoa(per), "-benchtime", cfg.sampleTime.String()}
+	args := []string{strings.Join(rep.Ops, ","), "-threads", joinInts(cfg.threads), "-samples", strconv.Itoa(per), "-benchtime", cfg.benchtimeArg()}
 	results := map[string]*checkResult{}
 	for _, op := range rep.Ops {
 		for _, t := range cfg.threads {
