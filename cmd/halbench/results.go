@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // `halbench results` (issue 21 item 7) writes one Markdown file for the

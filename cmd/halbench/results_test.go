@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/internal/suite"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // shellSplit splits a command line as resultsCmd.String writes it: words
@@ -139,7 +139,21 @@ func TestResults(t *testing.T) {
 
 	// The command lines: the expected ones, and each accepted by its
 	// subcommand's parser; a run filter selects benchmarks.
-	cmds := shCommands(md)
+	// tune's advice, when it has any, is a GOHAL line in an sh block of
+	// its own after tune's command: a value to set, not a command line.
+	var cmds []string
+	for _, c := range shCommands(md) {
+		if v, ok := strings.CutPrefix(c, "GOHAL="); ok {
+			if len(cmds) == 0 || !strings.Contains(cmds[len(cmds)-1], "halbench tune") {
+				t.Errorf("GOHAL line %q does not follow tune's command", c)
+			}
+			if _, err := dispatch.ParseOverride(v); err != nil {
+				t.Errorf("tune's GOHAL line %q does not parse: %v", c, err)
+			}
+			continue
+		}
+		cmds = append(cmds, c)
+	}
 	tiny := " -quick -benchtime 1x -count 4"
 	want := []*regexp.Regexp{
 		regexp.MustCompile(`^go run \./cmd/halbench results` + tiny + ` -o ` + regexp.QuoteMeta(path) + `$`),
