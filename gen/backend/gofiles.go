@@ -560,7 +560,11 @@ func fnType(op *spec.Op) string { return "fn" + op.ExportName() }
 // bindings hal's tests loop over) and ../lab/suite/zdispatch_noasm.go
 // (lab/suite's build without hal/direct's assembly).
 func CommonFiles(arches []string) (map[string][]byte, error) {
-	ws := []*goWriter{ztableFile(arches), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches)}
+	tw, err := zsuiteTableFile()
+	if err != nil {
+		return nil, err
+	}
+	ws := []*goWriter{ztableFile(arches), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), tw}
 	out := map[string][]byte{}
 	for _, w := range ws {
 		src, err := w.format()

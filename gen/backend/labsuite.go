@@ -440,3 +440,110 @@ func zsuiteNoAsmFile(arches []string) *goWriter {
 	w.p("func addArchModes() {}\n")
 	return w
 }
+
+// tableLoops maps an op's signature (its parameter types, then its result
+// types) to the body of halbench tune's loop over the op's row of
+// hal.Table(): F is the row's func value, W the shared word of the
+// pointer's type, A the 16-byte-aligned 128-bit word, T the value type. A
+// signature not listed here fails go generate, so a new op cannot reach
+// tune without a loop.
+var tableLoops = map[string]string{
+	"()":                     "func(_, n int) {\nfor range n {\nF()\n}\n}",
+	"() uint64":              "func(_, n int) {\nvar s uint64\nfor range n {\ns += F()\n}\ntableSink.Add(s)\n}",
+	"() uint32":              "func(_, n int) {\nvar s uint32\nfor range n {\ns += F()\n}\ntableSink.Add(uint64(s))\n}",
+	"() int":                 "func(_, n int) {\ns := 0\nfor range n {\ns += F()\n}\ntableSink.Add(uint64(s))\n}",
+	"(*T, T) T":              "func(_, n int) {\nfor range n {\nF(W, 1)\n}\n}",
+	"(*T, T, T) bool":        "func(_, n int) {\nfor range n {\no := atomic.LoadT(W)\nF(W, o, o+1)\n}\n}",
+	"(*T) T":                 "func(_, n int) {\nvar s T\nfor range n {\ns += F(W)\n}\ntableSink.Add(uint64(s))\n}",
+	"(*uint64, uint64)":      "func(w, n int) {\nfor i := range n {\nF(W, uint64(w<<32|i))\n}\n}",
+	"(*uint32, uint32)":      "func(w, n int) {\nfor i := range n {\nF(W, uint32(w<<24|i))\n}\n}",
+	"(*uintptr, uintptr)":    "func(w, n int) {\nfor i := range n {\nF(W, uintptr(w<<32|i))\n}\n}",
+	"(*uint32, uint32) bool": "func(_, n int) {\nfor range n {\nif F(W, 1<<10) {\natomic.StoreUint32(W, 0)\n}\n}\n}",
+	"(*A, uint64, uint64, uint64, uint64) (uint64, uint64, bool)": "func(_, n int) {\nvar lo, hi uint64\nfor range n {\nlo, hi, _ = F(A, lo, hi, lo+1, hi)\n}\n}",
+	"(*A) (uint64, uint64)": "func(_, n int) {\nvar s uint64\nfor range n {\nlo, hi := F(A)\ns += lo ^ hi\n}\ntableSink.Add(s)\n}",
+	"(*A, uint64, uint64)":  "func(w, n int) {\nfor i := range n {\nF(A, uint64(i), uint64(w))\n}\n}",
+}
+
+// tableLoop returns op's loop body for tune, with F the row's func value.
+func tableLoop(op *spec.Op) (string, error) {
+	types := func(ps []spec.Param) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Type)
+		}
+		return out
+	}
+	params, results := types(op.Params), types(op.Results)
+	sig := func(generic bool) string {
+		subst := func(t string) string {
+			if t == "*[2]uint64" {
+				return "*A"
+			}
+			if generic && len(params) > 0 && strings.TrimPrefix(params[0], "*") == t {
+				return "T"
+			}
+			if generic && len(params) > 0 && params[0] == "*"+strings.TrimPrefix(t, "*") && strings.HasPrefix(t, "*") {
+				return "*T"
+			}
+			return t
+		}
+		var ps, rs []string
+		for _, p := range params {
+			ps = append(ps, subst(p))
+		}
+		for _, r := range results {
+			rs = append(rs, subst(r))
+		}
+		s := "(" + strings.Join(ps, ", ") + ")"
+		switch len(rs) {
+		case 0:
+		case 1:
+			s += " " + rs[0]
+		default:
+			s += " (" + strings.Join(rs, ", ") + ")"
+		}
+		return s
+	}
+	body, ok := tableLoops[sig(false)]
+	if !ok {
+		body, ok = tableLoops[sig(true)]
+	}
+	if !ok {
+		return "", fmt.Errorf("lab/suite: no tune loop for op %s's signature %s (add one to tableLoops in gen/backend/labsuite.go)", op.Name, op.Signature())
+	}
+	if len(params) > 0 && params[0] != "*[2]uint64" && strings.HasPrefix(params[0], "*") {
+		t := strings.TrimPrefix(params[0], "*")
+		word := map[string]string{"uint64": "&x.U64", "uint32": "&x.U32", "uintptr": "&x.Uptr"}[t]
+		body = strings.ReplaceAll(body, "LoadT", "Load"+strings.ToUpper(t[:1])+t[1:])
+		body = strings.ReplaceAll(body, "W", word)
+		body = strings.ReplaceAll(body, "var s T", "var s "+t)
+	}
+	body = strings.ReplaceAll(body, "F(", "f(")
+	body = strings.ReplaceAll(body, "(A", "(a")
+	body = strings.ReplaceAll(body, ", A,", ", a,")
+	return body, nil
+}
+
+// zsuiteTableFile: lab/suite/ztable.go, tune's row of hal.Table() and its loop
+// for every op, in every build.
+func zsuiteTableFile() (*goWriter, error) {
+	w := &goWriter{name: SuiteDir + "/ztable.go"}
+	w.p("// %s\n\npackage suite\n\n", Header)
+	w.p("import (\n\t\"sync/atomic\"\n\n\t\"github.com/gohal/gohal/hal\"\n)\n\n")
+	w.wrapped("TableRows maps every op to its row of hal.Table() and a cyclebench.RunLoop body calling the row's func value on the words of x: what halbench tune times for an op the suite has no body of hal's exported function for. Loop reads the row when it is called, so a variant forced before runs.")
+	w.p("var TableRows = map[string]TableRow{\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		body, err := tableLoop(op)
+		if err != nil {
+			return nil, err
+		}
+		pre := ""
+		if strings.Contains(body, "(a") || strings.Contains(body, ", a,") {
+			pre = "a := x.Word128()\n"
+		}
+		w.p("%q: {Field: %q, Loop: func(x *TableWord) func(w, n int) {\n%sf := hal.Table().%s.Func\nreturn %s\n}},\n", op.Name, op.ExportName(), pre, op.ExportName(), body)
+	}
+	w.p("}\n")
+	return w, nil
+}

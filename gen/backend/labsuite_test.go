@@ -127,3 +127,27 @@ func TestSuiteNewOp(t *testing.T) {
 		}
 	}
 }
+
+// TestSuiteTableRows: every spec op gets tune's row of hal.Table() and a
+// loop over it, and an op whose signature has no loop fails generation.
+func TestSuiteTableRows(t *testing.T) {
+	w, err := zsuiteTableFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := w.format()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		want := fmt.Sprintf("%q: {Field: %q, ", op.Name, op.ExportName())
+		if !strings.Contains(string(src), want) || !strings.Contains(string(src), "hal.Table()."+op.ExportName()+".Func") {
+			t.Errorf("%s: no row %s in ztable.go", op.Name, op.ExportName())
+		}
+	}
+	odd := &spec.Op{Name: "odd", GoName: "Odd", Params: []spec.Param{{Name: "s", Type: "string"}}}
+	if _, err := tableLoop(odd); err == nil || !strings.Contains(err.Error(), "no tune loop") {
+		t.Errorf("tableLoop of func(string): err %v, want no tune loop", err)
+	}
+}
