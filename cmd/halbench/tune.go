@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"reflect"
 	"regexp"
 	"runtime"
 	"slices"
@@ -16,7 +15,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
@@ -386,8 +384,8 @@ func discoverAll(threads []int) (ops []*tuneOp, groups []*tuneGroup, notTuned []
 
 // attachBodies finds what to time for each variant of o: the suite's
 // contended body of hal's exported function when it has one for o, else
-// the func value of o's row in hal.Table(), called in a loop shaped by
-// its signature on one shared word.
+// the func value of o's row in hal.Table(), called in the loop gen wrote
+// for its signature (suite.TableRows) on one shared word.
 func attachBodies(o *tuneOp, threads []int) {
 	o.loops = map[string]func(int) func(*testing.B){}
 	var names []string
@@ -408,238 +406,30 @@ func attachBodies(o *tuneOp, threads []int) {
 		}
 		return
 	}
-	field := tableField(o)
-	if field < 0 {
-		o.Error = "no row of hal.Table() follows hal.Force for this op: nothing to time"
+	row, ok := suite.TableRows[o.Op]
+	if !ok {
+		o.Error = "no row of hal.Table() for this op: nothing to time"
 		return
 	}
-	probe := reflect.ValueOf(hal.Table()).Elem().Field(field).FieldByName("Func").Interface()
-	if _, ok := tableLoop(probe, new(tuneWord)); !ok {
-		o.Error = fmt.Sprintf("no loop for the signature %T: nothing to time", probe)
-		return
-	}
-	o.Body = "the func value of hal.Table()." + reflect.TypeOf(*hal.Table()).Field(field).Name + " (an indirect call, the same for every variant)"
+	o.Body = "the func value of hal.Table()." + row.Field + " (an indirect call, the same for every variant)"
 	for _, v := range o.Variants {
 		if v.Error != "" {
 			continue
 		}
 		o.loops[v.Name] = func(t int) func(*testing.B) {
 			return func(b *testing.B) {
-				fn := reflect.ValueOf(hal.Table()).Elem().Field(field).FieldByName("Func").Interface()
-				loop, _ := tableLoop(fn, new(tuneWord))
-				cyclebench.RunLoop(b, t, loop)
+				cyclebench.RunLoop(b, t, row.Loop(new(tuneWord)))
 			}
 		}
 	}
 }
 
-// tableField returns the index of o's row in hal.DispatchTable, found by
-// forcing each variant in turn and watching which row's Variant follows;
-// -1 if none does.
-func tableField(o *tuneOp) int {
-	tv := reflect.ValueOf(hal.Table()).Elem()
-	candidates := map[int]int{}
-	tries := 0
-	for _, v := range o.Variants {
-		if v.Error != "" {
-			continue
-		}
-		restore, err := hal.Force(o.Op, v.Name)
-		if err != nil {
-			continue
-		}
-		tries++
-		for i := range tv.NumField() {
-			if f := tv.Field(i).FieldByName("Variant"); f.IsValid() && f.Kind() == reflect.String && f.String() == v.Name {
-				candidates[i]++
-			}
-		}
-		restore()
-	}
-	for i := range tv.NumField() {
-		if tries > 0 && candidates[i] == tries {
-			return i
-		}
-	}
-	return -1
-}
-
-// tuneWord is the shared word of a table body, with room for every
-// operand shape.
-type tuneWord struct {
-	// u128 is the word of the bodies through Uint128's methods.
-	u128 hal.Uint128
-	// raw128's 16-byte-aligned half is the word of the table bodies
-	// (word128): not u128.Addr, which panics while a portable 128-bit
-	// variant runs, and tune forces every variant.
-	raw128 [3]uint64
-	u64    uint64
-	u32    uint32
-	uptr   uintptr
-}
-
-// word128 returns x's 16-byte-aligned 128-bit word.
-func (x *tuneWord) word128() *[2]uint64 {
-	if uintptr(unsafe.Pointer(&x.raw128[0]))&15 == 0 {
-		return (*[2]uint64)(x.raw128[0:2])
-	}
-	return (*[2]uint64)(x.raw128[1:3])
-}
+// tuneWord is the shared word of a table body (suite.TableWord: room for
+// every operand shape); the group bodies use its Uint128.
+type tuneWord = suite.TableWord
 
 // tuneSink keeps results alive.
 var tuneSink atomic.Uint64
-
-// tableLoop returns a RunLoop body calling fn, n times per worker, on the
-// shared word x, for every signature hal's ops have; false for another.
-func tableLoop(fn any, x *tuneWord) (func(w, n int), bool) {
-	switch f := fn.(type) {
-	case func():
-		return func(_, n int) {
-			for range n {
-				f()
-			}
-		}, true
-	case func() uint64:
-		return func(_, n int) {
-			var s uint64
-			for range n {
-				s += f()
-			}
-			tuneSink.Add(s)
-		}, true
-	case func() int:
-		return func(_, n int) {
-			s := 0
-			for range n {
-				s += f()
-			}
-			tuneSink.Add(uint64(s))
-		}, true
-	case func() uint32:
-		return func(_, n int) {
-			var s uint32
-			for range n {
-				s += f()
-			}
-			tuneSink.Add(uint64(s))
-		}, true
-	case func(*uint64, uint64) uint64: // fetch-add, swap, fetch-or, fetch-and
-		return func(_, n int) {
-			for range n {
-				f(&x.u64, 1)
-			}
-		}, true
-	case func(*uint32, uint32) uint32:
-		return func(_, n int) {
-			for range n {
-				f(&x.u32, 1)
-			}
-		}, true
-	case func(*uintptr, uintptr) uintptr: // fetch-add, swap
-		return func(_, n int) {
-			for range n {
-				f(&x.uptr, 1)
-			}
-		}, true
-	case func(*uint64, uint64, uint64) bool:
-		return func(_, n int) {
-			for range n {
-				o := atomic.LoadUint64(&x.u64)
-				f(&x.u64, o, o+1)
-			}
-		}, true
-	case func(*uint32, uint32, uint32) bool:
-		return func(_, n int) {
-			for range n {
-				o := atomic.LoadUint32(&x.u32)
-				f(&x.u32, o, o+1)
-			}
-		}, true
-	case func(*uintptr, uintptr, uintptr) bool:
-		return func(_, n int) {
-			for range n {
-				o := atomic.LoadUintptr(&x.uptr)
-				f(&x.uptr, o, o+1)
-			}
-		}, true
-	case func(*uint64) uint64:
-		return func(_, n int) {
-			var s uint64
-			for range n {
-				s += f(&x.u64)
-			}
-			tuneSink.Add(s)
-		}, true
-	case func(*uint32) uint32:
-		return func(_, n int) {
-			var s uint32
-			for range n {
-				s += f(&x.u32)
-			}
-			tuneSink.Add(uint64(s))
-		}, true
-	case func(*uintptr) uintptr:
-		return func(_, n int) {
-			var s uintptr
-			for range n {
-				s += f(&x.uptr)
-			}
-			tuneSink.Add(uint64(s))
-		}, true
-	case func(*uint64, uint64):
-		return func(w, n int) {
-			for i := range n {
-				f(&x.u64, uint64(w<<32|i))
-			}
-		}, true
-	case func(*uint32, uint32):
-		return func(w, n int) {
-			for i := range n {
-				f(&x.u32, uint32(w<<24|i))
-			}
-		}, true
-	case func(*uintptr, uintptr):
-		return func(w, n int) {
-			for i := range n {
-				f(&x.uptr, uintptr(w<<32|i))
-			}
-		}, true
-	case func(*uint32, uint32) bool: // the spin-lock acquire loop
-		return func(_, n int) {
-			for range n {
-				if f(&x.u32, 1<<10) {
-					atomic.StoreUint32(&x.u32, 0)
-				}
-			}
-		}, true
-	case func(*[2]uint64, uint64, uint64, uint64, uint64) (uint64, uint64, bool):
-		return func(_, n int) {
-			a := x.word128()
-			var lo, hi uint64
-			for range n {
-				lo, hi, _ = f(a, lo, hi, lo+1, hi)
-			}
-		}, true
-	case func(*[2]uint64) (uint64, uint64):
-		return func(_, n int) {
-			a := x.word128()
-			var s uint64
-			for range n {
-				lo, hi := f(a)
-				s += lo ^ hi
-			}
-			tuneSink.Add(s)
-		}, true
-	case func(*[2]uint64, uint64, uint64):
-		return func(w, n int) {
-			a := x.word128()
-			for i := range n {
-				f(a, uint64(i), uint64(w))
-			}
-		}, true
-	}
-	return nil, false
-}
 
 // contestants returns the benchmarks of o: every measurable variant at
 // every thread count, forced while it runs.

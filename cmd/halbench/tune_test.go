@@ -439,30 +439,34 @@ func TestTuneQuick(t *testing.T) {
 	t.Logf("lines: %v", lines)
 }
 
-// TestTuneTableLoops: every row of hal.Table() has a loop, so that an op
-// the suite has no body for is still timed.
+// TestTuneTableLoops: every op of hal has a row in suite.TableRows, whose
+// field is the op's row of hal.Table() (its Variant is the op's chosen
+// one), and whose loop runs and touches the word, so that an op the suite
+// has no body for is still timed.
 func TestTuneTableLoops(t *testing.T) {
 	table := reflect.ValueOf(hal.Table()).Elem()
+	selected := selectedMap()
 	x := new(tuneWord)
-	// Every row, found by reflection, so that a new op's signature
-	// cannot be missed on an architecture where it has one variant.
-	for i := range table.NumField() {
-		row := table.Field(i)
-		fn := row.FieldByName("Func")
-		if !fn.IsValid() {
-			t.Fatalf("row %s has no Func", table.Type().Field(i).Name)
-		}
-		loop, ok := tableLoop(fn.Interface(), x)
+	for _, op := range hal.Ops() {
+		row, ok := suite.TableRows[op]
 		if !ok {
-			t.Errorf("%s: no loop for %s", table.Type().Field(i).Name, fn.Type())
+			t.Errorf("%s: no row in suite.TableRows", op)
 			continue
 		}
-		loop(0, 10)
+		f := table.FieldByName(row.Field)
+		if !f.IsValid() {
+			t.Errorf("%s: hal.DispatchTable has no field %s", op, row.Field)
+			continue
+		}
+		if got := f.FieldByName("Variant").String(); got != selected[op] {
+			t.Errorf("%s: row %s runs variant %q, hal chose %q", op, row.Field, got, selected[op])
+		}
+		row.Loop(x)(0, 10)
 	}
-	if _, ok := tableLoop(func(string) {}, x); ok {
-		t.Error("a loop for an unknown signature")
+	if len(suite.TableRows) != len(hal.Ops()) {
+		t.Errorf("suite.TableRows has %d rows, hal %d ops", len(suite.TableRows), len(hal.Ops()))
 	}
-	if x.u64 == 0 || x.u32 == 0 || math.IsNaN(float64(x.uptr)) {
+	if x.U64 == 0 || x.U32 == 0 || math.IsNaN(float64(x.Uptr)) {
 		t.Errorf("the loops did not touch the word: %+v", x)
 	}
 }

@@ -150,9 +150,9 @@ func attachGroupBodies(g *tuneGroup) {
 				cyclebench.RunLoop(b, t, func(w, n int) {
 					var lo, hi uint64
 					for i := range n {
-						lo, hi = u.u128.Load()
-						u.u128.CompareAndSwap(lo, hi, lo+1, hi)
-						u.u128.Store(uint64(i), uint64(w))
+						lo, hi = u.U128.Load()
+						u.U128.CompareAndSwap(lo, hi, lo+1, hi)
+						u.U128.Store(uint64(i), uint64(w))
 					}
 					tuneSink.Add(lo ^ hi)
 				})
@@ -174,7 +174,7 @@ func api128Body(op string, threads int) func(*testing.B) {
 			cyclebench.RunLoop(b, threads, func(_, n int) {
 				var s uint64
 				for range n {
-					lo, hi := u.u128.Load()
+					lo, hi := u.U128.Load()
 					s += lo ^ hi
 				}
 				tuneSink.Add(s)
@@ -182,17 +182,17 @@ func api128Body(op string, threads int) func(*testing.B) {
 		case "store128":
 			cyclebench.RunLoop(b, threads, func(w, n int) {
 				for i := range n {
-					u.u128.Store(uint64(i), uint64(w))
+					u.U128.Store(uint64(i), uint64(w))
 				}
 			})
 		case "cas128":
 			cyclebench.RunLoop(b, threads, func(_, n int) {
-				lo, hi := u.u128.Load()
+				lo, hi := u.U128.Load()
 				for range n {
-					if u.u128.CompareAndSwap(lo, hi, lo+1, hi) {
+					if u.U128.CompareAndSwap(lo, hi, lo+1, hi) {
 						lo++
 					} else {
-						lo, hi = u.u128.Load()
+						lo, hi = u.U128.Load()
 					}
 				}
 			})

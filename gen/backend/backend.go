@@ -22,6 +22,12 @@
 // hal's multi-variant entries use, so that the test's cost can be
 // measured. It is not API.
 //
+// Package lab/suite (../lab/suite/zdispatch_<arch>.go, and
+// zdispatch_noasm.go from CommonFiles): the benchmark bodies of the
+// direct, flag and static binding modes of every op in labShapes, one per
+// variant where the direct mode has a choice, with the reasons a mode has
+// no body on the GOARCH (labsuite.go). Also measurement only.
+//
 // Package hal (asm_<arch>.s, zasm_<arch>.go, zapi_<arch>.go,
 // zstatic_<arch>.go): the exported API. Each op is bound one of the ways
 // this module's README ("Bindings") sets out, named by the constants of
@@ -265,6 +271,13 @@ func Generate(b Backend) (map[string][]byte, error) {
 		return nil, err
 	}
 	for name, src := range goFiles {
+		files[name] = src
+	}
+	suiteFiles, err := SuiteFiles(arch)
+	if err != nil {
+		return nil, err
+	}
+	for name, src := range suiteFiles {
 		files[name] = src
 	}
 	return files, nil

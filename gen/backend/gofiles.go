@@ -556,10 +556,15 @@ func fnType(op *spec.Op) string { return "fn" + op.ExportName() }
 // the GOARCH, by path relative to package hal: ztable.go (the
 // DispatchTable, its typed row constructors and portableOps, in every
 // build), zportable.go (the portable build: every GOARCH not in arches,
-// and purego or race everywhere) and zops_test.go (the op lists and
-// bindings hal's tests loop over).
+// and purego or race everywhere), zops_test.go (the op lists and
+// bindings hal's tests loop over) and ../lab/suite/zdispatch_noasm.go
+// (lab/suite's build without hal/direct's assembly).
 func CommonFiles(arches []string) (map[string][]byte, error) {
-	ws := []*goWriter{ztableFile(arches), zportableFile(arches), zopsTestFile()}
+	tw, err := zsuiteTableFile()
+	if err != nil {
+		return nil, err
+	}
+	ws := []*goWriter{ztableFile(arches), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), tw}
 	out := map[string][]byte{}
 	for _, w := range ws {
 		src, err := w.format()

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	haldispatch "github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
@@ -77,8 +78,45 @@ func Absent(op, mode string) string {
 		return "measured per variant instead (mode=<variant>, lab/suite/cpu.go); a static build binds the Go variant (mode=generic)"
 	case mode == ModeGeneric && (op == "cas64" || op == "loadacquire64"):
 		return "the portable fallback is the inline sync/atomic call itself"
-	case (mode == ModeDirect || mode == ModeFlag || mode == ModeStatic) && !haveAsm:
-		return "not measured in this build (purego, or no lab/suite/dispatch_" + runtime.GOARCH + ".go)"
+	case mode == ModeDirect || mode == ModeFlag || mode == ModeStatic:
+		return archAbsent(op, mode)
+	}
+	return ""
+}
+
+// The direct, flag and static modes depend on the GOARCH: gen writes
+// their bodies, from the op spec and its list of measured ops
+// (gen/backend/labsuite.go), into zdispatch_<arch>.go, with haveAsm,
+// asmVariants and archAbsent; zdispatch_noasm.go is the build without
+// hal/direct's assembly.
+
+// asmVariant is one assembly variant of an op in hal/direct, and the CPU
+// features (dispatch.Feature*) it requires.
+type asmVariant struct {
+	name     string
+	requires []string
+}
+
+// directVariant is the assembly variant of op the direct mode calls: the
+// one hal chose, or, where hal chose a Go variant (a race build has only
+// those), the first assembly variant this CPU runs; "" for none. So
+// GOHAL=<op>=<variant> measures that variant.
+func directVariant(op string) string {
+	chosen := variant(op)
+	for _, v := range asmVariants[op] {
+		if v.name == chosen {
+			return chosen
+		}
+	}
+	host := haldispatch.Host()
+next:
+	for _, v := range asmVariants[op] {
+		for _, f := range v.requires {
+			if !host.Has(f) {
+				continue next
+			}
+		}
+		return v.name
 	}
 	return ""
 }
@@ -106,7 +144,6 @@ func init() {
 	addContended()
 	addArchModes()
 	add128()
-	add128Arch()
 	addBits()
 	flushDispatch()
 	if haveAsm {
