@@ -93,7 +93,8 @@
 // Every file of this package whose name starts with z, and asm_<arch>.s, is
 // written by gohal's generator (the module github.com/gohal/gohal/gen, run
 // by go generate ./hal/) from its op spec (package
-// github.com/gohal/gohal/gen/spec) and, for assembly, the GOARCH's backend;
+// github.com/gohal/gohal/gen/spec, with each GOARCH's part in its backend
+// package gen/<arch>) and, for assembly, the GOARCH's backend;
 // so are the z files of hal/direct and the lab's flag probes (measurement,
 // not API). Each starts with a "Code generated" line; every other file, the
 // assembly of intrinsic_arm64.s included, is written by hand.
@@ -106,6 +107,8 @@
 //	ztable.go                           DispatchTable, row<Op>, portableOps            spec
 //	zportable.go                        the portable build (purego, race, no backend)  spec, backend list
 //	zops_test.go                        the op lists hal's tests loop over             spec
+//	zdirect128_<arch>_test.go           hal/direct's 128-bit functions, for tests      spec
+//	zdirect128_other_test.go            the same, empty, for every other build         backend list
 //	direct/zdirect_<arch>.s             each variant's own function                    spec, backend
 //	direct/zdirect_<arch>.go            their declarations                             spec
 //	direct/zstatic_<level>_<arch>.go    Static<Op>: what a level compiles in           spec (Levels)
