@@ -51,6 +51,14 @@ const (
 	FeatureAVXAtomic = "avxatomic"
 )
 
+// FeatureNames lists every Feature constant: the names a variant of
+// gohal's op spec may require (the generator checks against it). A new
+// feature is a constant above, its detection in Host, and a line here.
+var FeatureNames = []string{
+	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC,
+	FeatureAVXAtomic, FeatureRDPID, FeatureTSCAux, FeatureCPUNodeSeg, FeatureLinux,
+}
+
 // Features describes the CPU this process runs on, as far as gohal cares.
 type Features struct {
 	GOARCH     string          `json:"goarch"`

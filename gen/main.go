@@ -182,4 +182,29 @@ func main() {
 		}
 		fmt.Fprintln(os.Stderr, "gen: removed", p, "(no longer generated)")
 	}
+	// The generated parts of hand-written files (the README's variants
+	// table), between their markers.
+	for name, sps := range backend.Splices(archNames()) {
+		p := filepath.Join(*out, filepath.FromSlash(name))
+		data, err := os.ReadFile(p)
+		if err == nil {
+			var fresh []byte
+			if fresh, err = backend.Apply(data, sps); err == nil && !bytes.Equal(fresh, data) {
+				err = os.WriteFile(p, fresh, 0o644)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "gen: %s: %v\n", p, err)
+			os.Exit(1)
+		}
+	}
+}
+
+// archNames returns the GOARCH of every backend, in the order of backends.
+func archNames() []string {
+	var out []string
+	for _, nb := range backends {
+		out = append(out, nb().Arch())
+	}
+	return out
 }

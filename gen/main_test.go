@@ -2,12 +2,17 @@ package main
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gohal/gohal/gen/backend"
+	"github.com/gohal/gohal/gen/spec"
 )
 
 // TestGeneratedFilesUpToDate regenerates everything into a temporary
@@ -43,6 +48,20 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 		}
 		if !bytes.Equal(fresh, committed) {
 			t.Errorf("hal/%s is stale: %s (run go generate ./hal/ at the repository root)", name, firstDiff(fresh, committed))
+		}
+	}
+	// The generated parts of hand-written files (the README's variants
+	// table) are fresh too.
+	for name, sps := range backend.Splices(archNames()) {
+		committed, err := os.ReadFile(filepath.Join("..", "hal", filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := backend.Apply(committed, sps)
+		if err != nil {
+			t.Errorf("hal/%s: %v", name, err)
+		} else if !bytes.Equal(fresh, committed) {
+			t.Errorf("hal/%s is stale between its gen: markers: %s (run go generate ./hal/ at the repository root)", name, firstDiff(fresh, committed))
 		}
 	}
 	// No generated file may be left over from a backend or an output
@@ -142,9 +161,13 @@ func TestGenerationIsReproducible(t *testing.T) {
 		if !bytes.Equal(a[name], b[name]) {
 			t.Errorf("%s differs between two runs: %s", name, firstDiff(a[name], b[name]))
 		}
-		if !strings.HasPrefix(string(a[name]), "// Code generated ") ||
+		comment := "// " // Go and assembly; a file for the shell, a # comment
+		if !strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, ".s") {
+			comment = "# "
+		}
+		if !strings.HasPrefix(string(a[name]), comment+"Code generated ") ||
 			!strings.Contains(strings.SplitN(string(a[name]), "\n", 2)[0], " DO NOT EDIT.") {
-			t.Errorf("%s does not start with a Code generated ... DO NOT EDIT. line", name)
+			t.Errorf("%s does not start with a %sCode generated ... DO NOT EDIT. line", name, comment)
 		}
 	}
 }
@@ -164,4 +187,33 @@ func firstDiff(a, b []byte) string {
 		}
 	}
 	return "same lines"
+}
+
+// TestArchImports: the architectures gen writes (backends) are exactly
+// those registered with the spec, and exactly those the tests of gen/spec
+// and gen/backend import (their arches_test.go), so that a new backend is
+// tested there too.
+func TestArchImports(t *testing.T) {
+	want := archNames()
+	sort.Strings(want)
+	if got := spec.Arches(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("spec.Arches() = %v, backends %v", got, want)
+	}
+	for _, f := range []string{"spec/arches_test.go", "backend/arches_test.go"} {
+		file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, im := range file.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			if a, ok := strings.CutPrefix(p, "github.com/gohal/gohal/gen/"); ok {
+				got = append(got, a)
+			}
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s imports the backends %v, gen/main.go has %v: add a blank import of each", f, got, want)
+		}
+	}
 }

@@ -12,10 +12,11 @@ var (
 
 // CycleFrequency returns how many units of [Cycles] pass per second,
 // calibrated once, on first use, against the monotonic clock (the
-// calibration takes about 30 ms). On amd64 that is the TSC rate, which
-// differs from the core clock the CPU reports; on arm64 it is the generic
-// timer's rate; on riscv64 the platform timer's (the time CSR, often 1 to
-// 100 MHz on hardware; under qemu-user the host's TSC rate); in the
+// calibration takes about 30 ms). It is the rate of the counter Cycles
+// reads, which may differ from the core clock the CPU reports (the TSC's
+// on amd64; a platform timer's, often 1 to 100 MHz, on some GOARCHes;
+// under qemu-user often the host's): the README's variants table names
+// each GOARCH's counter, and halbench features prints the rate. In the
 // portable build Cycles counts nanoseconds and the result is about 1e9.
 func CycleFrequency() float64 {
 	freqOnce.Do(func() { freqHz = calibrate(3, 10*time.Millisecond) })

@@ -54,10 +54,11 @@
 //
 // Built with the gohal_static tag (go build -tags gohal_static), the
 // package chooses every variant at compile time instead, from the
-// GOAMD64/GOARM64 level the program is built for: the first assembly variant, in
-// order of preference, whose features the level guarantees (LSE from
-// arm64.v8.1, LDAPR from arm64.v8.3, CMPXCHG16B from amd64.v2; RDTSCP is in
-// no level, so amd64 reads the TSC with LFENCE;RDTSC). No flag is read, and
+// compile-time level the program is built for (GOAMD64, GOARM64, ...; a
+// GOARCH without levels has one): the first assembly variant, in order of
+// preference, whose features the level guarantees (for example LSE from
+// arm64.v8.1, CMPXCHG16B from amd64.v2; RDTSCP is in no level, so amd64
+// reads the TSC with LFENCE;RDTSC). No flag is read, and
 // where the chosen variant is a sync/atomic intrinsic (every arm64
 // read-modify-write at arm64.v8.1) the call is the inlined intrinsic.
 // [Selected] reports the reason "static build (gohal_static, <level>)".
@@ -65,8 +66,8 @@
 // makes init exit with status 2, as does a CPU that lacks a feature a
 // compiled-in variant needs and the level does not guarantee (cas128 on
 // amd64.v1 without CMPXCHG16B: a static build never falls back to the
-// striped-lock Go variant, which only an op without any hardware variant,
-// cas128 on riscv64, compiles in). A CPU below the level itself never gets
+// striped-lock Go variant, which only an op without any hardware variant
+// on the GOARCH compiles in). A CPU below the level itself never gets
 // that far, gohal or not: on amd64 the Go runtime refuses to start ("This
 // program can only be run on AMD64 processors with v2 microarchitecture
 // support"); on arm64 the runtime, compiled for the same level, uses LSE
@@ -92,7 +93,8 @@
 // Every file of this package whose name starts with z, and asm_<arch>.s, is
 // written by gohal's generator (the module github.com/gohal/gohal/gen, run
 // by go generate ./hal/) from its op spec (package
-// github.com/gohal/gohal/gen/spec) and, for assembly, the GOARCH's backend;
+// github.com/gohal/gohal/gen/spec, with each GOARCH's part in its backend
+// package gen/<arch>) and, for assembly, the GOARCH's backend;
 // so are the z files of hal/direct and the lab's flag probes (measurement,
 // not API). Each starts with a "Code generated" line; every other file, the
 // assembly of intrinsic_arm64.s included, is written by hand.
@@ -105,6 +107,8 @@
 //	ztable.go                           DispatchTable, row<Op>, portableOps            spec
 //	zportable.go                        the portable build (purego, race, no backend)  spec, backend list
 //	zops_test.go                        the op lists hal's tests loop over             spec
+//	zdirect128_<arch>_test.go           hal/direct's 128-bit functions, for tests      spec
+//	zdirect128_other_test.go            the same, empty, for every other build         backend list
 //	direct/zdirect_<arch>.s             each variant's own function                    spec, backend
 //	direct/zdirect_<arch>.go            their declarations                             spec
 //	direct/zstatic_<level>_<arch>.go    Static<Op>: what a level compiles in           spec (Levels)

@@ -12,3 +12,7 @@ var (
 // rows are the variants the methods run, so they are compatible with them
 // whichever is live).
 func WordOf(u *Uint128) *[2]uint64 { return u.word() }
+
+// SpecVariants is specVariants: op's variants on goarch in a build with
+// assembly, whatever this build is.
+func SpecVariants(goarch, op string) []string { return specVariants(goarch, op) }

@@ -77,3 +77,20 @@ func fmtAddr(p *[2]uint64) string {
 	}
 	return "0x" + string(b)
 }
+
+// misalignedDirect calls hal/direct's 128-bit variants this CPU can run
+// (direct128, generated per GOARCH) on a misaligned word.
+func misalignedDirect(t *testing.T, mis *[2]uint64, check func(*testing.T, string, func())) {
+	if len(direct128.cases)+len(direct128.loads)+len(direct128.stores) == 0 {
+		t.Skip("no hal/direct 128-bit assembly in this build")
+	}
+	for _, v := range runnable("cas128", direct128.cases) {
+		check(t, "direct cas128 "+v, func() { direct128.cases[v](mis, 0, 0, 1, 1) })
+	}
+	for _, v := range runnable("load128", direct128.loads) {
+		check(t, "direct load128 "+v, func() { direct128.loads[v](mis) })
+	}
+	for _, v := range runnable("store128", direct128.stores) {
+		check(t, "direct store128 "+v, func() { direct128.stores[v](mis, 1, 1) })
+	}
+}

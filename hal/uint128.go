@@ -168,11 +168,12 @@ func (u *Uint128) own() *[2]uint64 {
 // Addr panics while any of the 128-bit ops (load128, store128, cas128)
 // runs its portable variant: in every race build, with GOHAL naming a
 // portable 128-bit variant, on a CPU without the instructions (cx16 on
-// amd64), and wherever hal has no 128-bit assembly (purego, riscv64). The
-// portable variants write the two halves under a striped lock, and
-// hal/direct's functions (CMPXCHG16B, VMOVDQA, CASPAL, LDAXP/STLXP) never
-// take it, so a direct Load on u's word would see half of a Store made
-// through u's methods. A compatible design would need the portable
+// amd64), and wherever hal has no 128-bit assembly (purego, or a GOARCH
+// whose 128-bit ops have only the portable variant: the README's variants
+// table). The portable variants write the two halves under a striped
+// lock, and hal/direct's 128-bit functions never take it, so a direct
+// Load on u's word would see half of a Store made through u's methods. A
+// compatible design would need the portable
 // variants to use the 128-bit instructions they exist to avoid (the race
 // detector cannot see assembly; the CPU may lack them), or every direct
 // access to take the lock, which is the portable variant itself. So the
@@ -232,13 +233,14 @@ func portable128() string {
 		"use the Uint128's methods, or a 16-byte-aligned [2]uint64 of your own", own.Op, own.Variant, why)
 }
 
-// Load atomically loads the word. On amd64 with AVX from Intel or AMD it is
-// one VMOVDQA, which writes nothing, so readers on many cores share the
-// cache line; elsewhere a 128-bit load is a compare-and-swap of the value
-// with itself (CMPXCHG16B on amd64, CASPAL or LDAXP/STLXP on arm64), which
-// needs the line exclusively. On riscv64 (no 128-bit atomic without Zacas)
-// and wherever the portable variant runs, every access takes one of a set
-// of striped locks. [Selected] names the variant (op load128).
+// Load atomically loads the word. Where the CPU has an atomic 16-byte load
+// (VMOVDQA on amd64 with AVX from Intel or AMD) it writes nothing, so
+// readers on many cores share the cache line; elsewhere a 128-bit load is
+// a compare-and-swap of the value with itself (CMPXCHG16B on amd64), which
+// needs the line exclusively; and wherever the portable variant runs (a
+// GOARCH without a 128-bit atomic), every access takes one of a set of
+// striped locks. [Selected] names the variant (op load128), and the
+// README's variants table each GOARCH's.
 func (u *Uint128) Load() (lo, hi uint64) { return load128U(u.self()) }
 
 // Store atomically stores lo, hi into the word (op store128).

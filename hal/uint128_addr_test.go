@@ -15,7 +15,7 @@ import (
 )
 
 // direct128Funcs holds hal/direct's 128-bit functions of this build by
-// variant name (direct128_<arch>_test.go).
+// variant name (zdirect128_<arch>_test.go, generated from the spec).
 type direct128Funcs struct {
 	loads  map[string]func(*[2]uint64) (uint64, uint64)
 	stores map[string]func(*[2]uint64, uint64, uint64)

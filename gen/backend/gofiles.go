@@ -565,7 +565,10 @@ func CommonFiles(arches []string) (map[string][]byte, error) {
 		return nil, err
 	}
 	ws := []*goWriter{ztableFile(arches), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), tw}
-	out := map[string][]byte{}
+	out, err := ArchFiles(arches)
+	if err != nil {
+		return nil, err
+	}
 	for _, w := range ws {
 		src, err := w.format()
 		if err != nil {

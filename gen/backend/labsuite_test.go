@@ -8,8 +8,6 @@ import (
 	"github.com/gohal/gohal/gen/spec"
 )
 
-var labArches = []string{"amd64", "arm64", "riscv64"}
-
 // suiteSource returns lab/suite's generated file of arch.
 func suiteSource(t *testing.T, arch string) string {
 	t.Helper()
@@ -29,7 +27,7 @@ func suiteSource(t *testing.T, arch string) string {
 // under contention) calling the function the spec names, or a reason in
 // archAbsent, never both.
 func TestSuiteBodies(t *testing.T) {
-	for _, arch := range labArches {
+	for _, arch := range spec.Arches() {
 		src := suiteSource(t, arch)
 		for _, sh := range labShapes {
 			op := spec.Find(sh.Op)
@@ -109,7 +107,7 @@ func TestSuiteNewOp(t *testing.T) {
 		Op: "fetchadd32",
 		D:  labForm{Setup: "c, v := new(cell32), uint32(0)", Loop: "v = CALL(&c.v, 1)", Post: "use(uint64(v))"},
 	})
-	for _, arch := range labArches {
+	for _, arch := range spec.Arches() {
 		src := suiteSource(t, arch)
 		op := spec.Find("fetchadd32")
 		for _, v := range op.AsmVariants(arch) {

@@ -31,6 +31,11 @@ type Variant struct {
 	Requires []string // dispatch.Feature* constants the CPU must have
 	Why      string   // one line on what it is and when it wins; a comment in the generated code
 
+	// Brief is the variant's text in the README's variants table, shown
+	// after its name in parentheses ("CASAL"); the generator adds "needs
+	// <feature>, ..." from Requires. Empty means the name alone.
+	Brief string
+
 	// Go marks a variant written in Go rather than by the backend: package
 	// hal's function <op>_portable (hal/portable.go, compiled into every
 	// build). Such a variant is always named [PortableName] and requires
@@ -136,9 +141,16 @@ type Op struct {
 	// (without "// "); the default names the op and links GoName.
 	TableDoc string
 
+	// PortableBrief is the README variants table's text for the op in
+	// the portable build (other GOARCH, purego, -race), shown after
+	// "portable" in parentheses ("runtime.Gosched"). Empty means the
+	// name alone.
+	PortableBrief string
+
 	// Arch maps a GOARCH to the op's variants there, in order of
-	// preference. An op must have at least one variant on every
-	// architecture a backend exists for.
+	// preference. It is not written here but filled by Register from
+	// each backend package's Arch (gen/<arch>/spec.go); an op has a
+	// variant list on every registered architecture.
 	Arch map[string][]Variant
 }
 
@@ -386,17 +398,7 @@ func (l Level) Has(f string) bool {
 // choice, lowest first. The first needs no feature; a build is at the
 // highest level whose tag it has. An architecture without an entry has one
 // implicit level, named after the GOARCH, that guarantees nothing.
-var Levels = map[string][]Level{
-	"amd64": {
-		{Tag: "amd64.v1", Why: "baseline x86-64"},
-		{Tag: "amd64.v2", Implies: []string{dispatch.FeatureCX16}, Why: "x86-64-v2 includes CMPXCHG16B"},
-	},
-	"arm64": {
-		{Tag: "arm64.v8.0", Why: "baseline ARMv8.0"},
-		{Tag: "arm64.v8.1", Implies: []string{dispatch.FeatureAtomics}, Why: "FEAT_LSE is mandatory from ARMv8.1"},
-		{Tag: "arm64.v8.3", Implies: []string{dispatch.FeatureAtomics, dispatch.FeatureLRCPC}, Why: "FEAT_LRCPC is mandatory from ARMv8.3"},
-	},
-}
+var Levels = map[string][]Level{}
 
 // LevelsOf returns goarch's levels, or the one implicit level.
 func LevelsOf(goarch string) []Level {
@@ -484,94 +486,43 @@ var (
 	addrPtr = Param{"addr", "*uintptr"}
 )
 
-// The variants shared by several ops.
-var (
-	amd64Lock = []Variant{{Name: "lock", Intrinsic: true, Why: "LOCK-prefixed instruction (XCHG is implicitly locked): a full barrier on x86"}}
-	arm64RMW  = []Variant{
-		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},
-		{Name: "llsc", IntrinsicFallback: true, Why: "LDAXR/STLXR loop, as the Go runtime's fallback: acquire load, release store-exclusive"},
-	}
-	// x86 has no fetch-or or fetch-and (LOCK OR and LOCK AND return
-	// nothing), so they are a CAS loop: exactly the code the compiler
-	// emits for atomic.OrUint64/AndUint64 (and the 32-bit forms) when the
-	// result is used (checked with go build -gcflags=-S on Go 1.26.8: MOVQ
-	// (CX), AX; loop: MOVQ BX, DX; ORQ AX, DX; LOCK CMPXCHGQ DX, (CX); JNE).
-	amd64CASLoop = []Variant{{Name: "cmpxchg", Intrinsic: true, Why: "loop of MOV, OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for atomic.OrUint64/AndUint64 with the result used"}}
-	// LSE's LDSET (Go's LDORAL) and LDCLR (bit clear, so And passes
-	// ^mask), as the compiler's intrinsics at arm64.v8.1: MVN; LDCLRALD.
-	arm64Bits = []Variant{
-		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true, Why: "ARMv8.1 LSE with acquire+release: LDSETAL (Go's LDORAL) for or, LDCLRAL of ^mask for and"},
-		{Name: "llsc", Why: "LDAXR/STLXR loop with ORR/AND between, as the Go runtime's fallback"},
-	}
-	riscv64Bits = []Variant{
-		{Name: "amo", Why: "AMOOR/AMOAND with aq+rl: one instruction, which a core may perform at the cache or memory holding the line"},
-		{Name: "llsc", Why: "LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded) with OR/AND between: the line is reserved in the core's cache"},
-	}
-	// The A extension (LR/SC and AMOs) is part of RV64G, which Go
-	// requires: no feature to detect. A CAS has no AMO without Zacas.
-	riscv64CAS = []Variant{
-		{Name: "llsc", Why: "LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded), the RVWMO mapping of a sequentially consistent CAS"},
-	}
-	riscv64RMW = []Variant{
-		{Name: "amo", Why: "AMO instruction with aq+rl (AMOADD, AMOSWAP): one instruction, which a core may perform at the cache or memory holding the line"},
-		{Name: "llsc", Why: "LR.aqrl/SC.rl loop (LR.aqrl WORD-encoded): the line is reserved in the core's cache"},
-	}
-)
-
 // Ops lists every op, in the order of hal's API (and of Selected).
 var Ops = []Op{
 	{
 		Name: "pause", GoName: "Pause",
-		Doc: `Pause tells the CPU that the caller is spinning on a shared word: PAUSE
-on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
+		Doc: `Pause tells the CPU that the caller is spinning on a shared word, with
+the architecture's spin-loop hint (PAUSE on amd64; Selected names the
+variant, and the README's variants table every GOARCH's instruction). It
 does not yield the goroutine.`,
-		PortableDoc: "In the portable build it yields the processor with runtime.Gosched.",
-		Arch: map[string][]Variant{
-			// TPAUSE (waitpkg) is left out: no CPU or emulator here has
-			// WAITPKG (qemu's TCG lacks it), so it could not be run by
-			// any test.
-			"amd64": {{Name: "pause", Why: "PAUSE: the spin-loop hint the Go runtime's procyield uses"}},
-			// WFE is left out: a bare SEVL;WFE falls through at once (a
-			// no-op), and WFE without a preceding exclusive load arming
-			// the monitor on the spun-on word sleeps until the next
-			// event, up to the event-stream period. Pause has no word to
-			// monitor, so WFE cannot be made correct here.
-			"arm64": {
-				{Name: "isb", Why: "ISB: a pipeline flush of tens of cycles; the spin hint of Go 1.26's runtime"},
-				{Name: "yield", Why: "YIELD: a hint that most cores treat as a NOP"},
-			},
-			// PAUSE is a FENCE hint encoding: a core without
-			// Zihintpause runs it as a fence that orders nothing, so
-			// it needs no feature check.
-			"riscv64": {{Name: "pause", Why: "Zihintpause PAUSE (WORD-encoded): a harmless FENCE W,0 on cores without Zihintpause"}},
-		},
+		PortableDoc:   "In the portable build it yields the processor with runtime.Gosched.",
+		PortableBrief: "runtime.Gosched",
 	},
 	{
 		Name: "cas32", GoName: "CompareAndSwapUint32",
-		Inline:  `atomic.CompareAndSwapUint32(addr, old, new)`,
-		Params:  []Param{addr32, {"old", "uint32"}, {"new", "uint32"}},
-		Results: []Param{{"swapped", "bool"}},
+		PortableBrief: "sync/atomic",
+		Inline:        `atomic.CompareAndSwapUint32(addr, old, new)`,
+		Params:        []Param{addr32, {"old", "uint32"}, {"new", "uint32"}},
+		Results:       []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUint32 executes the compare-and-swap operation for a uint32
 value, sequentially consistent like sync/atomic.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64CAS},
 	},
 	{
 		Name: "cas64", GoName: "CompareAndSwapUint64",
-		Inline:  `atomic.CompareAndSwapUint64(addr, old, new)`,
-		Params:  []Param{addr64, {"old", "uint64"}, {"new", "uint64"}},
-		Results: []Param{{"swapped", "bool"}},
+		PortableBrief: "sync/atomic",
+		Inline:        `atomic.CompareAndSwapUint64(addr, old, new)`,
+		Params:        []Param{addr64, {"old", "uint64"}, {"new", "uint64"}},
+		Results:       []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUint64 executes the compare-and-swap operation for a uint64
 value, sequentially consistent like sync/atomic.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64CAS},
 	},
 	{
 		Name: "casuintptr", GoName: "CompareAndSwapUintptr",
-		Inline:  `atomic.CompareAndSwapUintptr(addr, old, new)`,
-		Params:  []Param{{"addr", "*uintptr"}, {"old", "uintptr"}, {"new", "uintptr"}},
-		Results: []Param{{"swapped", "bool"}},
+		PortableBrief: "sync/atomic",
+		Inline:        `atomic.CompareAndSwapUintptr(addr, old, new)`,
+		Params:        []Param{{"addr", "*uintptr"}, {"old", "uintptr"}, {"new", "uintptr"}},
+		Results:       []Param{{"swapped", "bool"}},
 		Doc: `CompareAndSwapUintptr executes the compare-and-swap operation for a
 uintptr value, sequentially consistent like sync/atomic.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64CAS},
 	},
 	{
 		Name: "fetchadd32", GoName: "FetchAddUint32",
@@ -580,7 +531,6 @@ uintptr value, sequentially consistent like sync/atomic.`,
 		Results: []Param{{"old", "uint32"}},
 		Doc: `FetchAddUint32 atomically adds delta to *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "fetchadd64", GoName: "FetchAddUint64",
@@ -589,7 +539,6 @@ sequentially consistent.`,
 		Results: []Param{{"old", "uint64"}},
 		Doc: `FetchAddUint64 atomically adds delta to *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "swap32", GoName: "SwapUint32",
@@ -598,7 +547,6 @@ sequentially consistent.`,
 		Results: []Param{{"old", "uint32"}},
 		Doc: `SwapUint32 atomically stores new into *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "swap64", GoName: "SwapUint64",
@@ -607,45 +555,44 @@ sequentially consistent.`,
 		Results: []Param{{"old", "uint64"}},
 		Doc: `SwapUint64 atomically stores new into *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "fetchor32", GoName: "FetchOrUint32",
-		Inline:  `atomic.OrUint32(addr, mask)`,
-		Params:  []Param{addr32, {"mask", "uint32"}},
-		Results: []Param{{"old", "uint32"}},
+		PortableBrief: "atomic.Or/And",
+		Inline:        `atomic.OrUint32(addr, mask)`,
+		Params:        []Param{addr32, {"mask", "uint32"}},
+		Results:       []Param{{"old", "uint32"}},
 		Doc: `FetchOrUint32 atomically sets the bits of mask in *addr (*addr |= mask) and
 returns the old value, sequentially consistent like sync/atomic.OrUint32.`,
-		Arch: map[string][]Variant{"amd64": amd64CASLoop, "arm64": arm64Bits, "riscv64": riscv64Bits},
 	},
 	{
 		Name: "fetchor64", GoName: "FetchOrUint64",
-		Inline:  `atomic.OrUint64(addr, mask)`,
-		Params:  []Param{addr64, {"mask", "uint64"}},
-		Results: []Param{{"old", "uint64"}},
+		PortableBrief: "atomic.Or/And",
+		Inline:        `atomic.OrUint64(addr, mask)`,
+		Params:        []Param{addr64, {"mask", "uint64"}},
+		Results:       []Param{{"old", "uint64"}},
 		Doc: `FetchOrUint64 atomically sets the bits of mask in *addr (*addr |= mask) and
 returns the old value, sequentially consistent like sync/atomic.OrUint64.`,
-		Arch: map[string][]Variant{"amd64": amd64CASLoop, "arm64": arm64Bits, "riscv64": riscv64Bits},
 	},
 	{
 		Name: "fetchand32", GoName: "FetchAndUint32",
-		Inline:  `atomic.AndUint32(addr, mask)`,
-		Params:  []Param{addr32, {"mask", "uint32"}},
-		Results: []Param{{"old", "uint32"}},
+		PortableBrief: "atomic.Or/And",
+		Inline:        `atomic.AndUint32(addr, mask)`,
+		Params:        []Param{addr32, {"mask", "uint32"}},
+		Results:       []Param{{"old", "uint32"}},
 		Doc: `FetchAndUint32 atomically clears the bits of *addr that are clear in mask
 (*addr &= mask) and returns the old value, sequentially consistent like
 sync/atomic.AndUint32.`,
-		Arch: map[string][]Variant{"amd64": amd64CASLoop, "arm64": arm64Bits, "riscv64": riscv64Bits},
 	},
 	{
 		Name: "fetchand64", GoName: "FetchAndUint64",
-		Inline:  `atomic.AndUint64(addr, mask)`,
-		Params:  []Param{addr64, {"mask", "uint64"}},
-		Results: []Param{{"old", "uint64"}},
+		PortableBrief: "atomic.Or/And",
+		Inline:        `atomic.AndUint64(addr, mask)`,
+		Params:        []Param{addr64, {"mask", "uint64"}},
+		Results:       []Param{{"old", "uint64"}},
 		Doc: `FetchAndUint64 atomically clears the bits of *addr that are clear in mask
 (*addr &= mask) and returns the old value, sequentially consistent like
 sync/atomic.AndUint64.`,
-		Arch: map[string][]Variant{"amd64": amd64CASLoop, "arm64": arm64Bits, "riscv64": riscv64Bits},
 	},
 	{
 		Name: "fetchadduintptr", GoName: "FetchAddUintptr",
@@ -654,7 +601,6 @@ sync/atomic.AndUint64.`,
 		Results: []Param{{"old", "uintptr"}},
 		Doc: `FetchAddUintptr atomically adds delta to *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "swapuintptr", GoName: "SwapUintptr",
@@ -663,74 +609,67 @@ sequentially consistent.`,
 		Results: []Param{{"old", "uintptr"}},
 		Doc: `SwapUintptr atomically stores new into *addr and returns the old value,
 sequentially consistent.`,
-		Arch: map[string][]Variant{"amd64": amd64Lock, "arm64": arm64RMW, "riscv64": riscv64RMW},
 	},
 	{
 		Name: "loadacquireuintptr", GoName: "LoadAcquireUintptr",
-		Inline:  `atomic.LoadUintptr(addr)`,
-		Params:  []Param{addrPtr},
-		Results: []Param{{"", "uintptr"}},
+		PortableBrief: "atomic.Load",
+		Inline:        `atomic.LoadUintptr(addr)`,
+		Params:        []Param{addrPtr},
+		Results:       []Param{{"", "uintptr"}},
 		Doc: `LoadAcquireUintptr atomically loads *addr with acquire ordering: no later
 load or store moves before it.`,
-		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire, "riscv64": riscv64LoadAcquire},
 	},
 	{
 		Name: "storereleaseuintptr", GoName: "StoreReleaseUintptr",
-		Inline: `atomic.StoreUintptr(addr, val)`,
-		Params: []Param{addrPtr, {"val", "uintptr"}},
+		PortableBrief: "atomic.Store",
+		Inline:        `atomic.StoreUintptr(addr, val)`,
+		Params:        []Param{addrPtr, {"val", "uintptr"}},
 		Doc: `StoreReleaseUintptr atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
-		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease, "riscv64": riscv64StoreRelease},
 	},
 	{
 		Name: "loadacquire32", GoName: "LoadAcquireUint32",
-		Inline:  `atomic.LoadUint32(addr)`,
-		Params:  []Param{addr32},
-		Results: []Param{{"", "uint32"}},
+		PortableBrief: "atomic.Load",
+		Inline:        `atomic.LoadUint32(addr)`,
+		Params:        []Param{addr32},
+		Results:       []Param{{"", "uint32"}},
 		Doc: `LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
 load or store moves before it.`,
-		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire, "riscv64": riscv64LoadAcquire},
 	},
 	{
 		Name: "loadacquire64", GoName: "LoadAcquireUint64",
-		Inline:  `atomic.LoadUint64(addr)`,
-		Params:  []Param{addr64},
-		Results: []Param{{"", "uint64"}},
+		PortableBrief: "atomic.Load",
+		Inline:        `atomic.LoadUint64(addr)`,
+		Params:        []Param{addr64},
+		Results:       []Param{{"", "uint64"}},
 		Doc: `LoadAcquireUint64 atomically loads *addr with acquire ordering: no later
 load or store moves before it.`,
-		Arch: map[string][]Variant{"amd64": amd64LoadAcquire, "arm64": arm64LoadAcquire, "riscv64": riscv64LoadAcquire},
 	},
 	{
 		Name: "storerelease32", GoName: "StoreReleaseUint32",
-		Inline: `atomic.StoreUint32(addr, val)`,
-		Params: []Param{addr32, {"val", "uint32"}},
+		PortableBrief: "atomic.Store",
+		Inline:        `atomic.StoreUint32(addr, val)`,
+		Params:        []Param{addr32, {"val", "uint32"}},
 		Doc: `StoreReleaseUint32 atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
-		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease, "riscv64": riscv64StoreRelease},
 	},
 	{
 		Name: "storerelease64", GoName: "StoreReleaseUint64",
-		Inline: `atomic.StoreUint64(addr, val)`,
-		Params: []Param{addr64, {"val", "uint64"}},
+		PortableBrief: "atomic.Store",
+		Inline:        `atomic.StoreUint64(addr, val)`,
+		Params:        []Param{addr64, {"val", "uint64"}},
 		Doc: `StoreReleaseUint64 atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
-		Arch: map[string][]Variant{"amd64": amd64StoreRelease, "arm64": arm64StoreRelease, "riscv64": riscv64StoreRelease},
 	},
 	{
 		Name: "fence", GoName: "Fence",
+		PortableBrief: "an RMW",
 		Doc: `Fence is a full memory barrier: no load or store moves across it in
 either direction.`,
-		Arch: map[string][]Variant{
-			"amd64": {
-				{Name: "lockor", Why: "LOCK ORQ $0 on the top of the stack: a locked no-op, a full barrier, cheaper than MFENCE"},
-				{Name: "mfence", Why: "MFENCE: the architectural full fence (also orders non-temporal stores)"},
-			},
-			"arm64":   {{Name: "dmb", Why: "DMB ISH: full barrier for all loads and stores in the inner shareable domain"}},
-			"riscv64": {{Name: "fence", Why: "FENCE RW,RW (WORD-encoded; Go's FENCE is IORW,IORW): orders all earlier loads and stores before all later ones"}},
-		},
 	},
 	{
 		Name: "cas128", GoName: "cas128", Export: "CompareAndSwap128",
+		PortableBrief: "striped locks",
 		Params: []Param{{"addr", "*[2]uint64"}, {"oldLo", "uint64"}, {"oldHi", "uint64"},
 			{"newLo", "uint64"}, {"newHi", "uint64"}},
 		Uint128: true,
@@ -743,22 +682,6 @@ Sequentially consistent.`,
 it returns the value found and whether it swapped. Use it on a
 16-byte-aligned word of your own, or the one [Uint128.Addr] returns
 while the 128-bit ops run hardware variants.`,
-		Arch: map[string][]Variant{
-			"amd64": {
-				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B; faults on a word not 16-byte aligned"},
-				// The first x86-64 CPUs lack CMPXCHG16B; without a
-				// fallback hal's init would find no variant and exit.
-				Portable("hal's striped-lock Go fallback, for CPUs without CMPXCHG16B"),
-			},
-			"arm64": {
-				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL (WORD-encoded; the relaxed CASP would not order)"},
-				{Name: "llsc", Why: "LDAXP/STLXP loop; a failed compare still completes a STLXP of the value read, since only a successful store-exclusive makes the pair load single-copy atomic"},
-			},
-			// Zacas (AMOCAS.Q) is the only 128-bit atomic on riscv64,
-			// and neither a CPU nor an emulator here has it (Debian's
-			// qemu 7.2 lacks it), so no such variant could be run.
-			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit CAS without Zacas")},
-		},
 	},
 	{
 		Name: "load128", GoName: "load128", Export: "Load128",
@@ -767,22 +690,6 @@ while the 128-bit ops run hardware variants.`,
 		Uint128: true,
 		Doc: `load128 atomically loads the 16-byte-aligned word at addr,
 sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.`,
-		Arch: map[string][]Variant{
-			"amd64": {
-				{Name: "vmovdqa", Requires: []string{dispatch.FeatureAVXAtomic}, Why: "VMOVDQA: one 16-byte load, atomic when aligned on AVX CPUs of Intel and AMD; it writes nothing, so readers share the line (x86-TSO: a load is not reordered with later loads or stores, and it is ordered after every locked instruction and fenced store)"},
-				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B of 0 with 0: returns the value; it writes (0 over 0 when the word is 0), so it needs the line exclusively"},
-				Portable("hal's striped-lock Go fallback, for CPUs without CMPXCHG16B"),
-			},
-			// FEAT_LSE2 makes an aligned LDP single-copy atomic (a load
-			// that writes nothing), but Debian's qemu 7.2 has no
-			// HWCAP_USCAT even with -cpu max, so no test could run such
-			// a variant: see ARCHITECTURES.md.
-			"arm64": {
-				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL of 0 with 0 (WORD-encoded): returns the value, acquire and release; it writes"},
-				{Name: "llsc", Why: "LDAXP, then STLXP of the pair read, retried until the store-exclusive succeeds: only then was the pair read single-copy atomic"},
-			},
-			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit atomic without Zacas")},
-		},
 	},
 	{
 		Name: "store128", GoName: "store128", Export: "Store128",
@@ -790,34 +697,15 @@ sequentially consistent. Where the CPU allows (VMOVDQA) it writes nothing.`,
 		Uint128: true,
 		Doc: `store128 atomically stores lo, hi into the 16-byte-aligned word at
 addr, sequentially consistent.`,
-		Arch: map[string][]Variant{
-			"amd64": {
-				{Name: "vmovdqa", Requires: []string{dispatch.FeatureAVXAtomic}, Why: "VMOVDQA store, then LOCK ORQ $0 on the top of the stack: the locked no-op is the full fence that makes the store sequentially consistent (no later load moves before it), cheaper than MFENCE"},
-				{Name: "cmpxchg16b", Requires: []string{dispatch.FeatureCX16}, Why: "LOCK CMPXCHG16B loop from a first guess of 0: locked, so sequentially consistent"},
-				Portable("hal's striped-lock Go fallback, for CPUs without CMPXCHG16B"),
-			},
-			"arm64": {
-				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "CASPAL loop (WORD-encoded) from a first guess read with LDP: acquire and release"},
-				{Name: "llsc", Why: "LDAXP/STLXP loop storing the new pair: acquire and release"},
-			},
-			"riscv64": {Portable("hal's striped-lock Go fallback: no 128-bit atomic without Zacas")},
-		},
 	},
 	{
 		Name: "cycles", GoName: "Cycles",
 		Results: []Param{{"", "uint64"}},
-		Doc: `Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
-virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
-monotonic per core, not a wall clock; see CycleFrequency for its rate.`,
-		PortableDoc: "In the portable build it counts nanoseconds on the monotonic clock.",
-		Arch: map[string][]Variant{
-			"amd64": {
-				{Name: "rdtscp", Requires: []string{dispatch.FeatureRDTSCP}, Why: "RDTSCP: waits for earlier instructions to execute before reading the TSC"},
-				{Name: "lfence_rdtsc", Why: "LFENCE; RDTSC: LFENCE keeps RDTSC from executing before earlier instructions"},
-			},
-			"arm64":   {{Name: "cntvct", Why: "ISB; MRS CNTVCT_EL0: the ISB keeps the counter read from being done early, out of order"}},
-			"riscv64": {{Name: "rdtime", Why: "RDTIME: the time CSR, a constant-rate platform timer, as the Go runtime's cputicks"}},
-		},
+		Doc: `Cycles returns the CPU's cycle or tick counter (the TSC on amd64; the
+README's variants table names every GOARCH's). It is monotonic per core,
+not a wall clock; see CycleFrequency for its rate.`,
+		PortableDoc:   "In the portable build it counts nanoseconds on the monotonic clock.",
+		PortableBrief: "monotonic ns",
 	},
 	{
 		// One call per acquisition attempt instead of one per pause
@@ -840,29 +728,16 @@ it again; when it reads 0 it tries a compare-and-swap from 0 to 1
 It returns true once the CAS has taken the lock, and false, without having
 changed *addr, when spins runs out first. The Go scheduler cannot preempt
 the assembly: SpinLockUint32 calls it with at most SpinLockCap spins.`,
-		PortableDoc: "In the portable build it is a Go loop over sync/atomic whose pause is runtime.Gosched.",
+		PortableDoc:   "In the portable build it is a Go loop over sync/atomic whose pause is runtime.Gosched.",
+		PortableBrief: "a Go loop, Gosched as pause",
 		TableDoc: `SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
 the chosen variant, without its cap: the assembly cannot be preempted, so
 keep spins at most [SpinLockCap].`,
-		Arch: map[string][]Variant{
-			"amd64": {{Name: "pause", Why: "MOVL test, PAUSE while held, LOCK CMPXCHGL 0→1 when free"}},
-			// One spin hint: ISB, the hint of Go 1.26's runtime.
-			// YIELD is a NOP on most cores, so a YIELD loop would
-			// only spin faster on the load; the pause op's isb and
-			// yield variants already measure the two hints.
-			"arm64": {
-				{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Why: "plain LDR test, ISB while held, CASALW 0→1 when free"},
-				{Name: "llsc", Why: "plain LDR test, ISB while held, LDAXRW/STLXRW 0→1 when free"},
-			},
-			"riscv64": {{Name: "llsc", Why: "plain LW test, PAUSE while held (WORD-encoded), LR.W.aqrl/SC.W.rl 0→1 when free (LR.aqrl WORD-encoded)"}},
-		},
 	},
 	{
-		// The CPU number, for per-CPU sharding (percpu's fallback build).
-		// x86 has user-mode instructions that read what Linux stores
-		// per CPU; arm64 and riscv64 Linux offer none (no TPIDRRO_EL0
-		// CPU number, no rseq area registered by Go), so the system
-		// call it is.
+		// The CPU number, for per-CPU sharding (percpu's fallback build):
+		// a user-mode instruction where the architecture has one that
+		// reads what Linux stores per CPU, else the system call.
 		Name: "cpu", GoName: "CPU",
 		Results: []Param{{"", "int"}},
 		Doc: `CPU returns the number of the CPU the calling goroutine is running on, as
@@ -881,47 +756,14 @@ CPUs or more they return the number modulo 4096; the syscall and
 portable variants return it in full. Reduce the number into the range of
 whatever it indexes (percpu's fallback build reduces it modulo
 runtime.NumCPU).`,
-		PortableDoc: "In the portable build it asks Linux with the getcpu system call, and returns 0 on other systems.",
-		Arch: map[string][]Variant{
-			"amd64": {
-				{Name: "rdpid", Requires: []string{dispatch.FeatureRDPID, dispatch.FeatureTSCAux}, Why: "RDPID: reads IA32_TSC_AUX, where Linux keeps node<<12 | cpu; the low 12 bits are the CPU"},
-				{Name: "rdtscp", Requires: []string{dispatch.FeatureRDTSCP, dispatch.FeatureTSCAux}, Why: "RDTSCP: the TSC, and IA32_TSC_AUX in ECX (low 12 bits: the CPU); waits for earlier instructions, so slower than RDPID"},
-				{Name: "lsl", Requires: []string{dispatch.FeatureCPUNodeSeg}, Why: "LSL of selector 0x7b: the limit of Linux's per-CPU GDT entry (node<<12 | cpu), as the vDSO's getcpu reads it without RDPID"},
-				{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Why: "SYSCALL getcpu(2) (number 309): a round trip into the kernel"},
-				Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
-			},
-			"arm64": {
-				{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Why: "SVC getcpu(2) (number 168): arm64 Linux has no user-mode CPU-number register or instruction"},
-				Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
-			},
-			"riscv64": {
-				{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Why: "ECALL getcpu(2) (number 168): riscv64 Linux has no user-mode CPU-number register or instruction"},
-				Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
-			},
-		},
+		PortableDoc:   "In the portable build it asks Linux with the getcpu system call, and returns 0 on other systems.",
+		PortableBrief: "getcpu via x/sys/unix on Linux, 0 elsewhere",
 	},
 }
 
-var (
-	amd64LoadAcquire = []Variant{{Name: "mov", Intrinsic: true, Why: "plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load"}}
-	arm64LoadAcquire = []Variant{
-		{Name: "ldapr", Requires: []string{dispatch.FeatureLRCPC}, Why: "LDAPR (RCpc acquire, WORD-encoded): may pass an earlier STLR, which acquire allows"},
-		{Name: "ldar", Intrinsic: true, Why: "LDAR (RCsc acquire)"},
-	}
-	amd64StoreRelease = []Variant{{Name: "mov", Why: "plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store"}}
-	arm64StoreRelease = []Variant{{Name: "stlr", Intrinsic: true, Why: "STLR (release)"}}
-	// The RVWMO mappings of load-acquire and store-release (RISC-V
-	// unprivileged specification, Table A.6).
-	riscv64LoadAcquire  = []Variant{{Name: "fence", Why: "plain load, then FENCE R,RW (WORD-encoded): no later load or store moves before the load"}}
-	riscv64StoreRelease = []Variant{{Name: "fence", Why: "FENCE RW,W (WORD-encoded), then a plain store: no earlier load or store moves after the store"}}
-)
-
 // Features lists the feature names a variant may require: the dispatch
-// package's constants.
-var Features = []string{
-	dispatch.FeatureCX16, dispatch.FeatureRDTSCP, dispatch.FeatureAtomics, dispatch.FeatureLRCPC,
-	dispatch.FeatureAVXAtomic, dispatch.FeatureRDPID, dispatch.FeatureTSCAux, dispatch.FeatureCPUNodeSeg, dispatch.FeatureLinux,
-}
+// package's constants, which dispatch.FeatureNames lists.
+var Features = dispatch.FeatureNames
 
 // Find returns the op called name, or nil.
 func Find(name string) *Op {

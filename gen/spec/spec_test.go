@@ -1,4 +1,4 @@
-package spec
+package spec_test
 
 import (
 	"strings"
@@ -7,17 +7,16 @@ import (
 	"github.com/mmcloughlin/avo/gotypes"
 
 	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/gen/spec"
 )
 
-var arches = []string{"amd64", "arm64", "riscv64"}
-
 func TestValidate(t *testing.T) {
-	for _, a := range arches {
-		if err := Validate(a); err != nil {
+	for _, a := range spec.Arches() {
+		if err := spec.Validate(a); err != nil {
 			t.Errorf("%s: %v", a, err)
 		}
 	}
-	if err := Validate("mips"); err == nil {
+	if err := spec.Validate("mips"); err == nil {
 		t.Error("Validate accepted an architecture without variants")
 	}
 }
@@ -25,8 +24,8 @@ func TestValidate(t *testing.T) {
 // The frame layout every non-avo backend relies on must agree with the Go
 // toolchain's, which avo's gotypes computes from go/types.
 func TestFrameMatchesGoTypes(t *testing.T) {
-	for i := range Ops {
-		op := &Ops[i]
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
 		sig, err := gotypes.ParseSignature(op.Signature())
 		if err != nil {
 			t.Fatalf("%s: %v", op.Name, err)
@@ -57,7 +56,7 @@ func TestFrameMatchesGoTypes(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	op := Find("fetchadd64")
+	op := spec.Find("fetchadd64")
 	if op == nil {
 		t.Fatal("no fetchadd64")
 	}
@@ -70,10 +69,10 @@ func TestNames(t *testing.T) {
 	if got := op.Signature(); got != "func(addr *uint64, delta uint64) (old uint64)" {
 		t.Errorf("Signature = %q", got)
 	}
-	if got := Find("cas32").Decl("X"); got != "func X(addr *uint32, old, new uint32) (swapped bool)" {
+	if got := spec.Find("cas32").Decl("X"); got != "func X(addr *uint32, old, new uint32) (swapped bool)" {
 		t.Errorf("Decl = %q", got)
 	}
-	if got := Find("cycles").Signature(); got != "func() uint64" {
+	if got := spec.Find("cycles").Signature(); got != "func() uint64" {
 		t.Errorf("Signature = %q", got)
 	}
 }
@@ -81,10 +80,10 @@ func TestNames(t *testing.T) {
 // Every feature a variant may require is one dispatch detects.
 func TestFeaturesKnownToDispatch(t *testing.T) {
 	f := &dispatch.Features{Flags: map[string]bool{}}
-	for _, name := range Features {
+	for _, name := range spec.Features {
 		f.Flags[name] = true
 	}
-	for _, name := range Features {
+	for _, name := range spec.Features {
 		if !f.Has(name) || strings.ToLower(name) != name {
 			t.Errorf("feature %q", name)
 		}
@@ -92,21 +91,21 @@ func TestFeaturesKnownToDispatch(t *testing.T) {
 }
 
 func TestGoVariantRules(t *testing.T) {
-	op := Find("cas128")
+	op := spec.Find("cas128")
 	saved := op.Arch["amd64"]
 	defer func() { op.Arch["amd64"] = saved }()
 	for _, c := range []struct {
-		vs   []Variant
+		vs   []spec.Variant
 		want string // in the error; "" for none
 	}{
-		{[]Variant{{Name: "a"}, Portable("x")}, ""},
-		{[]Variant{Portable("x")}, ""},
-		{[]Variant{{Name: "a"}, {Name: "fallback", Go: true}}, "must be named"},
-		{[]Variant{{Name: "portable", Go: true, Requires: []string{dispatch.FeatureCX16}}}, "require nothing"},
-		{[]Variant{{Name: "a"}, {Name: "portable"}}, "reserved"},
+		{[]spec.Variant{{Name: "a"}, spec.Portable("x")}, ""},
+		{[]spec.Variant{spec.Portable("x")}, ""},
+		{[]spec.Variant{{Name: "a"}, {Name: "fallback", Go: true}}, "must be named"},
+		{[]spec.Variant{{Name: "portable", Go: true, Requires: []string{dispatch.FeatureCX16}}}, "require nothing"},
+		{[]spec.Variant{{Name: "a"}, {Name: "portable"}}, "reserved"},
 	} {
 		op.Arch["amd64"] = c.vs
-		err := Validate("amd64")
+		err := spec.Validate("amd64")
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%+v: %v", c.vs, err)
@@ -114,11 +113,11 @@ func TestGoVariantRules(t *testing.T) {
 			t.Errorf("%+v: error %v, want one containing %q", c.vs, err, c.want)
 		}
 	}
-	op.Arch["amd64"] = []Variant{{Name: "a"}, Portable("x"), {Name: "b"}}
+	op.Arch["amd64"] = []spec.Variant{{Name: "a"}, spec.Portable("x"), {Name: "b"}}
 	if got := op.AsmVariants("amd64"); len(got) != 2 || got[0].Name != "a" || got[1].Name != "b" {
 		t.Errorf("AsmVariants = %+v", got)
 	}
-	if !op.HasGoVariant("amd64") || Find("fetchadd64").HasGoVariant("amd64") {
+	if !op.HasGoVariant("amd64") || spec.Find("fetchadd64").HasGoVariant("amd64") {
 		t.Error("HasGoVariant")
 	}
 }
@@ -129,21 +128,21 @@ func TestDirectNames(t *testing.T) {
 		{"cycles", "lfence_rdtsc", "CyclesLfenceRdtsc"},
 		{"cas128", "cmpxchg16b", "CompareAndSwap128Cmpxchg16b"},
 	} {
-		if got := Find(c.op).DirectName(c.variant); got != c.want {
+		if got := spec.Find(c.op).DirectName(c.variant); got != c.want {
 			t.Errorf("DirectName(%s, %s) = %q, want %q", c.op, c.variant, got, c.want)
 		}
 	}
-	if got := Find("cas128").StaticName(); got != "StaticCompareAndSwap128" {
+	if got := spec.Find("cas128").StaticName(); got != "StaticCompareAndSwap128" {
 		t.Errorf("StaticName = %q", got)
 	}
-	if got := Find("pause").FlaggedName(); got != "PauseFlagged" {
+	if got := spec.Find("pause").FlaggedName(); got != "PauseFlagged" {
 		t.Errorf("FlaggedName = %q", got)
 	}
 	// Exported names are unique across ops, variants, probes and statics.
-	for _, a := range arches {
+	for _, a := range spec.Arches() {
 		seen := map[string]bool{}
-		for i := range Ops {
-			op := &Ops[i]
+		for i := range spec.Ops {
+			op := &spec.Ops[i]
 			names := []string{op.StaticName(), op.FlaggedName()}
 			for _, v := range op.Variants(a) {
 				names = append(names, op.DirectName(v.Name))
@@ -159,14 +158,14 @@ func TestDirectNames(t *testing.T) {
 }
 
 func TestStaticVariant(t *testing.T) {
-	lv := func(arch, tag string) Level {
-		for _, l := range LevelsOf(arch) {
+	lv := func(arch, tag string) spec.Level {
+		for _, l := range spec.LevelsOf(arch) {
 			if l.Tag == tag {
 				return l
 			}
 		}
 		t.Fatalf("no level %s", tag)
-		return Level{}
+		return spec.Level{}
 	}
 	for _, c := range []struct {
 		arch, tag, op, want string
@@ -192,7 +191,7 @@ func TestStaticVariant(t *testing.T) {
 		{"arm64", "arm64.v8.3", "cpu", "portable", false},
 		{"riscv64", "riscv64", "cpu", "portable", false},
 	} {
-		op := Find(c.op)
+		op := spec.Find(c.op)
 		l := lv(c.arch, c.tag)
 		if got := op.StaticVariant(c.arch, l).Name; got != c.want {
 			t.Errorf("%s %s: static variant %q, want %q", c.tag, c.op, got, c.want)
@@ -210,23 +209,23 @@ func TestStaticVariant(t *testing.T) {
 		{"amd64", "storerelease64", false}, {"amd64", "cycles", false}, {"amd64", "cas128", false},
 		{"arm64", "fetchadd64", false}, {"arm64", "storerelease64", true}, {"arm64", "fence", false},
 	} {
-		if got := Find(c.op).InlineBinding(c.arch); got != c.want {
+		if got := spec.Find(c.op).InlineBinding(c.arch); got != c.want {
 			t.Errorf("%s %s: InlineBinding %v, want %v", c.arch, c.op, got, c.want)
 		}
 	}
 }
 
 func TestValidateLevels(t *testing.T) {
-	saved := Levels["amd64"]
-	defer func() { Levels["amd64"] = saved }()
-	for _, bad := range [][]Level{
+	saved := spec.Levels["amd64"]
+	defer func() { spec.Levels["amd64"] = saved }()
+	for _, bad := range [][]spec.Level{
 		{{Tag: "arm64.v8.0"}},
 		{{Tag: "amd64.v1", Implies: []string{dispatch.FeatureCX16}}},
 		{{Tag: "amd64.v1"}, {Tag: "amd64.v2", Implies: []string{"nosuch"}}},
 		{{Tag: "amd64.v1"}, {Tag: "amd64.v2", Implies: []string{dispatch.FeatureCX16}}, {Tag: "amd64.v3"}},
 	} {
-		Levels["amd64"] = bad
-		if err := Validate("amd64"); err == nil {
+		spec.Levels["amd64"] = bad
+		if err := spec.Validate("amd64"); err == nil {
 			t.Errorf("Validate accepted levels %+v", bad)
 		}
 	}
@@ -235,61 +234,61 @@ func TestValidateLevels(t *testing.T) {
 // The guarded rule is general: any op with an Inline expression, several
 // hardware variants and one intrinsic among them, on any architecture.
 func TestGuardedBinding(t *testing.T) {
-	intr := Variant{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true}
-	other := Variant{Name: "llsc"}
-	mk := func(inline string, vs ...Variant) *Op {
-		return &Op{Name: "fetchor64", GoName: "FetchOrUint64", Inline: inline, Arch: map[string][]Variant{"arm64": vs}}
+	intr := spec.Variant{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true}
+	other := spec.Variant{Name: "llsc"}
+	mk := func(inline string, vs ...spec.Variant) *spec.Op {
+		return &spec.Op{Name: "fetchor64", GoName: "FetchOrUint64", Inline: inline, Arch: map[string][]spec.Variant{"arm64": vs}}
 	}
 	for _, c := range []struct {
-		op   *Op
+		op   *spec.Op
 		want bool
 	}{
 		{mk("atomic.OrUint64(addr, mask)", intr, other), true},
-		{mk("atomic.OrUint64(addr, mask)", other, Variant{Name: "ldar", Intrinsic: true}), true},
-		{mk("", intr, other), false},                                          // no intrinsic expression
-		{mk("atomic.OrUint64(addr, mask)", intr), false},                      // one variant: inline or single
-		{mk("atomic.OrUint64(addr, mask)", other, Variant{Name: "x"}), false}, // no intrinsic variant
-		{mk("atomic.OrUint64(addr, mask)", intr, Portable("go")), false},      // a Go variant: Go entry
+		{mk("atomic.OrUint64(addr, mask)", other, spec.Variant{Name: "ldar", Intrinsic: true}), true},
+		{mk("", intr, other), false},                                               // no intrinsic expression
+		{mk("atomic.OrUint64(addr, mask)", intr), false},                           // one variant: inline or single
+		{mk("atomic.OrUint64(addr, mask)", other, spec.Variant{Name: "x"}), false}, // no intrinsic variant
+		{mk("atomic.OrUint64(addr, mask)", intr, spec.Portable("go")), false},      // a Go variant: Go entry
 	} {
 		if got := c.op.GuardedBinding("arm64"); got != c.want {
 			t.Errorf("GuardedBinding(%+v) = %v, want %v", c.op.Arch["arm64"], got, c.want)
 		}
 	}
 	for _, name := range []string{"fetchadd64", "cas64", "swap64", "loadacquire64"} {
-		if op := Find(name); !op.GuardedBinding("arm64") || op.GuardedBinding("amd64") || op.GuardedBinding("riscv64") {
+		if op := spec.Find(name); !op.GuardedBinding("arm64") || op.GuardedBinding("amd64") || op.GuardedBinding("riscv64") {
 			t.Errorf("%s: guarded on arm64 only, got arm64=%v amd64=%v riscv64=%v", name,
 				op.GuardedBinding("arm64"), op.GuardedBinding("amd64"), op.GuardedBinding("riscv64"))
 		}
 	}
-	if op := Find("fetchadd64"); op.GuardVar() != "guardFetchadd64" || op.FlagEntry() != "fetchadd64Flag" {
+	if op := spec.Find("fetchadd64"); op.GuardVar() != "guardFetchadd64" || op.FlagEntry() != "fetchadd64Flag" {
 		t.Errorf("names: %s, %s", op.GuardVar(), op.FlagEntry())
 	}
 }
 
 func TestValidateOneIntrinsic(t *testing.T) {
-	op := Find("fetchadd64")
+	op := spec.Find("fetchadd64")
 	saved := op.Arch
 	defer func() { op.Arch = saved }()
-	op.Arch = map[string][]Variant{"arm64": {
+	op.Arch = map[string][]spec.Variant{"arm64": {
 		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true},
 		{Name: "llsc", Intrinsic: true},
 	}}
-	if err := Validate("arm64"); err == nil || !strings.Contains(err.Error(), "more than one variant is marked Intrinsic") {
+	if err := spec.Validate("arm64"); err == nil || !strings.Contains(err.Error(), "more than one variant is marked Intrinsic") {
 		t.Errorf("two intrinsic variants: %v", err)
 	}
 }
 
 func TestValidateIntrinsicFallback(t *testing.T) {
-	op := Find("fetchadd64")
+	op := spec.Find("fetchadd64")
 	saved := op.Arch
 	defer func() { op.Arch = saved }()
 	// A fallback needs an intrinsic variant that requires a feature.
-	op.Arch = map[string][]Variant{"arm64": {{Name: "ldar", Intrinsic: true}, {Name: "llsc", IntrinsicFallback: true}}}
-	if err := Validate("arm64"); err == nil || !strings.Contains(err.Error(), "IntrinsicFallback") {
+	op.Arch = map[string][]spec.Variant{"arm64": {{Name: "ldar", Intrinsic: true}, {Name: "llsc", IntrinsicFallback: true}}}
+	if err := spec.Validate("arm64"); err == nil || !strings.Contains(err.Error(), "IntrinsicFallback") {
 		t.Errorf("fallback of a featureless intrinsic: %v", err)
 	}
 	op.Arch = saved
-	if err := Validate("arm64"); err != nil {
+	if err := spec.Validate("arm64"); err != nil {
 		t.Errorf("the real spec: %v", err)
 	}
 	if v, ok := op.IntrinsicFallbackVariant("arm64"); !ok || v.Name != "llsc" {

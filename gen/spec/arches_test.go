@@ -1,0 +1,11 @@
+package spec_test
+
+// The backends register their parts of the spec (gen/<arch>/spec.go)
+// when imported: the tests here see every architecture gen writes, and
+// iterate spec.Arches(). gen's TestArchImports checks this list against
+// gen/main.go's backends.
+import (
+	_ "github.com/gohal/gohal/gen/amd64"
+	_ "github.com/gohal/gohal/gen/arm64"
+	_ "github.com/gohal/gohal/gen/riscv64"
+)
