@@ -29,7 +29,7 @@ func init() { spec.Register(Spec) }
 var Spec = spec.Arch{
 	GOARCH: "loong64",
 	Variants: map[string][]spec.Variant{
-		"pause": {{Name: "none", Brief: "RET only: no spin hint exists", Why: "LoongArch has no spin-wait hint instruction: a bare RET, as the Go runtime's procyield on loong64 (an empty procyieldAsm) and Linux's cpu_relax (a compiler barrier)"}},
+		"pause": {{Name: "none", Brief: "RET only; LoongArch has no spin hint", Why: "LoongArch has no spin-wait hint instruction: a bare RET, as the Go runtime's procyield on loong64 (an empty procyieldAsm) and Linux's cpu_relax (a compiler barrier)"}},
 
 		"cas32":      casVariants,
 		"cas64":      casVariants,
@@ -41,10 +41,10 @@ var Spec = spec.Arch{
 		"swap32":          rmw("AMSWAP_DB"),
 		"swap64":          rmw("AMSWAP_DB"),
 		"swapuintptr":     rmw("AMSWAP_DB"),
-		"fetchor32":       rmw("AMOR_DB"),
-		"fetchor64":       rmw("AMOR_DB"),
-		"fetchand32":      rmw("AMAND_DB"),
-		"fetchand64":      rmw("AMAND_DB"),
+		"fetchor32":       bits,
+		"fetchor64":       bits,
+		"fetchand32":      bits,
+		"fetchand64":      bits,
 
 		"loadacquire32":      loadAcquire,
 		"loadacquire64":      loadAcquire,
@@ -60,7 +60,7 @@ var Spec = spec.Arch{
 		"load128":  {spec.Portable("hal's striped-lock Go fallback: no 128-bit atomic on LoongArch64 before SC.Q (v1.1)")},
 		"store128": {spec.Portable("hal's striped-lock Go fallback: no 128-bit atomic on LoongArch64 before SC.Q (v1.1)")},
 
-		"cycles": {{Name: "rdtimed", Brief: "RDTIME.D", Why: "RDTIME.D: the constant-rate stable counter, as the Go runtime's cputicks"}},
+		"cycles": {{Name: "rdtimed", Brief: "RDTIME.D, the stable counter", Why: "RDTIME.D: the constant-rate stable counter, as the Go runtime's cputicks"}},
 
 		"spinlock32": {{Name: "llsc", Brief: "LD.W test, LL.W/SC.W", Why: "plain LD.W test, no pause (none exists), then cas32's DBAR 0x14; LL.W/SC.W; DBAR 0x12 for 0→1 when free"}},
 
@@ -84,10 +84,14 @@ var casVariants = []spec.Variant{
 // the line in the core's cache).
 func rmw(am string) []spec.Variant {
 	return []spec.Variant{
-		{Name: "amo", Brief: am, Why: am + ": one instruction, a full barrier (the _DB form), as the Go runtime's"},
+		{Name: "amo", Brief: am, Why: am + ": one instruction, a full barrier (the _DB forms), as the Go runtime's"},
 		{Name: "llsc", Why: "DBAR 0x14; LL/SC loop; DBAR 0x12, as the Go runtime's Xchg8"},
 	}
 }
+
+// bits: fetch-or and fetch-and share a row of the README's table, so
+// they share one slice with one Brief.
+var bits = rmw("AMOR_DB/AMAND_DB")
 
 var (
 	// The one variant is exactly what the compiler emits for
