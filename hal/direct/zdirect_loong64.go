@@ -39,7 +39,7 @@ func CompareAndSwapUint64Llsc(addr *uint64, old, new uint64) (swapped bool)
 func CompareAndSwapUintptrLlsc(addr *uintptr, old, new uintptr) (swapped bool)
 
 // FetchAddUint32Amo is variant "amo" of fetchadd32: AMADD_DB: one instruction,
-// a full barrier (the _DB form), as the Go runtime's.
+// a full barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -55,7 +55,7 @@ func FetchAddUint32Amo(addr *uint32, delta uint32) (old uint32)
 func FetchAddUint32Llsc(addr *uint32, delta uint32) (old uint32)
 
 // FetchAddUint64Amo is variant "amo" of fetchadd64: AMADD_DB: one instruction,
-// a full barrier (the _DB form), as the Go runtime's.
+// a full barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -71,7 +71,7 @@ func FetchAddUint64Amo(addr *uint64, delta uint64) (old uint64)
 func FetchAddUint64Llsc(addr *uint64, delta uint64) (old uint64)
 
 // SwapUint32Amo is variant "amo" of swap32: AMSWAP_DB: one instruction, a full
-// barrier (the _DB form), as the Go runtime's.
+// barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -87,7 +87,7 @@ func SwapUint32Amo(addr *uint32, new uint32) (old uint32)
 func SwapUint32Llsc(addr *uint32, new uint32) (old uint32)
 
 // SwapUint64Amo is variant "amo" of swap64: AMSWAP_DB: one instruction, a full
-// barrier (the _DB form), as the Go runtime's.
+// barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -102,8 +102,8 @@ func SwapUint64Amo(addr *uint64, new uint64) (old uint64)
 //go:noescape
 func SwapUint64Llsc(addr *uint64, new uint64) (old uint64)
 
-// FetchOrUint32Amo is variant "amo" of fetchor32: AMOR_DB: one instruction, a
-// full barrier (the _DB form), as the Go runtime's.
+// FetchOrUint32Amo is variant "amo" of fetchor32: AMOR_DB/AMAND_DB: one
+// instruction, a full barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -118,8 +118,8 @@ func FetchOrUint32Amo(addr *uint32, mask uint32) (old uint32)
 //go:noescape
 func FetchOrUint32Llsc(addr *uint32, mask uint32) (old uint32)
 
-// FetchOrUint64Amo is variant "amo" of fetchor64: AMOR_DB: one instruction, a
-// full barrier (the _DB form), as the Go runtime's.
+// FetchOrUint64Amo is variant "amo" of fetchor64: AMOR_DB/AMAND_DB: one
+// instruction, a full barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -134,8 +134,8 @@ func FetchOrUint64Amo(addr *uint64, mask uint64) (old uint64)
 //go:noescape
 func FetchOrUint64Llsc(addr *uint64, mask uint64) (old uint64)
 
-// FetchAndUint32Amo is variant "amo" of fetchand32: AMAND_DB: one instruction,
-// a full barrier (the _DB form), as the Go runtime's.
+// FetchAndUint32Amo is variant "amo" of fetchand32: AMOR_DB/AMAND_DB: one
+// instruction, a full barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -150,8 +150,8 @@ func FetchAndUint32Amo(addr *uint32, mask uint32) (old uint32)
 //go:noescape
 func FetchAndUint32Llsc(addr *uint32, mask uint32) (old uint32)
 
-// FetchAndUint64Amo is variant "amo" of fetchand64: AMAND_DB: one instruction,
-// a full barrier (the _DB form), as the Go runtime's.
+// FetchAndUint64Amo is variant "amo" of fetchand64: AMOR_DB/AMAND_DB: one
+// instruction, a full barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -167,7 +167,7 @@ func FetchAndUint64Amo(addr *uint64, mask uint64) (old uint64)
 func FetchAndUint64Llsc(addr *uint64, mask uint64) (old uint64)
 
 // FetchAddUintptrAmo is variant "amo" of fetchadduintptr: AMADD_DB: one
-// instruction, a full barrier (the _DB form), as the Go runtime's.
+// instruction, a full barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //
@@ -183,7 +183,7 @@ func FetchAddUintptrAmo(addr *uintptr, delta uintptr) (old uintptr)
 func FetchAddUintptrLlsc(addr *uintptr, delta uintptr) (old uintptr)
 
 // SwapUintptrAmo is variant "amo" of swapuintptr: AMSWAP_DB: one instruction,
-// a full barrier (the _DB form), as the Go runtime's.
+// a full barrier (the _DB forms), as the Go runtime's.
 //
 // It is the variant's assembly, called with no dispatch.
 //

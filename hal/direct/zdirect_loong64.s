@@ -71,7 +71,7 @@ llsc_fail:
 	MOVB      R0, swapped+24(FP)
 	RET
 
-// fetchadd32, variant "amo": AMADD_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// fetchadd32, variant "amo": AMADD_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·FetchAddUint32Amo(SB), NOSPLIT, $0-20
 	MOVV      addr+0(FP), R4
 	MOVW      delta+8(FP), R5
@@ -93,7 +93,7 @@ llsc_loop:
 	MOVW      R6, old+16(FP)
 	RET
 
-// fetchadd64, variant "amo": AMADD_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// fetchadd64, variant "amo": AMADD_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·FetchAddUint64Amo(SB), NOSPLIT, $0-24
 	MOVV      addr+0(FP), R4
 	MOVV      delta+8(FP), R5
@@ -115,7 +115,7 @@ llsc_loop:
 	MOVV      R6, old+16(FP)
 	RET
 
-// swap32, variant "amo": AMSWAP_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// swap32, variant "amo": AMSWAP_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·SwapUint32Amo(SB), NOSPLIT, $0-20
 	MOVV      addr+0(FP), R4
 	MOVW      new+8(FP), R5
@@ -137,7 +137,7 @@ llsc_loop:
 	MOVW      R6, old+16(FP)
 	RET
 
-// swap64, variant "amo": AMSWAP_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// swap64, variant "amo": AMSWAP_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·SwapUint64Amo(SB), NOSPLIT, $0-24
 	MOVV      addr+0(FP), R4
 	MOVV      new+8(FP), R5
@@ -159,7 +159,7 @@ llsc_loop:
 	MOVV      R6, old+16(FP)
 	RET
 
-// fetchor32, variant "amo": AMOR_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// fetchor32, variant "amo": AMOR_DB/AMAND_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·FetchOrUint32Amo(SB), NOSPLIT, $0-20
 	MOVV      addr+0(FP), R4
 	MOVW      mask+8(FP), R5
@@ -181,7 +181,7 @@ llsc_loop:
 	MOVW      R6, old+16(FP)
 	RET
 
-// fetchor64, variant "amo": AMOR_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// fetchor64, variant "amo": AMOR_DB/AMAND_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·FetchOrUint64Amo(SB), NOSPLIT, $0-24
 	MOVV      addr+0(FP), R4
 	MOVV      mask+8(FP), R5
@@ -203,7 +203,7 @@ llsc_loop:
 	MOVV      R6, old+16(FP)
 	RET
 
-// fetchand32, variant "amo": AMAND_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// fetchand32, variant "amo": AMOR_DB/AMAND_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·FetchAndUint32Amo(SB), NOSPLIT, $0-20
 	MOVV      addr+0(FP), R4
 	MOVW      mask+8(FP), R5
@@ -225,7 +225,7 @@ llsc_loop:
 	MOVW      R6, old+16(FP)
 	RET
 
-// fetchand64, variant "amo": AMAND_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// fetchand64, variant "amo": AMOR_DB/AMAND_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·FetchAndUint64Amo(SB), NOSPLIT, $0-24
 	MOVV      addr+0(FP), R4
 	MOVV      mask+8(FP), R5
@@ -247,7 +247,7 @@ llsc_loop:
 	MOVV      R6, old+16(FP)
 	RET
 
-// fetchadduintptr, variant "amo": AMADD_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// fetchadduintptr, variant "amo": AMADD_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·FetchAddUintptrAmo(SB), NOSPLIT, $0-24
 	MOVV      addr+0(FP), R4
 	MOVV      delta+8(FP), R5
@@ -269,7 +269,7 @@ llsc_loop:
 	MOVV      R6, old+16(FP)
 	RET
 
-// swapuintptr, variant "amo": AMSWAP_DB: one instruction, a full barrier (the _DB form), as the Go runtime's
+// swapuintptr, variant "amo": AMSWAP_DB: one instruction, a full barrier (the _DB forms), as the Go runtime's
 TEXT ·SwapUintptrAmo(SB), NOSPLIT, $0-24
 	MOVV      addr+0(FP), R4
 	MOVV      new+8(FP), R5
