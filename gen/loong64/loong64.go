@@ -326,7 +326,7 @@ func fenceDBAR(e *Backend, _ string) error {
 }
 
 // cyclesRDTIMED: RDTIME.D reads the stable counter, a constant-rate timer
-// (its frequency is in CPUCFG words 4 and 5; 100 MHz on Loongson 3A5000),
+// (its frequency is in CPUCFG words 4 and 5),
 // as the Go runtime's cputicks does (RDTIMED R0, R4: the counter ID goes
 // to R0, discarded). hal.CycleFrequency calibrates its rate.
 func cyclesRDTIMED(e *Backend, _ string) error {

@@ -79,9 +79,9 @@ var casVariants = []spec.Variant{
 
 // rmw returns the two variants of a read-modify-write whose single
 // instruction is am (AMADD_DB, ...): that instruction first, as the Go
-// runtime's and the compiler's, then the LL/SC loop, a real second choice
-// (the AM* instruction may be performed far from the core; the loop holds
-// the line in the core's cache).
+// runtime's and the compiler's, then the LL/SC loop, the other way the
+// ISA offers, so that GOHAL, hal.Force and halbench tune can measure which
+// a machine runs faster, alone and contended.
 func rmw(am string) []spec.Variant {
 	return []spec.Variant{
 		{Name: "amo", Brief: am, Why: am + ": one instruction, a full barrier (the _DB forms), as the Go runtime's"},
