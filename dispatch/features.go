@@ -101,7 +101,8 @@ var (
 // the kernel is Linux; on arm64
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
-// and PAUSE, a hint that older cores run as a no-op fence).
+// and PAUSE, a hint that older cores run as a no-op fence); on loong64
+// nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA).
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
@@ -156,6 +157,14 @@ func detect() *Features {
 		// Zihintpause or Zacas field; a future Zacas (AMOCAS) variant
 		// would read RISCV_HWPROBE_EXT_ZACAS with x/sys/unix's
 		// RISCVHWProbe and add a Feature constant here.
+	case "loong64":
+		// No flag: none of gohal's loong64 variants needs one. LL/SC,
+		// the AM*_DB atomics, DBAR and RDTIME.D are in the LoongArch64
+		// base ISA Go requires. A future AMCAS_DB variant (LAMCAS,
+		// LoongArch v1.1) would add a Feature constant here set from
+		// x/sys/cpu's Loong64.HasLAMCAS (CPUCFG word 2 bit 28, which the
+		// Go runtime's internal/cpu reads too); Debian's qemu 7.2 (la464)
+		// reports it false, so no test here could run such a variant.
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true

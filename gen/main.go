@@ -26,6 +26,7 @@ import (
 	"github.com/gohal/gohal/gen/amd64"
 	"github.com/gohal/gohal/gen/arm64"
 	"github.com/gohal/gohal/gen/backend"
+	"github.com/gohal/gohal/gen/loong64"
 	"github.com/gohal/gohal/gen/riscv64"
 )
 
@@ -36,6 +37,7 @@ var backends = []func() backend.Backend{
 	func() backend.Backend { return amd64.New() },
 	func() backend.Backend { return arm64.New() },
 	func() backend.Backend { return riscv64.New() },
+	func() backend.Backend { return loong64.New() },
 }
 
 // generateAll runs every backend and returns all files by name.

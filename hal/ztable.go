@@ -432,6 +432,60 @@ func specVariants(goarch, op string) []string {
 		return []string{"llsc"}
 	case "riscv64/cpu":
 		return []string{"syscall", "portable"}
+	case "loong64/pause":
+		return []string{"none"}
+	case "loong64/cas32":
+		return []string{"llsc"}
+	case "loong64/cas64":
+		return []string{"llsc"}
+	case "loong64/casuintptr":
+		return []string{"llsc"}
+	case "loong64/fetchadd32":
+		return []string{"amo", "llsc"}
+	case "loong64/fetchadd64":
+		return []string{"amo", "llsc"}
+	case "loong64/swap32":
+		return []string{"amo", "llsc"}
+	case "loong64/swap64":
+		return []string{"amo", "llsc"}
+	case "loong64/fetchor32":
+		return []string{"amo", "llsc"}
+	case "loong64/fetchor64":
+		return []string{"amo", "llsc"}
+	case "loong64/fetchand32":
+		return []string{"amo", "llsc"}
+	case "loong64/fetchand64":
+		return []string{"amo", "llsc"}
+	case "loong64/fetchadduintptr":
+		return []string{"amo", "llsc"}
+	case "loong64/swapuintptr":
+		return []string{"amo", "llsc"}
+	case "loong64/loadacquireuintptr":
+		return []string{"dbar"}
+	case "loong64/storereleaseuintptr":
+		return []string{"dbar", "amswap"}
+	case "loong64/loadacquire32":
+		return []string{"dbar"}
+	case "loong64/loadacquire64":
+		return []string{"dbar"}
+	case "loong64/storerelease32":
+		return []string{"dbar", "amswap"}
+	case "loong64/storerelease64":
+		return []string{"dbar", "amswap"}
+	case "loong64/fence":
+		return []string{"dbar"}
+	case "loong64/cas128":
+		return []string{"portable"}
+	case "loong64/load128":
+		return []string{"portable"}
+	case "loong64/store128":
+		return []string{"portable"}
+	case "loong64/cycles":
+		return []string{"rdtimed"}
+	case "loong64/spinlock32":
+		return []string{"llsc"}
+	case "loong64/cpu":
+		return []string{"syscall", "portable"}
 	}
 	return nil
 }

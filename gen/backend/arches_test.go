@@ -7,5 +7,6 @@ package backend_test
 import (
 	_ "github.com/gohal/gohal/gen/amd64"
 	_ "github.com/gohal/gohal/gen/arm64"
+	_ "github.com/gohal/gohal/gen/loong64"
 	_ "github.com/gohal/gohal/gen/riscv64"
 )
