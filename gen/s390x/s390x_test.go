@@ -152,6 +152,11 @@ func TestGoFiles(t *testing.T) {
 			t.Errorf("hal's s390x Go files lack %q", want)
 		}
 	}
+	// cas128 has one variant, so lab/probe has its flag probe, whose
+	// alignment check needs the package's own misaligned128.
+	if p := string(files["../lab/probe/zprobe_s390x.go"]); !strings.Contains(p, "func CompareAndSwap128Flagged(") || !strings.Contains(p, "func misaligned128(addr *[2]uint64) {") {
+		t.Error("lab/probe/zprobe_s390x.go lacks CompareAndSwap128Flagged or the misaligned128 it jumps to")
+	}
 	if !strings.Contains(string(files["direct/zstatic_s390x.go"]), "StaticCompareAndSwap128") {
 		t.Error("direct/zstatic_s390x.go does not bind cas128, which has a hardware variant")
 	}
