@@ -4,6 +4,11 @@
 
 package probe
 
+import (
+	"github.com/gohal/gohal/hal/direct"
+	"unsafe"
+)
+
 // The flag-probe bytes: never written, so each Flagged entry's test
 // always falls through.
 var (
@@ -156,3 +161,9 @@ func CompareAndSwap128Flagged(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64
 //
 //go:noescape
 func SpinLockUint32Flagged(addr *uint32, spins uint32) (acquired bool)
+
+// misaligned128 is where a 128-bit probe jumps when addr is not 16-byte
+// aligned, as hal/direct's variants do: it panics with direct.AlignmentError.
+func misaligned128(addr *[2]uint64) {
+	panic(&direct.AlignmentError{Addr: uintptr(unsafe.Pointer(addr))})
+}
