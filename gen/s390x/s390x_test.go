@@ -144,7 +144,7 @@ func TestGoFiles(t *testing.T) {
 	s := string(files["zasm_s390x.go"]) + string(files["zapi_s390x.go"])
 	for _, want := range []string{
 		`{name: "cdsg", fn: direct.CompareAndSwap128Cdsg},`,
-		`{name: "lpq", fn: direct.Load128Lpq},`,
+		`{name: "pq", fn: direct.Load128Pq},`,
 		`{name: "portable", fn: cpu_portable},`,
 		"return atomic.CompareAndSwapUint64(addr, old, new)",
 	} {
