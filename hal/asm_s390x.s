@@ -247,15 +247,15 @@ moved:
 TEXT ·load128(SB), NOSPLIT, $0-24
 	MOVBZ     ·selLoad128(SB), R1
 	CMPBNE    R1, $0, cdsg
-	// selLoad128 = 0: lpq
+	// selLoad128 = 0: pq
 	MOVD      addr+0(FP), R6
 	TMLL      R6, $15
-	BNE       lpq_misaligned
+	BNE       pq_misaligned
 	WORD      $0xe3206000; BYTE $0x00; BYTE $0x8f // lpq %r2,0(%r6)
 	MOVD      R2, lo+8(FP)
 	MOVD      R3, hi+16(FP)
 	RET
-lpq_misaligned:
+pq_misaligned:
 	JMP       ·misaligned128(SB)
 cdsg:
 	// selLoad128 = 1: cdsg
@@ -292,16 +292,16 @@ moved:
 TEXT ·store128(SB), NOSPLIT, $0-24
 	MOVBZ     ·selStore128(SB), R1
 	CMPBNE    R1, $0, cdsg
-	// selStore128 = 0: stpq
+	// selStore128 = 0: pq
 	MOVD      addr+0(FP), R6
 	TMLL      R6, $15
-	BNE       stpq_misaligned
+	BNE       pq_misaligned
 	MOVD      lo+8(FP), R2
 	MOVD      hi+16(FP), R3
 	WORD      $0xe3206000; BYTE $0x00; BYTE $0x8e // stpq %r2,0(%r6)
 	SYNC
 	RET
-stpq_misaligned:
+pq_misaligned:
 	JMP       ·misaligned128(SB)
 cdsg:
 	// selStore128 = 1: cdsg

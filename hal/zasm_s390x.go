@@ -106,11 +106,11 @@ var archOps = []opImpl{
 		{name: "cdsg", fn: direct.CompareAndSwap128Cdsg},
 	}),
 	rowLoad128(&selLoad128, []variant[fnLoad128]{
-		{name: "lpq", fn: direct.Load128Lpq},
+		{name: "pq", fn: direct.Load128Pq},
 		{name: "cdsg", fn: direct.Load128Cdsg},
 	}),
 	rowStore128(&selStore128, []variant[fnStore128]{
-		{name: "stpq", fn: direct.Store128Stpq},
+		{name: "pq", fn: direct.Store128Pq},
 		{name: "cdsg", fn: direct.Store128Cdsg},
 	}),
 	rowCycles(&selCycles, []variant[fnCycles]{

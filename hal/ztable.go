@@ -477,9 +477,9 @@ func specVariants(goarch, op string) []string {
 	case "s390x/cas128":
 		return []string{"cdsg"}
 	case "s390x/load128":
-		return []string{"lpq", "cdsg"}
+		return []string{"pq", "cdsg"}
 	case "s390x/store128":
-		return []string{"stpq", "cdsg"}
+		return []string{"pq", "cdsg"}
 	case "s390x/cycles":
 		return []string{"stckf", "stck"}
 	case "s390x/spinlock32":

@@ -263,14 +263,14 @@ func FenceBcr15()
 //go:noescape
 func CompareAndSwap128Cdsg(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 
-// Load128Lpq is variant "lpq" of load128: LPQ (raw bytes): one
-// block-concurrent 16-byte load that writes nothing, so readers share the
-// line; loads are not reordered on s390x.
+// Load128Pq is variant "pq" of load128: LPQ (raw bytes): one block-concurrent
+// 16-byte load that writes nothing, so readers share the line; loads are not
+// reordered on s390x.
 //
 // It is the variant's assembly, called with no dispatch.
 //
 //go:noescape
-func Load128Lpq(addr *[2]uint64) (lo, hi uint64)
+func Load128Pq(addr *[2]uint64) (lo, hi uint64)
 
 // Load128Cdsg is variant "cdsg" of load128: CDSG of 0 with 0 (raw bytes):
 // returns the value; it writes (0 over 0 when the word is 0), so it needs the
@@ -281,14 +281,14 @@ func Load128Lpq(addr *[2]uint64) (lo, hi uint64)
 //go:noescape
 func Load128Cdsg(addr *[2]uint64) (lo, hi uint64)
 
-// Store128Stpq is variant "stpq" of store128: STPQ (raw bytes), then BCR 14,0:
-// one block-concurrent 16-byte store, serialized as Go serializes
-// atomic.Store*, so no later load passes it.
+// Store128Pq is variant "pq" of store128: STPQ (raw bytes), then BCR 14,0: one
+// block-concurrent 16-byte store, serialized as Go serializes atomic.Store*,
+// so no later load passes it.
 //
 // It is the variant's assembly, called with no dispatch.
 //
 //go:noescape
-func Store128Stpq(addr *[2]uint64, lo, hi uint64)
+func Store128Pq(addr *[2]uint64, lo, hi uint64)
 
 // Store128Cdsg is variant "cdsg" of store128: CDSG loop (raw bytes) from a
 // first guess read with two plain loads: serializing.

@@ -294,16 +294,16 @@ cdsg_fail:
 cdsg_misaligned:
 	JMP       ·misaligned128(SB)
 
-// load128, variant "lpq": LPQ (raw bytes): one block-concurrent 16-byte load that writes nothing, so readers share the line; loads are not reordered on s390x
-TEXT ·Load128Lpq(SB), NOSPLIT, $0-24
+// load128, variant "pq": LPQ (raw bytes): one block-concurrent 16-byte load that writes nothing, so readers share the line; loads are not reordered on s390x
+TEXT ·Load128Pq(SB), NOSPLIT, $0-24
 	MOVD      addr+0(FP), R6
 	TMLL      R6, $15
-	BNE       lpq_misaligned
+	BNE       pq_misaligned
 	WORD      $0xe3206000; BYTE $0x00; BYTE $0x8f // lpq %r2,0(%r6)
 	MOVD      R2, lo+8(FP)
 	MOVD      R3, hi+16(FP)
 	RET
-lpq_misaligned:
+pq_misaligned:
 	JMP       ·misaligned128(SB)
 
 // load128, variant "cdsg": CDSG of 0 with 0 (raw bytes): returns the value; it writes (0 over 0 when the word is 0), so it needs the line exclusively
@@ -322,17 +322,17 @@ TEXT ·Load128Cdsg(SB), NOSPLIT, $0-24
 cdsg_misaligned:
 	JMP       ·misaligned128(SB)
 
-// store128, variant "stpq": STPQ (raw bytes), then BCR 14,0: one block-concurrent 16-byte store, serialized as Go serializes atomic.Store*, so no later load passes it
-TEXT ·Store128Stpq(SB), NOSPLIT, $0-24
+// store128, variant "pq": STPQ (raw bytes), then BCR 14,0: one block-concurrent 16-byte store, serialized as Go serializes atomic.Store*, so no later load passes it
+TEXT ·Store128Pq(SB), NOSPLIT, $0-24
 	MOVD      addr+0(FP), R6
 	TMLL      R6, $15
-	BNE       stpq_misaligned
+	BNE       pq_misaligned
 	MOVD      lo+8(FP), R2
 	MOVD      hi+16(FP), R3
 	WORD      $0xe3206000; BYTE $0x00; BYTE $0x8e // stpq %r2,0(%r6)
 	SYNC
 	RET
-stpq_misaligned:
+pq_misaligned:
 	JMP       ·misaligned128(SB)
 
 // store128, variant "cdsg": CDSG loop (raw bytes) from a first guess read with two plain loads: serializing

@@ -61,9 +61,9 @@ func StaticVariant(op string) string {
 	case "cas128":
 		return "cdsg"
 	case "load128":
-		return "lpq"
+		return "pq"
 	case "store128":
-		return "stpq"
+		return "pq"
 	case "cycles":
 		return "stckf"
 	case "spinlock32":
@@ -231,17 +231,17 @@ func StaticCompareAndSwap128(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64)
 }
 
 // StaticLoad128 is load128 with its variant fixed at compile time, as hal's
-// load128 is in a gohal_static build: at s390x, variant "lpq", bound by a
-// direct call to Load128Lpq.
+// load128 is in a gohal_static build: at s390x, variant "pq", bound by a
+// direct call to Load128Pq.
 func StaticLoad128(addr *[2]uint64) (lo, hi uint64) {
-	return Load128Lpq(addr)
+	return Load128Pq(addr)
 }
 
 // StaticStore128 is store128 with its variant fixed at compile time, as hal's
-// store128 is in a gohal_static build: at s390x, variant "stpq", bound by a
-// direct call to Store128Stpq.
+// store128 is in a gohal_static build: at s390x, variant "pq", bound by a
+// direct call to Store128Pq.
 func StaticStore128(addr *[2]uint64, lo, hi uint64) {
-	Store128Stpq(addr, lo, hi)
+	Store128Pq(addr, lo, hi)
 }
 
 // StaticCycles is cycles with its variant fixed at compile time, as hal's

@@ -29,8 +29,8 @@ var asmVariants = map[string][]asmVariant{
 	"loadacquire64": {{"mov", nil}},
 	"pause":         {{"nop", nil}},
 	"cas128":        {{"cdsg", nil}},
-	"load128":       {{"lpq", nil}, {"cdsg", nil}},
-	"store128":      {{"stpq", nil}, {"cdsg", nil}},
+	"load128":       {{"pq", nil}, {"cdsg", nil}},
+	"store128":      {{"pq", nil}, {"cdsg", nil}},
 	"cycles":        {{"stckf", nil}, {"stck", nil}},
 	"fetchor64":     {{"lao", nil}, {"cs", nil}},
 	"fetchand64":    {{"lan", nil}, {"cs", nil}},
@@ -424,10 +424,10 @@ func addArchModes() {
 		c, v := new(cell128), uint64(0)
 		a := c.word()
 		switch directVariant("load128") {
-		case "lpq":
+		case "pq":
 			m := cyclebench.Start(b)
 			for b.Loop() {
-				lo, _ := direct.Load128Lpq(a)
+				lo, _ := direct.Load128Pq(a)
 				v += lo
 			}
 			m.Stop()
@@ -447,11 +447,11 @@ func addArchModes() {
 		c := new(cell128)
 		a := c.word()
 		switch directVariant("load128") {
-		case "lpq":
+		case "pq":
 			cyclebench.RunLoop(b, threads, func(_, n int) {
 				var v uint64
 				for range n {
-					lo, _ := direct.Load128Lpq(a)
+					lo, _ := direct.Load128Pq(a)
 					v += lo
 				}
 				use(v)
@@ -517,10 +517,10 @@ func addArchModes() {
 		c, v := new(cell128), uint64(0)
 		a := c.word()
 		switch directVariant("store128") {
-		case "stpq":
+		case "pq":
 			m := cyclebench.Start(b)
 			for b.Loop() {
-				direct.Store128Stpq(a, v, v)
+				direct.Store128Pq(a, v, v)
 				v++
 			}
 			m.Stop()
@@ -675,6 +675,21 @@ func addArchModes() {
 		c := new(cell128)
 		a := c.word()
 		switch directVariant("load128") + "/" + directVariant("store128") {
+		case "pq/pq":
+			cyclebench.RunLoop(b, threads, func(w, n int) {
+				var v uint64
+				if w == 0 {
+					for i := range n {
+						direct.Store128Pq(a, uint64(i), uint64(i))
+					}
+					return
+				}
+				for range n {
+					lo, _ := direct.Load128Pq(a)
+					v += lo
+				}
+				use(v)
+			})
 		case "cdsg/cdsg":
 			cyclebench.RunLoop(b, threads, func(w, n int) {
 				var v uint64
