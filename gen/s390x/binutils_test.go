@@ -337,8 +337,9 @@ func TestGoToolchainEncodings(t *testing.T) {
 // so hal binds CAS and swap by inlining sync/atomic (the caller must hold
 // CSG, and for swap the compiler's LG; CSG; JNE loop, with no call) and
 // guards fetch-add (LAAG inline, and a call of the flag entry for the
-// guarded path). Where qemu-s390x is installed it also runs the program:
-// with no override every guard is clear, so all three report Inlined.
+// guarded path). Where qemu-s390x is installed it also runs the program on
+// each CPU model of Spec.Emulator: with no override every guard is clear,
+// so all three report Inlined; with fetchadd64=cs its guard is set.
 func TestIntrinsicBindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds hal/testdata/guardcaller for s390x")
@@ -387,15 +388,19 @@ func TestIntrinsicBindings(t *testing.T) {
 		t.Log("no qemu-s390x: the disassembly is checked, the execution is not")
 		return
 	}
-	for gohal, want := range map[string]string{
-		"":              "40 true 7 9 true true true\n",
-		"fetchadd64=cs": "40 true 7 9 false true true\n",
-	} {
-		cmd := exec.Command(qemu, bin)
-		cmd.Env = append(os.Environ(), "GOHAL="+gohal)
-		out, err := cmd.CombinedOutput()
-		if err != nil || string(out) != want {
-			t.Errorf("GOHAL=%q: printed %q, %v; want %q", gohal, out, err, want)
+	// On every CPU model CI runs (Spec.Emulator), which also checks that
+	// qemu accepts each model as written.
+	for _, cpu := range Spec.Emulator.CPUs {
+		for gohal, want := range map[string]string{
+			"":              "40 true 7 9 true true true\n",
+			"fetchadd64=cs": "40 true 7 9 false true true\n",
+		} {
+			cmd := exec.Command(qemu, "-cpu", cpu, bin)
+			cmd.Env = append(os.Environ(), "GOHAL="+gohal)
+			out, err := cmd.CombinedOutput()
+			if err != nil || string(out) != want {
+				t.Errorf("qemu-s390x -cpu %s, GOHAL=%q: printed %q, %v; want %q", cpu, gohal, out, err, want)
+			}
 		}
 	}
 }
