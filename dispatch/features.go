@@ -101,7 +101,9 @@ var (
 // the kernel is Linux; on arm64
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
-// and PAUSE, a hint that older cores run as a no-op fence).
+// and PAUSE, a hint that older cores run as a no-op fence); on s390x
+// nothing, as every instruction its variants use is older than the z13,
+// Go's minimum.
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
@@ -156,6 +158,15 @@ func detect() *Features {
 		// Zihintpause or Zacas field; a future Zacas (AMOCAS) variant
 		// would read RISCV_HWPROBE_EXT_ZACAS with x/sys/unix's
 		// RISCVHWProbe and add a Feature constant here.
+	case "s390x":
+		// No flag: Go requires a z13 (the runtime exits without the
+		// vector facility), and every instruction of gohal's s390x
+		// variants is older: CS, CSG, CDSG, LPQ, STPQ, STCK and BCR are
+		// z/Architecture base, STCKF the store-clock-fast facility (z9),
+		// LAA/LAN/LAO and BCR 14,0 the interlocked-access and
+		// fast-BCR-serialization facilities (z196). cpuid knows no
+		// s390x cache: its line is 256 bytes (x/sys/cpu pads to that).
+		f.CacheLine = 256
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true

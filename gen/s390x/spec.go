@@ -65,7 +65,7 @@ var Spec = spec.Arch{
 		// cpu_relax a compiler barrier. (NIAI, the access-intent hint
 		// Linux's spinlocks use, qualifies the next instruction's
 		// access, which from a function of its own is the return.)
-		"pause": {{Name: "nop", Brief: "returns at once", Why: "no spin hint exists on s390x: returns at once, as the Go runtime's procyieldAsm; the call is the delay"}},
+		"pause": {{Name: "nop", Brief: "no spin hint exists: returns at once", Why: "no spin hint exists on s390x: returns at once, as the Go runtime's procyieldAsm; the call is the delay"}},
 		"cas32": cs, "cas64": cs, "casuintptr": cs,
 		"fetchadd32": add, "fetchadd64": add, "fetchadduintptr": add,
 		"swap32": swap, "swap64": swap, "swapuintptr": swap,
@@ -95,8 +95,8 @@ var Spec = spec.Arch{
 			{Name: "cdsg", Brief: "CDSG loop", Why: "CDSG loop (raw bytes) from a first guess read with two plain loads: serializing"},
 		},
 		"cycles": {
-			{Name: "stckf", Brief: "STCKF", Why: "STCKF (store clock fast): the TOD clock without STCK's serialization; bit 51 ticks once per microsecond, so 4096 units per microsecond"},
-			{Name: "stck", Brief: "STCK", Why: "STCK: the TOD clock, serializing before and after, as the Go runtime's cputicks (which also clears the top bit)"},
+			{Name: "stckf", Brief: "STCKF, the TOD clock", Why: "STCKF (store clock fast): the TOD clock without STCK's serialization; bit 51 ticks once per microsecond, so 4096 units per microsecond"},
+			{Name: "stck", Brief: "STCK, serializing", Why: "STCK: the TOD clock, serializing before and after, as the Go runtime's cputicks (which also clears the top bit)"},
 		},
 		"spinlock32": {{Name: "cs", Brief: "L test, CS 0→1", Why: "plain L test, spinning without a hint while held (s390x has none), CS 0→1 when free"}},
 		// Linux on s390x keeps the CPU number in the TOD programmable
@@ -114,8 +114,9 @@ var Spec = spec.Arch{
 		// of the model's facilities (DFP, several crypto functions) and
 		// refuses to start. The z13's static base model with the vector
 		// facility on (which Go requires) and those facilities off is
-		// the closest it runs; max adds every facility TCG has (it is
-		// also qemu-s390x's default model).
+		// the closest it runs (its commas are qemu's property syntax;
+		// .ci/zarches separates models by ';'); max adds every facility
+		// TCG has (it is also qemu-s390x's default model).
 		CPUs:     []string{z13, "max"},
 		Binutils: "binutils-s390x-linux-gnu",
 	},

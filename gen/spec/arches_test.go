@@ -8,4 +8,5 @@ import (
 	_ "github.com/gohal/gohal/gen/amd64"
 	_ "github.com/gohal/gohal/gen/arm64"
 	_ "github.com/gohal/gohal/gen/riscv64"
+	_ "github.com/gohal/gohal/gen/s390x"
 )
