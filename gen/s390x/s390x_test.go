@@ -193,4 +193,16 @@ func TestSpec(t *testing.T) {
 	if a.Emulator.Binary != "qemu-s390x" || len(a.Emulator.CPUs) != 2 || a.Emulator.Binutils == "" {
 		t.Errorf("Emulator = %+v", a.Emulator)
 	}
+	// CI forces the second variant of every op that has one; of the
+	// 128-bit ops, load128 and store128 move to CDSG while cas128, whose
+	// only variant CDSG is, stays (they all stay hardware).
+	g := backend.ForcedGOHAL("s390x")
+	for _, want := range []string{"fetchadd64=cs", "fetchor32=cs", "fetchand64=cs", "fence=bcr15", "cycles=stck", "cpu=portable", "load128=cdsg", "store128=cdsg"} {
+		if !strings.Contains(g, want) {
+			t.Errorf("ForcedGOHAL(s390x) = %q lacks %s", g, want)
+		}
+	}
+	if strings.Contains(g, "cas128") || strings.Contains(g, "128=portable") {
+		t.Errorf("ForcedGOHAL(s390x) = %q names cas128 or a portable 128-bit variant", g)
+	}
 }
