@@ -67,8 +67,9 @@ var guards = []guard{
 	{op: "fetchadduintptr", flag: &guardFetchadduintptr, intrinsic: "laa"},
 }
 
-// Pause tells the CPU that the caller is spinning on a shared word: PAUSE
-// on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
+// Pause tells the CPU that the caller is spinning on a shared word, with
+// the architecture's spin-loop hint (PAUSE on amd64; Selected names the
+// variant, and the README's variants table every GOARCH's instruction). It
 // does not yield the goroutine.
 func Pause()
 
@@ -278,9 +279,9 @@ func store128_moved(addr *[2]uint64, lo, hi uint64) {
 	store128(resolve128(addr), lo, hi)
 }
 
-// Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
-// virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
-// monotonic per core, not a wall clock; see CycleFrequency for its rate.
+// Cycles returns the CPU's cycle or tick counter (the TSC on amd64; the
+// README's variants table names every GOARCH's). It is monotonic per core,
+// not a wall clock; see CycleFrequency for its rate.
 func Cycles() uint64
 
 // spinLockUint32 is the acquire loop of SpinLockUint32 in one call, with

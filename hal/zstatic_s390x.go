@@ -60,8 +60,9 @@ var bindings = map[string]binding.Kind{
 // guards is empty: a static build reads no flag.
 var guards []guard
 
-// Pause tells the CPU that the caller is spinning on a shared word: PAUSE
-// on amd64, ISB (or YIELD) on arm64, the Zihintpause PAUSE hint on riscv64. It
+// Pause tells the CPU that the caller is spinning on a shared word, with
+// the architecture's spin-loop hint (PAUSE on amd64; Selected names the
+// variant, and the README's variants table every GOARCH's instruction). It
 // does not yield the goroutine.
 func Pause() {
 	direct.StaticPause()
@@ -224,9 +225,9 @@ func store128U(addr *[2]uint64, lo, hi uint64) {
 	store128(resolve128(addr), lo, hi)
 }
 
-// Cycles returns the CPU's cycle or tick counter: the TSC on amd64, the
-// virtual count register CNTVCT_EL0 on arm64, the time CSR on riscv64. It is
-// monotonic per core, not a wall clock; see CycleFrequency for its rate.
+// Cycles returns the CPU's cycle or tick counter (the TSC on amd64; the
+// README's variants table names every GOARCH's). It is monotonic per core,
+// not a wall clock; see CycleFrequency for its rate.
 func Cycles() uint64 {
 	return direct.StaticCycles()
 }
