@@ -102,7 +102,9 @@ var (
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence); on loong64
-// nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA).
+// nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA); on s390x
+// nothing, as every instruction its variants use is older than the z13,
+// Go's minimum.
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
@@ -165,6 +167,15 @@ func detect() *Features {
 		// x/sys/cpu's Loong64.HasLAMCAS (CPUCFG word 2 bit 28, which the
 		// Go runtime's internal/cpu reads too); Debian's qemu 7.2 (la464)
 		// reports it false, so no test here could run such a variant.
+	case "s390x":
+		// No flag: Go requires a z13 (the runtime exits without the
+		// vector facility), and every instruction of gohal's s390x
+		// variants is older: CS, CSG, CDSG, LPQ, STPQ, STCK and BCR are
+		// z/Architecture base, STCKF the store-clock-fast facility (z9),
+		// LAA/LAN/LAO and BCR 14,0 the interlocked-access and
+		// fast-BCR-serialization facilities (z196). cpuid knows no
+		// s390x cache: its line is 256 bytes (x/sys/cpu pads to that).
+		f.CacheLine = 256
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true

@@ -28,6 +28,7 @@ import (
 	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/loong64"
 	"github.com/gohal/gohal/gen/riscv64"
+	"github.com/gohal/gohal/gen/s390x"
 )
 
 // backends lists one constructor per architecture. A new architecture is
@@ -38,6 +39,7 @@ var backends = []func() backend.Backend{
 	func() backend.Backend { return arm64.New() },
 	func() backend.Backend { return riscv64.New() },
 	func() backend.Backend { return loong64.New() },
+	func() backend.Backend { return s390x.New() },
 }
 
 // generateAll runs every backend and returns all files by name.

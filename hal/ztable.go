@@ -486,6 +486,60 @@ func specVariants(goarch, op string) []string {
 		return []string{"llsc"}
 	case "loong64/cpu":
 		return []string{"syscall", "portable"}
+	case "s390x/pause":
+		return []string{"nop"}
+	case "s390x/cas32":
+		return []string{"cs"}
+	case "s390x/cas64":
+		return []string{"cs"}
+	case "s390x/casuintptr":
+		return []string{"cs"}
+	case "s390x/fetchadd32":
+		return []string{"laa", "cs"}
+	case "s390x/fetchadd64":
+		return []string{"laa", "cs"}
+	case "s390x/swap32":
+		return []string{"cs"}
+	case "s390x/swap64":
+		return []string{"cs"}
+	case "s390x/fetchor32":
+		return []string{"lao", "cs"}
+	case "s390x/fetchor64":
+		return []string{"lao", "cs"}
+	case "s390x/fetchand32":
+		return []string{"lan", "cs"}
+	case "s390x/fetchand64":
+		return []string{"lan", "cs"}
+	case "s390x/fetchadduintptr":
+		return []string{"laa", "cs"}
+	case "s390x/swapuintptr":
+		return []string{"cs"}
+	case "s390x/loadacquireuintptr":
+		return []string{"mov"}
+	case "s390x/storereleaseuintptr":
+		return []string{"mov"}
+	case "s390x/loadacquire32":
+		return []string{"mov"}
+	case "s390x/loadacquire64":
+		return []string{"mov"}
+	case "s390x/storerelease32":
+		return []string{"mov"}
+	case "s390x/storerelease64":
+		return []string{"mov"}
+	case "s390x/fence":
+		return []string{"bcr14", "bcr15"}
+	case "s390x/cas128":
+		return []string{"cdsg"}
+	case "s390x/load128":
+		return []string{"pq", "cdsg"}
+	case "s390x/store128":
+		return []string{"pq", "cdsg"}
+	case "s390x/cycles":
+		return []string{"stckf", "stck"}
+	case "s390x/spinlock32":
+		return []string{"cs"}
+	case "s390x/cpu":
+		return []string{"syscall", "portable"}
 	}
 	return nil
 }

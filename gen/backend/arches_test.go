@@ -9,4 +9,5 @@ import (
 	_ "github.com/gohal/gohal/gen/arm64"
 	_ "github.com/gohal/gohal/gen/loong64"
 	_ "github.com/gohal/gohal/gen/riscv64"
+	_ "github.com/gohal/gohal/gen/s390x"
 )

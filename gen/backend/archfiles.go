@@ -88,6 +88,14 @@ func ArchFiles(arches []string) (map[string][]byte, error) {
 		return nil, err
 	}
 	out[w.name] = src
+	for _, g := range arches {
+		a, _ := spec.ArchOf(g)
+		for _, cpu := range a.Emulator.CPUs {
+			if cpu == "" || strings.ContainsAny(cpu, "; \t\n") {
+				return nil, fmt.Errorf("%s: CPU model %q: .ci/zarches separates models by ';' and fields by spaces", g, cpu)
+			}
+		}
+	}
 	out[ArchesFile] = []byte(archesList(arches))
 	return out, nil
 }
@@ -101,8 +109,9 @@ func archesList(arches []string) string {
 # The GOARCHes gen has a backend for (spec.Arches), one per line, for
 # .ci/run's loops (install, vet, and the qemu runs of every one but the
 # host's). Fields, "-" when empty:
-#   GOARCH  qemu-user binary  CPU models (comma-separated; "-": qemu's
-#   default)  Debian binutils package  GOHAL (every op's least preferred
+#   GOARCH  qemu-user binary  CPU models (separated by ';', as a model
+#   may carry qemu's ",feature=off" properties; "-": qemu's default)
+#   Debian binutils package  GOHAL (every op's least preferred
 #   variant that needs no CPU feature, the 128-bit ops all hardware or all
 #   portable: the non-preferred variants CI forces)
 `)
@@ -117,7 +126,7 @@ func archesList(arches []string) string {
 		if !ok {
 			a = spec.Arch{GOARCH: g}
 		}
-		fmt.Fprintf(&b, "%s %s %s %s %s\n", g, dash(a.Emulator.Binary), dash(strings.Join(a.Emulator.CPUs, ",")),
+		fmt.Fprintf(&b, "%s %s %s %s %s\n", g, dash(a.Emulator.Binary), dash(strings.Join(a.Emulator.CPUs, ";")),
 			dash(a.Emulator.Binutils), dash(ForcedGOHAL(g)))
 	}
 	return b.String()
@@ -127,13 +136,16 @@ func archesList(arches []string) string {
 // least preferred variant other than its first that requires no feature
 // (so that it runs on any CPU of the architecture): the variants a default
 // run does not reach. An op without one is left out. The 128-bit ops
-// (Op.Uint128), which share their words, are forced together: each to
-// such a hardware variant if every one has one, else all to "portable"
-// if every one has that variant and it is not already what runs.
+// (Op.Uint128), which share their words, are forced together: each to its
+// least preferred hardware variant that requires no feature, if every one
+// has one and one of them is not the op's first (an op whose only such
+// variant is its first, as s390x's cas128, is left out: it runs anyway),
+// else all to "portable" if every one has that variant and it is not
+// already what runs.
 func ForcedGOHAL(arch string) string {
-	pick := func(op *spec.Op, hardware bool) (string, bool) {
+	pick := func(op *spec.Op, hardware bool, from int) (string, bool) {
 		vs := op.Variants(arch)
-		for i := len(vs) - 1; i >= 1; i-- {
+		for i := len(vs) - 1; i >= from; i-- {
 			if len(vs[i].Requires) == 0 && (!hardware || !vs[i].Go) {
 				return vs[i].Name, true
 			}
@@ -148,14 +160,16 @@ func ForcedGOHAL(arch string) string {
 			group = append(group, op)
 			continue
 		}
-		if v, ok := pick(op, false); ok {
+		if v, ok := pick(op, false, 1); ok {
 			pairs = append(pairs, op.Name+"="+v)
 		}
 	}
-	hw, portable, moves := true, true, false
+	hw, hwMoves, portable, moves := true, false, true, false
 	for _, op := range group {
-		if _, ok := pick(op, true); !ok {
+		if v, ok := pick(op, true, 0); !ok {
 			hw = false
+		} else if v != op.Variants(arch)[0].Name {
+			hwMoves = true
 		}
 		if !op.HasGoVariant(arch) {
 			portable = false
@@ -166,9 +180,10 @@ func ForcedGOHAL(arch string) string {
 	}
 	for _, op := range group {
 		switch {
-		case hw:
-			v, _ := pick(op, true)
-			pairs = append(pairs, op.Name+"="+v)
+		case hw && hwMoves:
+			if v, _ := pick(op, true, 0); v != op.Variants(arch)[0].Name {
+				pairs = append(pairs, op.Name+"="+v)
+			}
 		case portable && moves:
 			pairs = append(pairs, op.Name+"="+spec.PortableName)
 		}

@@ -512,7 +512,17 @@ func zlevelFile(arch string, ls []spec.Level, i int) *goWriter {
 // zprobeFile: package lab/probe's declarations of the flag probes.
 func zprobeFile(arch string) *goWriter {
 	w := &goWriter{name: ProbeDir + "/zprobe_" + arch + ".go"}
-	w.header(DirectTags, "probe")
+	// A 128-bit op with one variant (cas128 on s390x) has a probe, whose
+	// alignment check tail-jumps to this package's misaligned128.
+	uint128 := false
+	for i := range spec.Ops {
+		uint128 = uint128 || spec.Ops[i].Uint128 && spec.Ops[i].Flagged(arch)
+	}
+	if uint128 {
+		w.header(DirectTags, "probe", "unsafe", DirectImport)
+	} else {
+		w.header(DirectTags, "probe")
+	}
 	w.p("// The flag-probe bytes: never written, so each Flagged entry's test\n")
 	w.p("// always falls through.\n")
 	w.p("var (\n")
@@ -541,6 +551,12 @@ func zprobeFile(arch string) *goWriter {
 			w.p("//\n//go:noescape\n")
 		}
 		w.p("%s\n", op.Decl(op.FlaggedName()))
+	}
+	if uint128 {
+		w.p("\n// %s is where a 128-bit probe jumps when addr is not 16-byte\n", spec.Misaligned128)
+		w.p("// aligned, as hal/direct's variants do: it panics with direct.AlignmentError.\n")
+		w.p("func %s(addr *[2]uint64) {\n", spec.Misaligned128)
+		w.p("\tpanic(&direct.AlignmentError{Addr: uintptr(unsafe.Pointer(addr))})\n}\n")
 	}
 	return w
 }

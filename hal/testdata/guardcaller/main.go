@@ -1,8 +1,9 @@
 // Command guardcaller is the caller that hal's TestGuardedDisassembly
-// builds for arm64 and reads back: one small function per guarded op,
-// each calling hal's exported function, which the compiler inlines. It
-// prints the results and hal.Inlined for each op, so the test can also
-// run it under qemu-aarch64 and see which code ran.
+// builds for arm64 (and gen/s390x's TestIntrinsicBindings for s390x) and
+// reads back: one small function per guarded op, each calling hal's
+// exported function, which the compiler inlines. It prints the results and
+// hal.Inlined for each op, so the tests can also run it under qemu and see
+// which code ran.
 package main
 
 import (
