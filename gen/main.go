@@ -23,24 +23,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/gohal/gohal/gen/amd64"
-	"github.com/gohal/gohal/gen/arm64"
+	"github.com/gohal/gohal/gen/arches"
 	"github.com/gohal/gohal/gen/backend"
-	"github.com/gohal/gohal/gen/loong64"
-	"github.com/gohal/gohal/gen/riscv64"
-	"github.com/gohal/gohal/gen/s390x"
 )
 
-// backends lists one constructor per architecture. A new architecture is
-// one more line here and one more package beside amd64, arm64 and riscv64
-// (see ARCHITECTURES.md at the repository root).
-var backends = []func() backend.Backend{
-	func() backend.Backend { return amd64.New() },
-	func() backend.Backend { return arm64.New() },
-	func() backend.Backend { return riscv64.New() },
-	func() backend.Backend { return loong64.New() },
-	func() backend.Backend { return s390x.New() },
-}
+// backends are gen/arches' constructors, one per architecture.
+var backends = arches.Backends
 
 // generateAll runs every backend and returns all files by name.
 func generateAll() (map[string][]byte, error) {

@@ -1,0 +1,28 @@
+// Package arches lists gen's backends, one per GOARCH with generated
+// assembly: importing it registers every architecture's part of the op
+// spec (gen/<arch>/spec.go calls spec.Register from init).
+//
+// A new architecture is its folder gen/<arch>/ plus one import and one line
+// of Backends here (ARCHITECTURES.md at the repository root); gen's
+// TestBackendsListed fails when a gen/<arch>/ folder registers a spec that
+// is not listed.
+package arches
+
+import (
+	"github.com/gohal/gohal/gen/amd64"
+	"github.com/gohal/gohal/gen/arm64"
+	"github.com/gohal/gohal/gen/backend"
+	"github.com/gohal/gohal/gen/loong64"
+	"github.com/gohal/gohal/gen/riscv64"
+	"github.com/gohal/gohal/gen/s390x"
+)
+
+// Backends lists one constructor per architecture, in the order gen runs
+// them.
+var Backends = []func() backend.Backend{
+	func() backend.Backend { return amd64.New() },
+	func() backend.Backend { return arm64.New() },
+	func() backend.Backend { return riscv64.New() },
+	func() backend.Backend { return loong64.New() },
+	func() backend.Backend { return s390x.New() },
+}
