@@ -540,6 +540,60 @@ func specVariants(goarch, op string) []string {
 		return []string{"cs"}
 	case "s390x/cpu":
 		return []string{"syscall", "portable"}
+	case "ppc64le/pause":
+		return []string{"ppr", "yield"}
+	case "ppc64le/cas32":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/cas64":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/casuintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/fetchadd32":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/fetchadd64":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/swap32":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/swap64":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/fetchor32":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/fetchor64":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/fetchand32":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/fetchand64":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/fetchadduintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/swapuintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64le/loadacquireuintptr":
+		return []string{"isync", "lwsync"}
+	case "ppc64le/storereleaseuintptr":
+		return []string{"lwsync"}
+	case "ppc64le/loadacquire32":
+		return []string{"isync", "lwsync"}
+	case "ppc64le/loadacquire64":
+		return []string{"isync", "lwsync"}
+	case "ppc64le/storerelease32":
+		return []string{"lwsync"}
+	case "ppc64le/storerelease64":
+		return []string{"lwsync"}
+	case "ppc64le/fence":
+		return []string{"sync"}
+	case "ppc64le/cas128":
+		return []string{"portable"}
+	case "ppc64le/load128":
+		return []string{"portable"}
+	case "ppc64le/store128":
+		return []string{"portable"}
+	case "ppc64le/cycles":
+		return []string{"isync_mftb", "mftb"}
+	case "ppc64le/spinlock32":
+		return []string{"llsc"}
+	case "ppc64le/cpu":
+		return []string{"syscall", "portable"}
 	}
 	return nil
 }
