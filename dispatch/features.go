@@ -104,7 +104,8 @@ var (
 // and PAUSE, a hint that older cores run as a no-op fence); on loong64
 // nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA); on s390x
 // nothing, as every instruction its variants use is older than the z13,
-// Go's minimum.
+// Go's minimum; on ppc64le nothing (larx/stcx., the syncs, MFTB and the
+// priority hints are in Power ISA 2.07, the POWER8 minimum Go requires).
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
@@ -176,6 +177,17 @@ func detect() *Features {
 		// fast-BCR-serialization facilities (z196). cpuid knows no
 		// s390x cache: its line is 256 bytes (x/sys/cpu pads to that).
 		f.CacheLine = 256
+	case "ppc64le":
+		// No flag: none of gohal's ppc64le variants needs one.
+		// lwarx/stwcx., ldarx/stdcx., SYNC, LWSYNC, ISYNC, MFTB and the
+		// or Rx,Rx,Rx priority and yield hints are all in Power ISA
+		// 2.07 (POWER8), the minimum Go requires of ppc64le
+		// (GOPPC64=power8). So are lq, stq and lqarx/stqcx., which a
+		// future 128-bit variant would use without a flag:
+		// gen/ppc64le/quad.go says why it is not in gohal yet. cpuid
+		// knows no POWER cache: its line is 128 bytes on POWER8 and
+		// POWER9 (x/sys/cpu pads to that).
+		f.CacheLine = 128
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true

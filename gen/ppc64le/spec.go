@@ -70,7 +70,7 @@ var Spec = spec.Arch{
 			{Name: "llsc", Brief: "load test, OR R1,R1,R1; OR R6,R6,R6 while held, LWARX/STWCX. 0→1", Why: "plain load test, the ppr priority hints while held, LWSYNC then an LWARX/STWCX. 0→1 loop then SYNC when free (cas32's lwsync variant)"},
 		},
 		"cpu": {
-			{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Why: "SC getcpu(2) (number 302): ppc64le Linux has no user-mode CPU-number register or instruction"},
+			{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Brief: "getcpu", Why: "SC getcpu(2) (number 302): ppc64le Linux has no user-mode CPU-number register or instruction"},
 			spec.Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
 		},
 	},
