@@ -25,8 +25,9 @@ import (
 // under Debian's qemu-user 7.2 (7.2.22), a STQCX. after LQARX never
 // succeeds, so cas128 loops forever. qemu -d cpu shows why: the lqarx it
 // emulates (serially: that build has no 128-bit host atomics) records the
-// reservation at EA+8 instead of EA, on ppc64le and ppc64 alike, and its
-// stqcx. then finds no reservation for EA. LQ and STQ themselves run, and
+// reservation at EA+8 instead of EA, and its stqcx. then finds no
+// reservation for EA (a big-endian ppc64 build of the same code hangs
+// the same way under qemu-ppc64). LQ and STQ themselves run, and
 // put lo and hi where this file expects (checked with qemu: after
 // w = {1, 2}, LQ into R4:R5 gives R4 = 2, R5 = 1, and LQARX into R6:R7
 // gives R6 = 2, R7 = 1). A newer qemu (the lqarx/stqcx. paths were
