@@ -1,5 +1,5 @@
 // Package arches lists gen's backends, one per GOARCH with generated
-// assembly: importing it registers every architecture's part of the op
+// assembly. Importing it registers every architecture's part of the op
 // spec (gen/<arch>/spec.go calls spec.Register from init).
 //
 // A new architecture is its folder gen/<arch>/ plus one import and one line
