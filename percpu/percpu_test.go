@@ -150,7 +150,11 @@ func TestHelperProcess(t *testing.T) {
 		done := make(chan bool)
 		go func() { Pin(); done <- true }() // never unpins: then it ends
 		<-done
-		time.Sleep(10 * time.Millisecond)
+		// The ending goroutine's fatal error exits with status 2; the
+		// child must not reach its own os.Exit(0) first, which on a
+		// loaded machine it did after a 10 ms wait (exit 0 with the
+		// fatal message printed). 5 s bounds the wait if it never comes.
+		time.Sleep(5 * time.Second)
 	case "memstats-pinned":
 		var m runtime.MemStats
 		Pin()
@@ -202,9 +206,17 @@ func syscallPinned() {
 	}()
 	Pin()
 	sleeping.Store(true)
-	ts := syscall.NsecToTimespec(int64(100 * time.Millisecond))
-	for syscall.Nanosleep(&ts, &ts) == syscall.EINTR {
-		// A signal ended the sleep early; ts holds what is left.
+	// The P is handed off only when sysmon sees the call blocked, and a
+	// loaded machine can keep sysmon's thread off a CPU for the whole of
+	// one sleep: the thread then gets its own P back and nothing fails.
+	// So the pinned goroutine sleeps again, up to 50 times (5 s), until
+	// a return finds the P taken; a child that gets through all of them
+	// exits 0 and the test reports it.
+	for range 50 {
+		ts := syscall.NsecToTimespec(int64(100 * time.Millisecond))
+		for syscall.Nanosleep(&ts, &ts) == syscall.EINTR {
+			// A signal ended the sleep early; ts holds what is left.
+		}
 	}
 	Unpin()
 }

@@ -656,7 +656,13 @@ func TestTuneLineApplied(t *testing.T) {
 	for _, r := range c.Results {
 		t.Logf("GOHAL=%s: %s at %d: %.2f -> %.2f ns/op, %s", c.Line, r.Op, r.Threads, float64(r.Before.Median), float64(r.After.Median), ratioShort(*r.Ratio))
 	}
-	if len(c.Harm) > 0 || code != 0 {
+	emulated := os.Getenv("GOHAL_TEST_EXEC") != ""
+	switch {
+	case (len(c.Harm) > 0 || code != 0) && emulated:
+		// Under qemu both processes' timings are the emulator's: a
+		// "harm" there says nothing about a CPU (seen once on power9).
+		t.Logf("emulated, not judged: tune's line GOHAL=%s found %v slower (exit %d)", rep.GOHAL, c.Harm, code)
+	case len(c.Harm) > 0 || code != 0:
 		t.Errorf("tune's line GOHAL=%s makes %v significantly slower (exit %d)", rep.GOHAL, c.Harm, code)
 	}
 	want, _ := dispatch.ParseOverride(rep.GOHAL)
@@ -683,7 +689,7 @@ func TestTuneLineApplied(t *testing.T) {
 		}
 		t.Logf("GOHAL=store128=portable: %s at %d: %.2f -> %.2f ns/op, %s", r.Op, r.Threads, float64(r.Before.Median), float64(r.After.Median), ratioShort(*r.Ratio))
 	}
-	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+	if emulated {
 		return // emulated: the numbers mean nothing
 	}
 	if !slices.Contains(c.Harm, "load128") || code != 1 {
