@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gohal/gohal/gen/internal/asmtest"
 	"github.com/gohal/gohal/gen/spec"
 )
 
@@ -363,19 +364,6 @@ func TestNotAsOrdered(t *testing.T) {
 	}
 }
 
-// hasSeq reports whether want appears in got in order (not necessarily
-// adjacent); each want entry matches an instruction equal to it or
-// starting with it followed by a space or a comma.
-func hasSeq(got []string, want ...string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && (g == want[i] || strings.HasPrefix(g, want[i]+" ") || strings.HasPrefix(g, want[i]+",")) {
-			i++
-		}
-	}
-	return i == len(want)
-}
-
 // TestHalBinary builds package hal's tests for loong64 and decodes the
 // binary: every variant and entry the spec implies must be there with the
 // instructions and barriers the design asks for, and no assembly function
@@ -384,38 +372,7 @@ func hasSeq(got []string, want ...string) bool {
 // hal/asm_loong64.s and hal/direct/zdirect_loong64.s, which
 // TestGeneratedFilesUpToDate keeps fresh.
 func TestHalBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds hal's tests for loong64")
-	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "hal.test")
-	cmd := exec.Command(gobin, "test", "-c", "-o", bin, "github.com/gohal/gohal/hal")
-	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=loong64", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c: %v\n%s", err, out)
-	}
-	syms := disassemble(t, bin)
-	symOf := map[string]string{}
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		for _, v := range op.AsmVariants("loong64") {
-			symOf[op.Symbol(v.Name)] = "github.com/gohal/gohal/hal/direct." + op.DirectName(v.Name) + ".abi0"
-		}
-	}
-	get := func(name string) []string {
-		sym, ok := symOf[name]
-		if !ok {
-			sym = "github.com/gohal/gohal/hal." + name + ".abi0"
-		}
-		insns, ok := syms[sym]
-		if !ok {
-			t.Errorf("%s (%s) is not in the binary", name, sym)
-		}
-		return insns
-	}
+	funcs := asmtest.NewFuncs("loong64", disassemble(t, asmtest.HalTestBinary(t, "loong64")))
 	expect := map[string][]string{
 		"pause_none":     {"ret"},
 		"fence_dbar":     {"dbar 0x10", "ret"},
@@ -484,25 +441,9 @@ func TestHalBinary(t *testing.T) {
 		if !op.HasGoVariant("loong64") && !op.InlineBinding("loong64") {
 			names = append(names, op.GoName)
 		}
-		for _, name := range names {
-			want, ok := expect[name]
-			if !ok {
-				t.Errorf("%s: no expected instructions in this test", name)
-				continue
-			}
-			got := get(name)
-			if !hasSeq(got, want...) {
-				t.Errorf("%s: want %q in order, disassembly:\n\t%s", name, want, strings.Join(got, "\n\t"))
-			}
-			for _, insn := range got {
-				if notAsOrdered(insn) {
-					t.Errorf("%s: %q breaks the design's ordering rules", name, insn)
-				}
-			}
-			checked++
-		}
+		checked += funcs.Check(t, names, expect, notAsOrdered, "breaks the design's ordering rules")
 	}
-	t.Logf("%d functions checked; fetchadd64_llsc: %s", checked, strings.Join(get("fetchadd64_llsc"), "; "))
+	t.Logf("%d functions checked; fetchadd64_llsc: %s", checked, strings.Join(funcs.Get(t, "fetchadd64_llsc"), "; "))
 }
 
 // disassemble decodes every function symbol of a loong64 ELF binary.

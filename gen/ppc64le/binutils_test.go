@@ -1,15 +1,10 @@
 package ppc64le
 
 import (
-	"encoding/binary"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gohal/gohal/gen/internal/asmtest"
 	"github.com/gohal/gohal/gen/spec"
 )
 
@@ -17,16 +12,8 @@ import (
 // Debian's binutils-powerpc64le-linux-gnu, and skip when it is not
 // installed.
 
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not installed (Debian package binutils-powerpc64le-linux-gnu)", name)
-	}
-	return p
-}
-
-var wordLine = regexp.MustCompile(`^\tWORD\s+\$(0x[0-9a-f]{8}) // (.+)$`)
+// power is the Power toolchain these tests use.
+const power = asmtest.Binutils("powerpc64le-linux-gnu")
 
 // TestWordsMatchBinutils assembles the GNU syntax written beside every WORD
 // of the generated files and of the quadword bodies (quad.go) with
@@ -35,94 +22,9 @@ var wordLine = regexp.MustCompile(`^\tWORD\s+\$(0x[0-9a-f]{8}) // (.+)$`)
 // instruction they use is the Go assembler's own): the quadword bodies'
 // are the ones checked.
 func TestWordsMatchBinutils(t *testing.T) {
-	as := needTool(t, "powerpc64le-linux-gnu-as")
-	objcopy := needTool(t, "powerpc64le-linux-gnu-objcopy")
-	var words []uint32
-	var src strings.Builder
-	for _, line := range strings.Split(generate(t)+renderQuad(t, false)+renderQuad(t, true), "\n") {
-		m := wordLine.FindStringSubmatch(line)
-		if m == nil {
-			if f := strings.Fields(line); len(f) > 0 && f[0] == "WORD" {
-				t.Errorf("WORD line without GNU syntax comment: %q", line)
-			}
-			continue
-		}
-		w, err := strconv.ParseUint(m[1], 0, 32)
-		if err != nil {
-			t.Fatal(err)
-		}
-		words = append(words, uint32(w))
-		src.WriteString(m[2] + "\n")
-	}
-	if len(words) < 2*len(quadBodies) {
-		t.Fatalf("only %d WORDs in the generated and quadword code", len(words))
-	}
-	dir := t.TempDir()
-	s, o, bin := filepath.Join(dir, "w.s"), filepath.Join(dir, "w.o"), filepath.Join(dir, "w.bin")
-	if err := os.WriteFile(s, []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	// -mpower8: the ISA level Go's ppc64le requires (lq, stq, lqarx and
 	// stqcx. are in it); -mregnames: accept r4 for register 4.
-	if out, err := exec.Command(as, "-mpower8", "-mregnames", "-o", o, s).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s\n%s", as, err, out, src.String())
-	}
-	if out, err := exec.Command(objcopy, "-O", "binary", "-j", ".text", o, bin).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", objcopy, err, out)
-	}
-	text, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(text) != 4*len(words) {
-		t.Fatalf("binutils assembled %d bytes for %d words", len(text), len(words))
-	}
-	lines := strings.Split(strings.TrimSpace(src.String()), "\n")
-	for i, w := range words {
-		if got := binary.LittleEndian.Uint32(text[4*i:]); got != w {
-			t.Errorf("%s: emitter wrote %#08x, binutils assembles %#08x", lines[i], w, got)
-		}
-	}
-}
-
-// disassemble returns the instructions of every function in a ppc64le ELF
-// binary by symbol, as "mnemonic operands" with objdump's spacing reduced
-// to one space.
-func disassemble(t *testing.T, bin string) map[string][]string {
-	t.Helper()
-	objdump := needTool(t, "powerpc64le-linux-gnu-objdump")
-	out, err := exec.Command(objdump, "-d", "--no-show-raw-insn", bin).Output()
-	if err != nil {
-		t.Fatalf("%s: %v", objdump, err)
-	}
-	fn := regexp.MustCompile(`^[0-9a-f]+ <(.+)>:$`)
-	ins := regexp.MustCompile(`^\s+[0-9a-f]+:\s+(\S+)\s*(\S*)`)
-	syms := map[string][]string{}
-	var cur string
-	for _, line := range strings.Split(string(out), "\n") {
-		if m := fn.FindStringSubmatch(line); m != nil {
-			cur = m[1]
-			continue
-		}
-		if m := ins.FindStringSubmatch(line); m != nil && cur != "" {
-			syms[cur] = append(syms[cur], strings.TrimSpace(m[1]+" "+m[2]))
-		}
-	}
-	return syms
-}
-
-// hasSeq reports whether want appears in got in order (not necessarily
-// adjacent); each want entry matches an instruction equal to it or
-// starting with it followed by a space or a comma ("lbz r3" matches
-// "lbz r3,13823(r3)", "and" matches "and r6,r5,r4" but not "andi. ...").
-func hasSeq(got []string, want ...string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && (g == want[i] || strings.HasPrefix(g, want[i]+" ") || strings.HasPrefix(g, want[i]+",")) {
-			i++
-		}
-	}
-	return i == len(want)
+	power.CheckWords(t, asmtest.Asm(t, New())+renderQuad(t, false)+renderQuad(t, true), 2*len(quadBodies), "-mpower8", "-mregnames")
 }
 
 // notAsOrdered reports an instruction (as objdump prints it) that hal's
@@ -166,41 +68,8 @@ func TestNotAsOrdered(t *testing.T) {
 // the committed hal/asm_ppc64le.s and hal/direct/zdirect_ppc64le.s, which
 // TestGeneratedFilesUpToDate keeps fresh.
 func TestGoToolchainEncodings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds hal's tests for ppc64le")
-	}
-	needTool(t, "powerpc64le-linux-gnu-objdump")
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "hal.test")
-	cmd := exec.Command(gobin, "test", "-c", "-o", bin, "github.com/gohal/gohal/hal")
-	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=ppc64le", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c: %v\n%s", err, out)
-	}
-	syms := disassemble(t, bin)
-	// The variants live in hal/direct under their exported names; the
-	// entries in hal.
-	symOf := map[string]string{}
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		for _, v := range op.AsmVariants("ppc64le") {
-			symOf[op.Symbol(v.Name)] = "github.com/gohal/gohal/hal/direct." + op.DirectName(v.Name) + ".abi0"
-		}
-	}
-	get := func(name string) []string {
-		sym, ok := symOf[name]
-		if !ok {
-			sym = "github.com/gohal/gohal/hal." + name + ".abi0"
-		}
-		insns, ok := syms[sym]
-		if !ok {
-			t.Errorf("%s (%s) is not in the binary", name, sym)
-		}
-		return insns
-	}
+	power.Need(t, "objdump")
+	funcs := asmtest.NewFuncs("ppc64le", power.Disassemble(t, asmtest.HalTestBinary(t, "ppc64le"), asmtest.FirstField))
 	lead := map[string]string{"lwsync": "lwsync", "sync": "hwsync"}
 	expect := map[string][]string{
 		"pause_ppr":                  {"mr r1,r1", "mr r6,r6", "blr"},
@@ -264,23 +133,7 @@ func TestGoToolchainEncodings(t *testing.T) {
 		if !op.GoEntry("ppc64le") {
 			names = append(names, op.GoName)
 		}
-		for _, name := range names {
-			want, ok := expect[name]
-			if !ok {
-				t.Errorf("%s: no expected instructions in this test", name)
-				continue
-			}
-			got := get(name)
-			if !hasSeq(got, want...) {
-				t.Errorf("%s: want %q in order, disassembly:\n\t%s", name, want, strings.Join(got, "\n\t"))
-			}
-			for _, insn := range got {
-				if notAsOrdered(insn) {
-					t.Errorf("%s: %q is not an ordering the design uses", name, insn)
-				}
-			}
-			checked++
-		}
+		checked += funcs.Check(t, names, expect, notAsOrdered, "is not an ordering the design uses")
 	}
-	t.Logf("checked %d functions; fetchadd64_lwsync: %s", checked, strings.Join(get("fetchadd64_lwsync"), "; "))
+	t.Logf("checked %d functions; fetchadd64_lwsync: %s", checked, strings.Join(funcs.Get(t, "fetchadd64_lwsync"), "; "))
 }

@@ -6,20 +6,11 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/gen/backend"
-	"github.com/gohal/gohal/gen/spec"
+	"github.com/gohal/gohal/gen/internal/asmtest"
 )
 
-func generate(t *testing.T) string {
-	t.Helper()
-	files, err := backend.Generate(New())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(files["asm_ppc64le.s"]) + string(files["direct/zdirect_ppc64le.s"])
-}
-
 func TestAsm(t *testing.T) {
-	s := generate(t)
+	s := asmtest.Asm(t, New())
 	for _, want := range []string{
 		"//go:build !purego && !race && !gohal_static\n",
 		"//go:build !purego\n",
@@ -65,7 +56,7 @@ func TestAsm(t *testing.T) {
 			// A jump to a label of the same TEXT is fine; one to a
 			// symbol is a tail call, allowed only to an op's Go
 			// variant, chosen by its flag.
-			if strings.Contains(line, "(SB)") && !goVariantJump(line) {
+			if strings.Contains(line, "(SB)") && !asmtest.GoVariantJump("ppc64le", line) {
 				t.Errorf("entries must not jump to another function: %q", line)
 			}
 		case "WORD":
@@ -88,7 +79,7 @@ func TestAsm(t *testing.T) {
 // store-conditional is followed by the retry branch and then SYNC, and
 // every LWARX/LDARX carries no EH hint.
 func TestFences(t *testing.T) {
-	lines := instructions(generate(t))
+	lines := instructions(asmtest.Asm(t, New()))
 	larx := 0
 	for i, l := range lines {
 		f := strings.Fields(l)
@@ -122,7 +113,7 @@ func TestFences(t *testing.T) {
 // register with itself, which changes nothing.
 func TestRegisters(t *testing.T) {
 	reg := regexp.MustCompile(`\bR(\d+)\b`)
-	for _, l := range instructions(generate(t)) {
+	for _, l := range instructions(asmtest.Asm(t, New())) {
 		switch l {
 		case "OR R1, R1, R1", "OR R6, R6, R6", "OR R27, R27, R27":
 			continue
@@ -198,20 +189,4 @@ func TestSelectMany(t *testing.T) {
 	if got := e.Pending(); got != want {
 		t.Errorf("Select with 3 variants:\n%s\nwant:\n%s", got, want)
 	}
-}
-
-// goVariantJump reports whether line is the tail jump of an op's entry to
-// that op's Go variant (<op>_portable), for an op that has one on ppc64le.
-func goVariantJump(line string) bool {
-	f := strings.Fields(line)
-	if len(f) != 2 || f[0] != "JMP" {
-		return false
-	}
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		if op.HasGoVariant("ppc64le") && f[1] == "·"+op.Name+"_portable(SB)" {
-			return true
-		}
-	}
-	return false
 }

@@ -2,109 +2,26 @@ package riscv64
 
 import (
 	"bytes"
-	"encoding/binary"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gohal/gohal/gen/internal/asmtest"
 	"github.com/gohal/gohal/gen/spec"
 )
 
 // These tests check the generated code with a real RISC-V toolchain,
 // Debian's binutils-riscv64-linux-gnu, and skip when it is not installed.
 
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not installed (Debian package binutils-riscv64-linux-gnu)", name)
-	}
-	return p
-}
-
-var wordLine = regexp.MustCompile(`^\tWORD\s+\$(0x[0-9a-f]{8}) // (.+)$`)
+// riscv is the RISC-V toolchain these tests use.
+const riscv = asmtest.Binutils("riscv64-linux-gnu")
 
 // TestWordsMatchBinutils assembles the GNU syntax written beside every WORD
 // in the generated file with riscv64-linux-gnu-as and checks that it
 // produces exactly the word the emitter computed.
 func TestWordsMatchBinutils(t *testing.T) {
-	as := needTool(t, "riscv64-linux-gnu-as")
-	objcopy := needTool(t, "riscv64-linux-gnu-objcopy")
-	var words []uint32
-	var src strings.Builder
-	for _, line := range strings.Split(generate(t), "\n") {
-		m := wordLine.FindStringSubmatch(line)
-		if m == nil {
-			if f := strings.Fields(line); len(f) > 0 && f[0] == "WORD" {
-				t.Errorf("WORD line without GNU syntax comment: %q", line)
-			}
-			continue
-		}
-		w, err := strconv.ParseUint(m[1], 0, 32)
-		if err != nil {
-			t.Fatal(err)
-		}
-		words = append(words, uint32(w))
-		src.WriteString(m[2] + "\n")
-	}
-	if len(words) == 0 {
-		t.Fatal("no WORD in asm_riscv64.s")
-	}
-	dir := t.TempDir()
-	s, o, bin := filepath.Join(dir, "w.s"), filepath.Join(dir, "w.o"), filepath.Join(dir, "w.bin")
-	if err := os.WriteFile(s, []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	// No C extension: every instruction is 4 bytes.
-	if out, err := exec.Command(as, "-march=rv64g_zihintpause", "-o", o, s).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s\n%s", as, err, out, src.String())
-	}
-	if out, err := exec.Command(objcopy, "-O", "binary", "-j", ".text", o, bin).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", objcopy, err, out)
-	}
-	text, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(text) != 4*len(words) {
-		t.Fatalf("binutils assembled %d bytes for %d words", len(text), len(words))
-	}
-	lines := strings.Split(strings.TrimSpace(src.String()), "\n")
-	for i, w := range words {
-		if got := binary.LittleEndian.Uint32(text[4*i:]); got != w {
-			t.Errorf("%s: emitter wrote %#08x, binutils assembles %#08x", lines[i], w, got)
-		}
-	}
-}
-
-// disassemble returns the instructions of every function in a RISC-V ELF
-// binary by symbol, as "mnemonic operands" with objdump's spacing reduced
-// to one space.
-func disassemble(t *testing.T, bin string) map[string][]string {
-	t.Helper()
-	objdump := needTool(t, "riscv64-linux-gnu-objdump")
-	out, err := exec.Command(objdump, "-d", "--no-show-raw-insn", bin).Output()
-	if err != nil {
-		t.Fatalf("%s: %v", objdump, err)
-	}
-	fn := regexp.MustCompile(`^[0-9a-f]+ <(.+)>:$`)
-	ins := regexp.MustCompile(`^\s+[0-9a-f]+:\s+(\S+)\s*(\S*)`)
-	syms := map[string][]string{}
-	var cur string
-	for _, line := range strings.Split(string(out), "\n") {
-		if m := fn.FindStringSubmatch(line); m != nil {
-			cur = m[1]
-			continue
-		}
-		if m := ins.FindStringSubmatch(line); m != nil && cur != "" {
-			syms[cur] = append(syms[cur], strings.TrimSpace(m[1]+" "+m[2]))
-		}
-	}
-	return syms
+	riscv.CheckWords(t, asmtest.Asm(t, New()), 1, "-march=rv64g_zihintpause")
 }
 
 // normalize maps spellings that depend on the binutils version to one:
@@ -115,20 +32,6 @@ func normalize(insn string) string {
 		return "pause"
 	}
 	return insn
-}
-
-// hasSeq reports whether want appears in got in order (not necessarily
-// adjacent); each want entry matches an instruction equal to it or
-// starting with it followed by a space or a comma ("lbu t0" matches
-// "lbu t0,-699(t0)", "add" matches "add a3,a2,a1" but not "addw ...").
-func hasSeq(got []string, want ...string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && (g == want[i] || strings.HasPrefix(g, want[i]+" ") || strings.HasPrefix(g, want[i]+",")) {
-			i++
-		}
-	}
-	return i == len(want)
 }
 
 // notAsOrdered reports an instruction (as objdump prints it) with other
@@ -177,45 +80,14 @@ func TestNotAsOrdered(t *testing.T) {
 // hal/asm_riscv64.s and hal/direct/zdirect_riscv64.s, which
 // TestGeneratedFilesUpToDate keeps fresh.
 func TestGoToolchainEncodings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds hal's tests for riscv64")
-	}
-	needTool(t, "riscv64-linux-gnu-objdump")
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "hal.test")
-	cmd := exec.Command(gobin, "test", "-c", "-o", bin, "github.com/gohal/gohal/hal")
-	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=riscv64", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c: %v\n%s", err, out)
-	}
-	syms := disassemble(t, bin)
-	// The variants live in hal/direct under their exported names; the
-	// entries in hal.
-	symOf := map[string]string{}
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		for _, v := range op.AsmVariants("riscv64") {
-			symOf[op.Symbol(v.Name)] = "github.com/gohal/gohal/hal/direct." + op.DirectName(v.Name) + ".abi0"
-		}
-	}
-	get := func(name string) []string {
-		sym, ok := symOf[name]
-		if !ok {
-			sym = "github.com/gohal/gohal/hal." + name + ".abi0"
-		}
-		insns, ok := syms[sym]
-		if !ok {
-			t.Errorf("%s (%s) is not in the binary", name, sym)
-		}
-		out := make([]string, len(insns))
+	riscv.Need(t, "objdump")
+	syms := riscv.Disassemble(t, asmtest.HalTestBinary(t, "riscv64"), asmtest.FirstField)
+	for _, insns := range syms {
 		for i, s := range insns {
-			out[i] = normalize(s)
+			insns[i] = normalize(s)
 		}
-		return out
 	}
+	funcs := asmtest.NewFuncs("riscv64", syms)
 	w := map[int]string{32: "w", 64: "d"}
 	expect := map[string][]string{
 		"pause_pause":          {"pause", "ret"},
@@ -280,26 +152,11 @@ func TestGoToolchainEncodings(t *testing.T) {
 		if !op.HasGoVariant("riscv64") {
 			names = append(names, op.GoName)
 		}
-		for _, name := range names {
-			want, ok := expect[name]
-			if !ok {
-				t.Errorf("%s: no expected instructions in this test", name)
-				continue
-			}
-			got := get(name)
-			if !hasSeq(got, want...) {
-				t.Errorf("%s: want %q in order, disassembly:\n\t%s", name, want, strings.Join(got, "\n\t"))
-			}
-			for _, insn := range got {
-				if notAsOrdered(insn) {
-					t.Errorf("%s: %q lacks the ordering the design asks for", name, insn)
-				}
-			}
-		}
+		funcs.Check(t, names, expect, notAsOrdered, "lacks the ordering the design asks for")
 	}
 	var buf bytes.Buffer
 	for _, s := range []string{"fetchadd64_amo", "cas64_llsc"} {
-		buf.WriteString(s + ": " + strings.Join(get(s), "; ") + "\n")
+		buf.WriteString(s + ": " + strings.Join(funcs.Get(t, s), "; ") + "\n")
 	}
 	t.Logf("disassembly:\n%s", buf.String())
 }

@@ -5,20 +5,11 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/gen/backend"
-	"github.com/gohal/gohal/gen/spec"
+	"github.com/gohal/gohal/gen/internal/asmtest"
 )
 
-func generate(t *testing.T) string {
-	t.Helper()
-	files, err := backend.Generate(New())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(files["asm_riscv64.s"]) + string(files["direct/zdirect_riscv64.s"])
-}
-
 func TestAsm(t *testing.T) {
-	s := generate(t)
+	s := asmtest.Asm(t, New())
 	for _, want := range []string{
 		"//go:build !purego && !race && !gohal_static\n",
 		"//go:build !purego\n",
@@ -60,7 +51,7 @@ func TestAsm(t *testing.T) {
 			// A jump to a label of the same TEXT (spinlock32's
 			// back edge) is fine; one to a symbol is a tail call,
 			// allowed only to an op's Go variant, chosen by its flag.
-			if strings.Contains(line, "(SB)") && !goVariantJump(line) {
+			if strings.Contains(line, "(SB)") && !asmtest.GoVariantJump("riscv64", line) {
 				t.Errorf("entries must not jump to another function: %q", line)
 			}
 		}
@@ -100,20 +91,4 @@ func TestSelectMany(t *testing.T) {
 	if got := e.Pending(); got != want {
 		t.Errorf("Select with 3 variants:\n%s\nwant:\n%s", got, want)
 	}
-}
-
-// goVariantJump reports whether line is the tail jump of an op's entry to
-// that op's Go variant (<op>_portable), for an op that has one on riscv64.
-func goVariantJump(line string) bool {
-	f := strings.Fields(line)
-	if len(f) != 2 || f[0] != "JMP" {
-		return false
-	}
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		if op.HasGoVariant("riscv64") && f[1] == "·"+op.Name+"_portable(SB)" {
-			return true
-		}
-	}
-	return false
 }

@@ -10,20 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gohal/gohal/gen/internal/asmtest"
 	"github.com/gohal/gohal/gen/spec"
 )
 
 // These tests check the generated code with a real s390x toolchain,
 // Debian's binutils-s390x-linux-gnu, and skip when it is not installed.
 
-func needTool(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s not installed (Debian package binutils-s390x-linux-gnu)", name)
-	}
-	return p
-}
+// s390 is the s390x toolchain these tests use.
+const s390 = asmtest.Binutils("s390x-linux-gnu")
 
 // rawLine matches an instruction written as raw bytes: WORD and BYTE
 // directives joined by "; ", then the GNU syntax as a comment.
@@ -58,8 +53,6 @@ func rawBytes(t *testing.T, line string) []byte {
 // checks that it produces exactly the bytes the emitter computed, and
 // that each is one whole instruction (the lengths add up).
 func TestRawMatchesBinutils(t *testing.T) {
-	as := needTool(t, "s390x-linux-gnu-as")
-	objcopy := needTool(t, "s390x-linux-gnu-objcopy")
 	var want []byte
 	var src strings.Builder
 	n := 0
@@ -78,67 +71,13 @@ func TestRawMatchesBinutils(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no raw-bytes instruction in the s390x assembly")
 	}
-	dir := t.TempDir()
-	s, o, bin := filepath.Join(dir, "w.s"), filepath.Join(dir, "w.o"), filepath.Join(dir, "w.bin")
-	if err := os.WriteFile(s, []byte(src.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	// -march=z13: Go's minimum; the assembler rejects what the z13 lacks.
-	if out, err := exec.Command(as, "-march=z13", "-o", o, s).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s\n%s", as, err, out, src.String())
-	}
-	if out, err := exec.Command(objcopy, "-O", "binary", "-j", ".text", o, bin).CombinedOutput(); err != nil {
-		t.Fatalf("%s: %v\n%s", objcopy, err, out)
-	}
-	got, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := s390.Assemble(t, src.String(), "-march=z13")
 	// binutils pads .text to an alignment with NOPR (07 07).
 	if len(got) < len(want) || !bytes.Equal(got[:len(want)], want) || strings.Trim(string(got[len(want):]), "\x07") != "" {
 		t.Errorf("emitter wrote\n% x\nbinutils assembles\n% x\nfrom\n%s", want, got, src.String())
 	}
 	t.Logf("%d raw-bytes instructions match binutils", n)
-}
-
-// disassemble returns the instructions of every function in an s390x ELF
-// binary by symbol, as "mnemonic operands" with objdump's tabs replaced by
-// spaces; a branch keeps objdump's "<symbol+offset>" after its target.
-func disassemble(t *testing.T, bin string) map[string][]string {
-	t.Helper()
-	objdump := needTool(t, "s390x-linux-gnu-objdump")
-	out, err := exec.Command(objdump, "-d", "--no-show-raw-insn", bin).Output()
-	if err != nil {
-		t.Fatalf("%s: %v", objdump, err)
-	}
-	fn := regexp.MustCompile(`^[0-9a-f]+ <(.+)>:$`)
-	ins := regexp.MustCompile(`^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$`)
-	syms := map[string][]string{}
-	var cur string
-	for _, line := range strings.Split(string(out), "\n") {
-		if m := fn.FindStringSubmatch(line); m != nil {
-			cur = m[1]
-			continue
-		}
-		if m := ins.FindStringSubmatch(line); m != nil && cur != "" {
-			syms[cur] = append(syms[cur], strings.Join(strings.Fields(m[1]+" "+m[2]), " "))
-		}
-	}
-	return syms
-}
-
-// hasSeq reports whether want appears in got in order (not necessarily
-// adjacent); each want entry matches an instruction equal to it or
-// starting with it followed by a space or a comma ("cs %r3" matches
-// "cs %r3,%r4,0(%r2)", "cs" matches "cs %r4,..." but not "csg ...").
-func hasSeq(got []string, want ...string) bool {
-	i := 0
-	for _, g := range got {
-		if i < len(want) && (g == want[i] || strings.HasPrefix(g, want[i]+" ") || strings.HasPrefix(g, want[i]+",")) {
-			i++
-		}
-	}
-	return i == len(want)
 }
 
 // reserved reports an instruction that touches a register the backend must
@@ -182,39 +121,8 @@ func TestReserved(t *testing.T) {
 // hal/asm_s390x.s and hal/direct/zdirect_s390x.s, which
 // TestGeneratedFilesUpToDate keeps fresh.
 func TestGoToolchainEncodings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds hal's tests for s390x")
-	}
-	needTool(t, "s390x-linux-gnu-objdump")
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "hal.test")
-	cmd := exec.Command(gobin, "test", "-c", "-o", bin, "github.com/gohal/gohal/hal")
-	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=s390x", "CGO_ENABLED=0", "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c: %v\n%s", err, out)
-	}
-	syms := disassemble(t, bin)
-	symOf := map[string]string{}
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		for _, v := range op.AsmVariants("s390x") {
-			symOf[op.Symbol(v.Name)] = "github.com/gohal/gohal/hal/direct." + op.DirectName(v.Name) + ".abi0"
-		}
-	}
-	get := func(name string) []string {
-		sym, ok := symOf[name]
-		if !ok {
-			sym = "github.com/gohal/gohal/hal." + name
-		}
-		insns, ok := syms[sym]
-		if !ok {
-			t.Errorf("%s (%s) is not in the binary", name, sym)
-		}
-		return insns
-	}
+	s390.Need(t, "objdump")
+	funcs := asmtest.NewFuncs("s390x", s390.Disassemble(t, asmtest.HalTestBinary(t, "s390x", "GOFLAGS="), asmtest.AllFields))
 	flag := []string{"larl %r10", "llgc %r1,0(%r10)", "cgij %r1,0,7"}
 	seq := func(parts ...[]string) []string {
 		var out []string
@@ -308,25 +216,10 @@ func TestGoToolchainEncodings(t *testing.T) {
 			names = append(names, op.UEntry()+".abi0")
 		}
 	}
-	for _, name := range names {
-		want, ok := expect[name]
-		if !ok {
-			t.Errorf("%s: no expected instructions in this test", name)
-			continue
-		}
-		got := get(name)
-		if !hasSeq(got, want...) {
-			t.Errorf("%s: want %q in order, disassembly:\n\t%s", name, want, strings.Join(got, "\n\t"))
-		}
-		for _, insn := range got {
-			if reserved(insn) {
-				t.Errorf("%s: %q touches a register the Go toolchain reserves", name, insn)
-			}
-		}
-	}
+	funcs.Check(t, names, expect, reserved, "touches a register the Go toolchain reserves")
 	var buf bytes.Buffer
 	for _, s := range []string{"cas128_cdsg", "store128.abi0"} {
-		buf.WriteString(s + ": " + strings.Join(get(s), "; ") + "\n")
+		buf.WriteString(s + ": " + strings.Join(funcs.Get(t, s), "; ") + "\n")
 	}
 	t.Logf("disassembly:\n%s", buf.String())
 }
@@ -344,7 +237,7 @@ func TestIntrinsicBindings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds hal/testdata/guardcaller for s390x")
 	}
-	needTool(t, "s390x-linux-gnu-objdump")
+	s390.Need(t, "objdump")
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
@@ -356,7 +249,7 @@ func TestIntrinsicBindings(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	syms := disassemble(t, bin)
+	syms := s390.Disassemble(t, bin, asmtest.AllFields)
 	calls := func(insns []string, sym string) bool {
 		for _, i := range insns {
 			if strings.HasPrefix(i, "brasl %r14,") && strings.Contains(i, sym) {
@@ -371,7 +264,7 @@ func TestIntrinsicBindings(t *testing.T) {
 		"main.callSwap":     {"lg", "csg", "jne"},
 	} {
 		got := syms[fn]
-		if !hasSeq(got, want...) {
+		if !asmtest.HasSeq(got, want...) {
 			t.Errorf("%s: want %q in order (sync/atomic's intrinsic, inlined), disassembly:\n\t%s", fn, want, strings.Join(got, "\n\t"))
 		}
 		for _, i := range got {

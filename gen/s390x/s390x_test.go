@@ -7,22 +7,14 @@ import (
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/gen/backend"
+	"github.com/gohal/gohal/gen/internal/asmtest"
 	"github.com/gohal/gohal/gen/spec"
 )
-
-func generateFiles(t *testing.T) map[string][]byte {
-	t.Helper()
-	files, err := backend.Generate(New())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
 
 // generate returns hal's, hal/direct's and lab/probe's s390x assembly.
 func generate(t *testing.T) string {
 	t.Helper()
-	files := generateFiles(t)
+	files := asmtest.Generate(t, New())
 	return string(files["asm_s390x.s"]) + string(files["direct/zdirect_s390x.s"]) + string(files["../lab/probe/zprobe_s390x.s"])
 }
 
@@ -130,7 +122,7 @@ func TestBindings(t *testing.T) {
 		}
 	}
 	// A guarded op's entry is its flag entry; an inlined one has none.
-	s := string(generateFiles(t)["asm_s390x.s"])
+	s := string(asmtest.Generate(t, New())["asm_s390x.s"])
 	if strings.Contains(s, "TEXT ·CompareAndSwapUint64(SB)") || !strings.Contains(s, "TEXT ·fetchadd64Flag(SB)") {
 		t.Error("asm_s390x.s: want no CAS entry (inlined) and fetchadd64's flag entry (guarded)")
 	}
