@@ -127,11 +127,7 @@ func (e *Backend) ResolveUint128(entry, moved string) error {
 
 // Variant implements backend.Backend.
 func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
-	f, err := bodies.Lookup("arm64", op, v)
-	if err != nil {
-		return err
-	}
-	return f(e, prefix)
+	return backend.WriteBody(bodies, e, op, v, prefix)
 }
 
 func loadOp(size int) string {

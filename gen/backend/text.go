@@ -123,6 +123,17 @@ func (m Bodies[B]) Lookup(arch string, op *spec.Op, v spec.Variant) (B, error) {
 	return b, nil
 }
 
+// WriteBody writes op's variant v on the text backend e with its body in
+// m, labels prefixed with prefix: the whole of a text backend's Variant.
+// The error for a missing body names e.Arch().
+func WriteBody[E interface{ Arch() string }, B ~func(E, string) error](m Bodies[B], e E, op *spec.Op, v spec.Variant, prefix string) error {
+	f, err := m.Lookup(e.Arch(), op, v)
+	if err != nil {
+		return err
+	}
+	return f(e, prefix)
+}
+
 // Pending returns the text written since the last Finish (for tests).
 func (e *TextEmitter) Pending() string { return e.buf.String() }
 

@@ -141,11 +141,7 @@ func (e *Backend) Select(sel string, labels []string) {
 
 // Variant implements backend.Backend.
 func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
-	f, err := bodies.Lookup(e.goarch, op, v)
-	if err != nil {
-		return err
-	}
-	return f(e, prefix)
+	return backend.WriteBody(bodies, e, op, v, prefix)
 }
 
 // loadOp zero-extends: a 32-bit argument is compared with what LWARX

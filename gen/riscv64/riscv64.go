@@ -122,11 +122,7 @@ func (e *Backend) ResolveUint128(entry, moved string) error {
 
 // Variant implements backend.Backend.
 func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
-	f, err := bodies.Lookup("riscv64", op, v)
-	if err != nil {
-		return err
-	}
-	return f(e, prefix)
+	return backend.WriteBody(bodies, e, op, v, prefix)
 }
 
 func moveOp(size int) string {

@@ -137,11 +137,7 @@ func (e *Backend) ResolveUint128(entry, moved string) error {
 
 // Variant implements backend.Backend.
 func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
-	f, err := bodies.Lookup("s390x", op, v)
-	if err != nil {
-		return err
-	}
-	return f(e, prefix)
+	return backend.WriteBody(bodies, e, op, v, prefix)
 }
 
 // loadOp zero-extends: MOVWZ (LLGF) for 32 bits. CS compares and the
