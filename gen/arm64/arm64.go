@@ -130,25 +130,9 @@ func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 	return backend.WriteBody(bodies, e, op, v, prefix)
 }
 
-func loadOp(size int) string {
-	switch size {
-	case 1:
-		return "MOVBU"
-	case 4:
-		return "MOVWU"
-	}
-	return "MOVD"
-}
+var loadOp = backend.Moves("MOVBU", "MOVWU", "MOVD")
 
-func storeOp(size int) string {
-	switch size {
-	case 1:
-		return "MOVB"
-	case 4:
-		return "MOVW"
-	}
-	return "MOVD"
-}
+var storeOp = backend.Moves("MOVB", "MOVW", "MOVD")
 
 // sfx returns the mnemonic suffix for a width: W for 32 bits, D (or
 // nothing, when d is "") for 64.

@@ -305,3 +305,12 @@ func TestGoEntryShapes(t *testing.T) {
 		t.Errorf("one variant:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestMoves(t *testing.T) {
+	op := Moves("MOVB", "MOVW", "MOVD")
+	for size, want := range map[int]string{1: "MOVB", 4: "MOVW", 8: "MOVD"} {
+		if got := op(size); got != want {
+			t.Errorf("Moves(...)(%d) = %q, want %q", size, got, want)
+		}
+	}
+}

@@ -97,6 +97,20 @@ func (e *TextEmitter) Store(r string, i int) {
 	e.Ins(e.StoreOp(e.frame.Results[i].Size), r, e.Result(i))
 }
 
+// Moves returns a LoadOp or StoreOp: the mnemonic b for a 1-byte value, w
+// for a 4-byte one, d for any other size (the 8-byte words).
+func Moves(b, w, d string) func(size int) string {
+	return func(size int) string {
+		switch size {
+		case 1:
+			return b
+		case 4:
+			return w
+		}
+		return d
+	}
+}
+
 // Bodies maps "op/variant" to a backend's body of that variant. A
 // backend's Implements is its Bodies' Implements, so the list the driver
 // checks against the spec is derived from the bodies themselves.

@@ -159,15 +159,7 @@ func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 
 // moveOp is the Go assembler's load and store of a size in bytes: MOVW
 // loads sign-extended (LD.W), MOVV is 64 bits (LD.D/ST.D).
-func moveOp(size int) string {
-	switch size {
-	case 1:
-		return "MOVB"
-	case 4:
-		return "MOVW"
-	}
-	return "MOVV"
-}
+var moveOp = backend.Moves("MOVB", "MOVW", "MOVV")
 
 // sfx returns the Go mnemonic suffix for a width: W for 32 bits, V for 64.
 func sfx(bits int) string {

@@ -146,25 +146,9 @@ func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 
 // loadOp zero-extends: a 32-bit argument is compared with what LWARX
 // loaded, and LWARX zero-extends.
-func loadOp(size int) string {
-	switch size {
-	case 1:
-		return "MOVBZ"
-	case 4:
-		return "MOVWZ"
-	}
-	return "MOVD"
-}
+var loadOp = backend.Moves("MOVBZ", "MOVWZ", "MOVD")
 
-func storeOp(size int) string {
-	switch size {
-	case 1:
-		return "MOVB"
-	case 4:
-		return "MOVW"
-	}
-	return "MOVD"
-}
+var storeOp = backend.Moves("MOVB", "MOVW", "MOVD")
 
 // larx and stcx return the load-and-reserve and store-conditional of a
 // width: LWAR/STWCCC (lwarx/stwcx.) for 32 bits, LDAR/STDCCC for 64.

@@ -125,15 +125,7 @@ func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 	return backend.WriteBody(bodies, e, op, v, prefix)
 }
 
-func moveOp(size int) string {
-	switch size {
-	case 1:
-		return "MOVB"
-	case 4:
-		return "MOVW"
-	}
-	return "MOV"
-}
+var moveOp = backend.Moves("MOVB", "MOVW", "MOV")
 
 // sfx returns the mnemonic suffix for a width: W for 32 bits, D for 64.
 func sfx(bits int) string {

@@ -143,25 +143,9 @@ func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 // loadOp zero-extends: MOVWZ (LLGF) for 32 bits. CS compares and the
 // interlocked updates operate on the low 32 bits of a register only, so
 // the upper half never matters to them.
-func loadOp(size int) string {
-	switch size {
-	case 1:
-		return "MOVBZ"
-	case 4:
-		return "MOVWZ"
-	}
-	return "MOVD"
-}
+var loadOp = backend.Moves("MOVBZ", "MOVWZ", "MOVD")
 
-func storeOp(size int) string {
-	switch size {
-	case 1:
-		return "MOVB"
-	case 4:
-		return "MOVW"
-	}
-	return "MOVD"
-}
+var storeOp = backend.Moves("MOVB", "MOVW", "MOVD")
 
 // csOp is CS for 32 bits, CSG for 64.
 func csOp(bits int) string {
