@@ -250,10 +250,15 @@ func (l *MCS) Unlock() {
 		// reused (l.own as soon as tail is nil again) and must start
 		// with no successor.
 		n.next.Store(nil)
-		l.release(n)
+		// n goes back to the pool after the handover, not before: the
+		// pool's Put (and the pin check before it) would otherwise stand
+		// between this releaser and the waiter it hands the lock to.
+		// Nothing refers to n once succ has linked itself behind it.
 		if hal.CompareAndSwapUint32(&succ.locked, mcsWaiting, mcsGranted) {
+			l.release(n)
 			return
 		}
+		l.release(n)
 		// succ's owner sleeps: it swung locked once and will not touch
 		// succ again before it is woken, so its parker is read here.
 		w := succ.p.Load()
