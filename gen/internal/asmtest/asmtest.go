@@ -1,7 +1,9 @@
-// Package asmtest holds the test helpers every text backend's tests share:
-// generating a backend's assembly, building package hal's tests for a
-// GOARCH, finding hal's assembly functions in that binary, checking their
-// instructions, and driving a GNU binutils cross toolchain (assembling the
+// Package asmtest holds the test helpers that every text backend's tests
+// share.
+//
+// They generate a backend's assembly, build package hal's tests for a
+// GOARCH, find hal's assembly functions in that binary, check their
+// instructions, and drive a GNU binutils cross toolchain (assembling the
 // GNU syntax written beside raw-encoded instructions, disassembling with
 // objdump). What is particular to an ISA (the expected instructions, which
 // of them break the design's rules, how raw bytes are written) stays in the
