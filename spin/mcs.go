@@ -82,8 +82,11 @@ type MCS struct {
 	// holder is the current holder's node; only the holder reads or
 	// writes it.
 	holder *mcsNode
-	passed atomic.Uint64
-	_      [lineSize - mcsHotSize]byte
+	// handovers counts the handovers to a waiter, for the scheduling
+	// point (schedpoint.go); only the holder reads or writes it.
+	handovers uint32
+	passed    atomic.Uint64
+	_         [lineSize - mcsHotSize]byte
 	// own is the node of a holder that found the lock free. It is free
 	// for reuse whenever tail is nil: a holder that uses it leaves the
 	// queue either by swinging tail from it to nil or by handing over
@@ -92,13 +95,15 @@ type MCS struct {
 	// sleepers counts waiters that swung their node to mcsLeft or
 	// mcsSleeping and have not been woken yet, for tests.
 	sleepers atomic.Int32
+	sched    schedClock
 }
 
 // mcsHotSize is the size of MCS's fields on its first line.
 const mcsHotSize = unsafe.Sizeof(struct {
-	tail   atomic.Pointer[mcsNode]
-	holder *mcsNode
-	passed atomic.Uint64
+	tail      atomic.Pointer[mcsNode]
+	holder    *mcsNode
+	handovers uint32
+	passed    atomic.Uint64
 }{})
 
 // Lock locks l, queueing behind the current holder and waiters.
@@ -216,6 +221,10 @@ func (l *MCS) TryLock() bool {
 // there is one: a spinning waiter, or one that sleeps keeping its place
 // (which it wakes). It passes over, and wakes, every waiter before that
 // one that left the queue. Unlocking an unlocked MCS panics.
+//
+// An Unlock that hands the lock to a waiter may then yield the processor
+// (runtime.Gosched), at most once per 100 µs per lock: see "Scheduling
+// points" in the package documentation.
 func (l *MCS) Unlock() {
 	n := l.holder
 	if n == nil {
@@ -226,9 +235,13 @@ func (l *MCS) Unlock() {
 	// waiter gets the lock without waiting for the scheduler calls.
 	var later [ticketWakeBatch]*parker
 	nlater := 0
+	yield := false
 	defer func() {
 		for _, w := range later[:nlater] {
 			w.unpark()
+		}
+		if yield {
+			schedYield()
 		}
 	}()
 	for {
@@ -254,8 +267,13 @@ func (l *MCS) Unlock() {
 		// pool's Put (and the pin check before it) would otherwise stand
 		// between this releaser and the waiter it hands the lock to.
 		// Nothing refers to n once succ has linked itself behind it.
+		// The count is read and written before the handover, while this
+		// goroutine still holds the lock.
+		l.handovers++
+		h := l.handovers
 		if hal.CompareAndSwapUint32(&succ.locked, mcsWaiting, mcsGranted) {
 			l.release(n)
+			yield = l.sched.due(h)
 			return
 		}
 		l.release(n)

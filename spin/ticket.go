@@ -50,6 +50,7 @@ type Ticket struct {
 	// ticket t while it sleeps (or is about to); see ticketSlot.
 	slots  [ticketSlots]ticketSlot
 	passed atomic.Uint64
+	sched  schedClock
 }
 
 // ticketHotSize is the size of Ticket's fields on its first line.
@@ -223,6 +224,10 @@ func (l *Ticket) TryLock() bool {
 // releaser, having seen nobody, would never look at the slot, and the
 // waiter would sleep forever. With the swap, either the waiter sees its
 // turn, or the releaser sees the ticket taken and its mark.
+//
+// An Unlock that hands the lock to a waiter may then yield the processor
+// (runtime.Gosched), at most once per 100 µs per lock: see "Scheduling
+// points" in the package documentation.
 func (l *Ticket) Unlock() {
 	s := hal.LoadAcquireUint32(&l.serving)
 	if hal.LoadAcquireUint32(&l.next) == s {
@@ -242,9 +247,13 @@ const ticketWakeBatch = 4
 func (l *Ticket) handOver(s uint32) {
 	var later [ticketWakeBatch]*parker
 	nlater := 0
+	yield := false
 	defer func() {
 		for _, w := range later[:nlater] {
 			w.unpark()
+		}
+		if yield {
+			schedYield()
 		}
 	}()
 	for {
@@ -255,7 +264,10 @@ func (l *Ticket) handOver(s uint32) {
 		slot := &l.slots[s%ticketSlots]
 		m := slot.mark.Load()
 		if m != slotMark(s, slotLeft) && m != slotMark(s, slotStay) {
-			return // s's waiter is in line: it has the lock
+			// s's waiter is in line: it has the lock. serving counts
+			// the handovers for the scheduling point (schedpoint.go).
+			yield = l.sched.due(s)
+			return
 		}
 		w := slot.p.Load()
 		if !slot.mark.CompareAndSwap(m, 0) {

@@ -1,0 +1,68 @@
+package spin
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// Scheduling points of the FIFO locks. Two goroutines that pass a Ticket
+// or MCS lock back and forth keep two processors busy without ever
+// entering the scheduler: each finds its turn within a few hundred
+// nanoseconds, so neither parks. But a processor runs its timers, and the
+// goroutines queued on it, only when it enters the scheduler. So a third
+// goroutine whose time.Sleep has expired (or that a releaser woke onto
+// that processor) waits for the next preemption, up to 10 ms, and then
+// arrives just when one of the two stalled, which is when its wait for
+// the lock is longest. sync.Mutex has no such gap: its waiters park after
+// a few spins, and a parking goroutine enters the scheduler.
+//
+// So a releaser that hands the lock to a waiter (a contended handover)
+// reads the clock every schedEvery handovers, and if no releaser of this
+// lock has yielded for schedInterval, it yields (runtime.Gosched) after
+// the handover, holding no place in line. That bounds the wait of a
+// goroutine that became runnable on such a processor to about
+// schedInterval, for one Gosched per schedInterval of contended locking
+// (about 1 µs per 100 µs: 1 %). A releaser that holds a percpu.Pin does
+// not yield.
+const (
+	schedEvery    = 64
+	schedInterval = 100 * time.Microsecond
+)
+
+// schedClock is a lock's record of when one of its releasers last
+// yielded at a scheduling point. The zero value has never yielded.
+type schedClock struct{ last atomic.Int64 }
+
+// due reports whether the releaser of the contended handover numbered n
+// (a count that advances by one per handover, wrapping) must yield: every
+// schedEvery-th handover reads the clock, and the first releaser to see
+// schedInterval passed since the last yield claims the yield.
+func (c *schedClock) due(n uint32) bool {
+	return n%schedEvery == 0 && c.claim()
+}
+
+// claim reads the clock and claims the yield if it is due.
+func (c *schedClock) claim() bool {
+	now := schedNow()
+	last := c.last.Load()
+	return now-last >= int64(schedInterval) && c.last.CompareAndSwap(last, now)
+}
+
+// schedYield is the yield of a scheduling point, after the handover.
+func schedYield() {
+	if mayNotSleep() {
+		return // a pinned goroutine must not yield
+	}
+	schedYields.Add(1)
+	runtime.Gosched()
+}
+
+// schedNow is the clock of the scheduling points, in nanoseconds since
+// clockBase (monotonic); tests replace it.
+var schedNow = func() int64 { return int64(time.Since(clockBase)) }
+
+var clockBase = time.Now()
+
+// schedYields counts the yields at scheduling points, for tests.
+var schedYields atomic.Uint64

@@ -1,0 +1,109 @@
+package spin
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestSchedPoint checks the FIFO locks' scheduling points
+// (schedpoint.go): two goroutines hand the lock to each other, every
+// Unlock made with the other goroutine in line, 640 times. With a clock
+// that advances by schedInterval at every read, every schedEvery-th
+// contended handover yields (10 yields); with a clock that stands still,
+// none does. Waiters stay in line (strictFIFO), so every handover the
+// protocol makes is one the lock counts.
+func TestSchedPoint(t *testing.T) {
+	strictFIFO = true
+	defer func() { strictFIFO = false }()
+	saved := schedNow
+	defer func() { schedNow = saved }()
+	const handovers = 10 * schedEvery
+	forEachLock(t, func(t *testing.T, k lockKind) {
+		if !k.fifo {
+			t.Skip("not a FIFO lock")
+		}
+		for _, tc := range []struct {
+			name  string
+			step  time.Duration
+			yield uint64
+		}{
+			{"clock-advances", schedInterval, handovers / schedEvery},
+			{"clock-stopped", 0, 0},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				var now atomic.Int64
+				schedNow = func() int64 { return now.Add(int64(tc.step)) }
+				before := schedYields.Load()
+				pingPong(t, k.new(), handovers)
+				if got := schedYields.Load() - before; got != tc.yield {
+					t.Errorf("%d handovers made %d yields at scheduling points, want %d", handovers, got, tc.yield)
+				}
+			})
+		}
+	})
+}
+
+// pingPong has two goroutines hand l to each other n times, each Unlock
+// made while the other goroutine waits in line.
+func pingPong(t *testing.T, l Locker, n int) {
+	t.Helper()
+	var (
+		h    int // handovers made; guarded by l
+		wg   sync.WaitGroup
+		fail atomic.Bool
+	)
+	worker := func(holding bool) {
+		defer wg.Done()
+		for {
+			if !holding {
+				l.Lock()
+			}
+			holding = false
+			if h >= n || fail.Load() {
+				l.Unlock()
+				return
+			}
+			h++
+			if !queuedBehind(l, 10*time.Second) {
+				fail.Store(true)
+			}
+			l.Unlock()
+		}
+	}
+	l.Lock()
+	wg.Add(2)
+	go worker(true)
+	go worker(false)
+	wg.Wait()
+	if fail.Load() {
+		t.Fatal("the other goroutine never queued behind the holder")
+	}
+}
+
+// queuedBehind waits until a goroutine waits in line behind the holder of
+// the FIFO lock l, yielding meanwhile, and reports whether one did before
+// the deadline.
+func queuedBehind(l Locker, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		switch l := l.(type) {
+		case *Ticket:
+			if atomic.LoadUint32(&l.next)-atomic.LoadUint32(&l.serving) >= 2 {
+				return true
+			}
+		case *MCS:
+			if l.holder.next.Load() != nil {
+				return true
+			}
+		default:
+			panic("queuedBehind: not a FIFO lock")
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		runtime.Gosched()
+	}
+}
