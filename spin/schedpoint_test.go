@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gohal/gohal/percpu"
 )
 
 // TestSchedPoint checks the FIFO locks' scheduling points
@@ -37,7 +39,7 @@ func TestSchedPoint(t *testing.T) {
 				var now atomic.Int64
 				schedNow = func() int64 { return now.Add(int64(tc.step)) }
 				before := schedYields.Load()
-				pingPong(t, k.new(), handovers)
+				pingPong(t, k.new(), handovers, false)
 				if got := schedYields.Load() - before; got != tc.yield {
 					t.Errorf("%d handovers made %d yields at scheduling points, want %d", handovers, got, tc.yield)
 				}
@@ -46,9 +48,35 @@ func TestSchedPoint(t *testing.T) {
 	})
 }
 
+// TestSchedPointPinned checks that a releaser holding a percpu.Pin never
+// yields at a scheduling point, however late the clock says it is: the
+// runtime would stop the program ("fatal error: schedule: holding locks").
+func TestSchedPointPinned(t *testing.T) {
+	if !percpu.Pinned {
+		t.Skip("the fallback build of percpu pins nothing")
+	}
+	strictFIFO = true
+	defer func() { strictFIFO = false }()
+	saved := schedNow
+	defer func() { schedNow = saved }()
+	var now atomic.Int64
+	schedNow = func() int64 { return now.Add(int64(schedInterval)) }
+	forEachLock(t, func(t *testing.T, k lockKind) {
+		if !k.fifo {
+			t.Skip("not a FIFO lock")
+		}
+		before := schedYields.Load()
+		pingPong(t, k.new(), 4*schedEvery, true)
+		if got := schedYields.Load() - before; got != 0 {
+			t.Errorf("pinned releasers yielded %d times at scheduling points, want 0", got)
+		}
+	})
+}
+
 // pingPong has two goroutines hand l to each other n times, each Unlock
-// made while the other goroutine waits in line.
-func pingPong(t *testing.T, l Locker, n int) {
+// made while the other goroutine waits in line, and while holding a
+// percpu.Pin if pinned.
+func pingPong(t *testing.T, l Locker, n int, pinned bool) {
 	t.Helper()
 	var (
 		h    int // handovers made; guarded by l
@@ -70,7 +98,13 @@ func pingPong(t *testing.T, l Locker, n int) {
 			if !queuedBehind(l, 10*time.Second) {
 				fail.Store(true)
 			}
+			if pinned {
+				percpu.Pin()
+			}
 			l.Unlock()
+			if pinned {
+				percpu.Unpin()
+			}
 		}
 	}
 	l.Lock()
