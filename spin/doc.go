@@ -31,8 +31,9 @@
 // another CPU. When goroutines outnumber CPUs the holder (or, for a FIFO
 // lock, the waiter whose turn it is) may be descheduled, and spinning then
 // only delays it. Every waiter in this package therefore spins for at most
-// 128 pauses ([hal.Pause], a few microseconds), and only while the runtime
-// says spinning can pay (the check sync.Mutex makes: another processor is
+// 128 pauses ([hal.Pause], a few microseconds; a TAS-family waiter's first
+// round, before it has parked, 64), and only while the runtime says
+// spinning can pay (the check sync.Mutex makes: another processor is
 // running Go code and no goroutine waits in this processor's run queue),
 // then parks: it blocks on a channel of its own, a real sleep that leaves
 // its processor to other goroutines, until a releaser wakes it.
@@ -80,9 +81,21 @@
 // # Scheduling points
 //
 // A processor runs its expired timers, and the goroutines queued on it,
-// only when it enters the scheduler. Two goroutines that pass a [Ticket]
-// or [MCS] lock back and forth never do: each finds its turn within a
-// few hundred nanoseconds and so never parks. A goroutine whose
+// only when it enters the scheduler, and a goroutine that a releaser wakes
+// is queued on the releaser's processor. So every lock here has points
+// where its releaser hands over the processor (runtime.Gosched).
+//
+// A TAS-family Unlock that wakes a parked waiter yields right after the
+// wake-up, so that the woken waiter runs now. Otherwise the releaser,
+// which typically locks again at once and takes the lock back, could keep
+// the processor until it parks or is preempted (up to 10 ms), and until
+// the woken waiter runs its woken bit keeps every Unlock from waking
+// another. sync.Mutex yields the same way when it hands the lock to a
+// starving waiter.
+//
+// Two goroutines that pass a [Ticket] or [MCS] lock back and forth never
+// enter the scheduler: each finds its turn within a few hundred
+// nanoseconds and so never parks. A goroutine whose
 // time.Sleep ends meanwhile would wait for the next preemption, up to
 // 10 ms, and then arrive just when a stall let a processor go, when the
 // line is longest. So the releaser of a contended Ticket or MCS reads
@@ -91,7 +104,7 @@
 // holding no place in line: about 1 µs per 100 µs of contended locking.
 // sync.Mutex needs no such rule, since its waiters park after a few
 // spins, and a parking goroutine enters the scheduler. A releaser that
-// holds a percpu.Pin does not yield.
+// holds a percpu.Pin never yields, at either kind of point.
 //
 // # Locking while pinned
 //

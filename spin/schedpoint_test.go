@@ -141,3 +141,47 @@ func queuedBehind(l Locker, timeout time.Duration) bool {
 		runtime.Gosched()
 	}
 }
+
+// TestWakeYields checks the TAS family's yield after a wake-up
+// (unlockSlow): an Unlock that wakes a parked waiter yields once, and not
+// when the releaser holds a percpu.Pin (a yield there would stop the
+// program: "fatal error: schedule: holding locks"). The waiter is known to
+// be parked (counted in the state word and queued on the semaphore)
+// before the Unlock, so the Unlock must wake it.
+func TestWakeYields(t *testing.T) {
+	for _, k := range lockKinds {
+		if k.fifo {
+			continue
+		}
+		t.Run(k.name, func(t *testing.T) {
+			for _, pinned := range []bool{false, true} {
+				if pinned && !percpu.Pinned {
+					continue // the fallback build of percpu pins nothing
+				}
+				l := k.new()
+				s := stateOf(l)
+				l.Lock()
+				done := make(chan struct{})
+				go func() { l.Lock(); l.Unlock(); close(done) }()
+				waitFor(t, "the waiter to park", func() bool { return s.waiters() == 1 && s.sema.queued() == 1 })
+				before := schedYields.Load()
+				if pinned {
+					percpu.Pin()
+				}
+				l.Unlock()
+				if pinned {
+					percpu.Unpin()
+				}
+				got := schedYields.Load() - before
+				<-done
+				want := uint64(1)
+				if pinned {
+					want = 0
+				}
+				if got != want {
+					t.Errorf("pinned=%v: an Unlock that woke a parked waiter yielded %d times, want %d", pinned, got, want)
+				}
+			}
+		})
+	}
+}

@@ -49,8 +49,11 @@ var strictFIFO bool
 
 // spinning reports whether a waiter that has spun i pauses should spin
 // on.
-func spinning(i int) bool {
-	return i < spinBudget && (i%canSpinEvery != 0 || canSpin(0))
+func spinning(i int) bool { return spinningUpTo(i, spinBudget) }
+
+// spinningUpTo is spinning with a budget of its own.
+func spinningUpTo(i, budget int) bool {
+	return i < budget && (i%canSpinEvery != 0 || canSpin(0))
 }
 
 // Brief waits. A few waits are not lock waits but the other side of a
