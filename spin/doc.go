@@ -32,7 +32,8 @@
 // lock, the waiter whose turn it is) may be descheduled, and spinning then
 // only delays it. Every waiter in this package therefore spins for at most
 // 128 pauses ([hal.Pause], a few microseconds; a TAS-family waiter's first
-// round, before it has parked, 64), and only while the runtime says
+// round, before it has parked, 64, or for TAS 32 compare-and-swap
+// attempts), and only while the runtime says
 // spinning can pay (the check sync.Mutex makes: another processor is
 // running Go code and no goroutine waits in this processor's run queue),
 // then parks: it blocks on a channel of its own, a real sleep that leaves
