@@ -273,6 +273,15 @@ func (s *tasState) lockPinned() {
 	}
 }
 
+// wake wakes the first parked waiter (or hands it the lock, when the lock
+// starves) and yields the processor to it (see unlockSlow).
+func (s *tasState) wake() {
+	s.sema.release()
+	if !noYieldAfterWake.Load() {
+		schedYield()
+	}
+}
+
 // noYieldAfterWake turns off unlockSlow's yield after a wake-up, for a
 // test that needs a releaser to re-lock before the woken waiter runs.
 var noYieldAfterWake atomic.Bool
@@ -298,10 +307,7 @@ func (s *tasState) unlockSlow(new uint32, policy int) {
 	if new&tasStarving != 0 {
 		// Hand over: the first parked waiter owns the lock now (the
 		// starving bit keeps everyone else out until it sets locked).
-		s.sema.release()
-		if !noYieldAfterWake.Load() {
-			schedYield()
-		}
+		s.wake()
 		return
 	}
 	old := new
@@ -314,10 +320,7 @@ func (s *tasState) unlockSlow(new uint32, policy int) {
 			return
 		}
 		if hal.CompareAndSwapUint32(&s.state, old, (old-1<<tasWaiterShift)|tasWoken) {
-			s.sema.release()
-			if !noYieldAfterWake.Load() {
-				schedYield()
-			}
+			s.wake()
 			return
 		}
 		old = hal.LoadAcquireUint32(&s.state)
