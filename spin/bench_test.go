@@ -17,6 +17,13 @@ import (
 // BenchmarkLock/kind=ttas/threads=2/cs=50.
 func BenchmarkLock(b *testing.B) { suite.RunSection(b, "Lock", suite.DefaultThreads) }
 
+// BenchmarkHandover runs the suite's Handover section: goroutines take
+// strict turns through one cache line, with no lock, beside sync.Mutex.
+// It is the floor of a FIFO hand-over on this machine: a Ticket or MCS
+// lock that hands over to a waiter on another processor at every
+// acquisition costs at least what a turn costs here.
+func BenchmarkHandover(b *testing.B) { suite.RunSection(b, "Handover", suite.DefaultThreads) }
+
 // TestEveryLockIsBenchmarked checks that the suite benchmarks every lock
 // the tests iterate over, and sync.Mutex, at every critical section.
 func TestEveryLockIsBenchmarked(t *testing.T) {

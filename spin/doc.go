@@ -79,6 +79,22 @@
 // whenever goroutines outnumber processors, every handover waiting for
 // the scheduler to run the next waiter (halbench lockwait measures it).
 //
+// # What order costs
+//
+// A hand-over in order moves the lock's cache line, and the data it
+// guards, to the waiter's CPU at every acquisition, and the next hand-over
+// moves it back. sync.Mutex, TAS, TTAS, Backoff and Asm let a releaser that
+// locks again at once take the lock back while the line is still in its
+// cache, so under contention they hand over far less often. So wherever
+// moving a line between two CPUs costs more than a few uncontended
+// acquisitions, Ticket and MCS are slower than sync.Mutex at every
+// goroutine count above one, by a factor no lock design can remove while
+// it keeps the order. The suite's Handover section (BenchmarkHandover,
+// halbench -filter '^Handover/') measures that floor on the machine it
+// runs on: goroutines taking strict turns through one cache line with no
+// lock, beside sync.Mutex. Passing over waiters that left the line lets
+// Ticket and MCS run below it at times, at the price of the order.
+//
 // # Scheduling points
 //
 // A processor runs its expired timers, and the goroutines queued on it,

@@ -257,7 +257,7 @@ func (cfg *resultsConfig) sections() []resultsSection {
 			Intro: "Every goroutine on one shared word: ns/op is wall time over all operations (the inverse of throughput)."},
 		{Heading: resultsHeadings[3], Cmd: runCmd(opsFilter([]string{"Dispatch", "Contended"}, is128)), measure: resultsRun,
 			Intro: "Load, store and compare-and-swap of 128 bits, uncontended and on one shared cell."},
-		{Heading: resultsHeadings[4], Cmd: runCmd("^Lock/"), measure: resultsRun,
+		{Heading: resultsHeadings[4], Cmd: runCmd("^(Lock|Handover)/"), measure: resultsRun,
 			Intro: "Lock + busy critical section (cs, ns) + Unlock; ns/op is wall time per acquisition over all goroutines, against sync.Mutex."},
 		{Heading: resultsHeadings[5], Cmd: lockwait, measure: resultsLockWait,
 			Intro: "The distribution of each lock's Lock waits beside sync.Mutex's: p50, p99, p99.9, max, and the waits of at least 1 ms and 32 ms."},

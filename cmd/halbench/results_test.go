@@ -161,7 +161,7 @@ func TestResults(t *testing.T) {
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^Dispatch/op=\(fetchadd64\|[a-z0-9|]+\)/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^Contended/op=\(fetchadd64\|[a-z0-9|]+\)/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^\(Dispatch\|Contended\)/op=\([a-z0-9|]*128[a-z0-9|]*\)/'` + tiny + `$`),
-		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^Lock/'` + tiny + `$`),
+		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^\(Lock\|Handover\)/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench lockwait -quick$`),
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^\(Refcount\|Counter\)/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^Cache/'` + tiny + `$`),

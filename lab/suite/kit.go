@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gohal/gohal/counter"
+	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/refimpl"
 	"github.com/gohal/gohal/refcount"
@@ -34,6 +36,11 @@ func init() {
 		{"kind=mcs", "Mellor-Crummey-Scott queue lock, FIFO among spinning waiters; passes over parked ones"},
 		{PassedOverUnit, "how often a releaser passed over a waiter that had left the line (parked), per acquisition"},
 		{"kind=mutex", "sync.Mutex, the baseline"},
+		{"cs=N", "busy critical section of about N ns"},
+	})
+	addLegends("Handover", [][2]string{
+		{"kind=turn", "strict turns through one cache line: goroutine w waits (pause, then yield) until the turn is its own, then passes it to w+1; the least any FIFO hand-over costs"},
+		{"kind=mutex", "sync.Mutex, the baseline: a releaser may take it again at once, so it hands over far less often"},
 		{"cs=N", "busy critical section of about N ns"},
 	})
 	addLegends("Refcount", [][2]string{
@@ -64,6 +71,10 @@ func init() {
 		for _, k := range lockKinds {
 			Add(Bench{Name: LockName(k.kind, 0, cs), Baseline: LockName("mutex", 0, cs), Threaded: k.body(cs)})
 		}
+	}
+	for _, cs := range LockCS {
+		Add(Bench{Name: handoverName("turn", cs), Baseline: handoverName("mutex", cs), Threaded: handoverTurn(cs)})
+		Add(Bench{Name: handoverName("mutex", cs), Baseline: handoverName("mutex", cs), Threaded: lockMutex(cs)})
 	}
 	addKinds("Refcount", "plain", []kindBody{
 		{kind: "plain", body: refPlain}, {kind: "plain-hal", body: refPlainHal},
@@ -384,6 +395,59 @@ func lockMutex(cs int) func(*testing.B, int) {
 				l.mu.Lock()
 				cyclebench.Spin(cs)
 				l.mu.Unlock()
+				if !noted && p.stop.Load() {
+					p.at[w], noted = i+1, true
+				}
+			}
+			p.done(w, i, noted)
+		})
+		p.report(b, r)
+	}
+}
+
+// handoverName returns the name of a Handover benchmark, threads=*.
+func handoverName(kind string, cs int) string {
+	return "Handover/kind=" + kind + "/" + ThreadsWildcard + "/cs=" + strconv.Itoa(cs)
+}
+
+// turnYieldEvery is how many pauses a goroutine waiting for its turn
+// spins before it yields: with more goroutines than processors the turn's
+// owner may be waiting for this processor.
+const turnYieldEvery = 64
+
+// handoverTurn is the floor of a FIFO lock's hand-over: the goroutines
+// take strict turns, worker w the turns w, w+threads, w+2·threads, ...
+// (RunLoop's shares cover every turn from 0 exactly once). A turn is
+// waited for by loading one shared word (a pause between loads) and
+// passed on by storing the next turn's number into it: the least a lock
+// that hands over in order can do, with no atomic read-modify-write and
+// no bookkeeping. With two goroutines running on two processors every
+// turn moves the word's cache line to the other core and back.
+func handoverTurn(cs int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		turn, p := new(padded[atomic.Uint64]), newProgress(threads)
+		r := cyclebench.RunLoop(b, threads, func(w, n int) {
+			noted, i := false, 0
+		turns:
+			for ; i < n; i++ {
+				if i&capCheckMask == capCheckMask && p.abort.Load() {
+					break
+				}
+				mine := uint64(i*threads + w)
+				for spins := 1; turn.v.Load() != mine; spins++ {
+					if spins%turnYieldEvery != 0 {
+						hal.Pause()
+						continue
+					}
+					// A run cut short: the turn's owner may have
+					// stopped, so every waiter stops too.
+					if p.abort.Load() {
+						break turns
+					}
+					runtime.Gosched()
+				}
+				cyclebench.Spin(cs)
+				turn.v.Store(mine + 1)
 				if !noted && p.stop.Load() {
 					p.at[w], noted = i+1, true
 				}

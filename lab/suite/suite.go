@@ -167,6 +167,8 @@ var sections = []Section{
 		Doc: "Each op on one cache line shared by all goroutines; ns/op is wall time over all operations (the inverse of throughput). Ratio: against the baseline mode of the same op at the same thread count."},
 	{Name: "Lock", Title: "Spin locks: Lock + critical section + Unlock",
 		Doc: "cs = busy critical section in ns; ns/op is wall time per acquisition over all goroutines. Ratio: against sync.Mutex at the same threads and cs."},
+	{Name: "Handover", Title: "The floor of a FIFO hand-over: goroutines take strict turns, no lock",
+		Doc: "turn = each goroutine waits for its turn on one shared cache line, runs the critical section (cs, ns) and passes the turn to the next goroutine in order; ns/op is wall time per turn over all goroutines. No FIFO lock hands over faster. Ratio: against sync.Mutex at the same threads and cs."},
 	{Name: "Refcount", Title: "Reference counts: one Inc of a shared count",
 		Doc: "plain = unchecked atomic add, checked = Linux refcount_t saturation checks; -inline through sync/atomic, -hal through hal calls. Ratio: against plain at the same thread count."},
 	{Name: "Counter", Title: "Shared counters: one Add(1)",
@@ -174,7 +176,7 @@ var sections = []Section{
 }
 
 // AddSection registers a section after the predefined ones (Dispatch,
-// Contended, Lock, Refcount, Counter). Sections are reported in the order
+// Contended, Lock, Handover, Refcount, Counter). Sections are reported in the order
 // they are registered; a benchmark's section must be registered before it.
 func AddSection(s Section) {
 	mu.Lock()

@@ -2,7 +2,9 @@ package suite
 
 import (
 	"flag"
+	"fmt"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +64,7 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 	// Every section is filled, and the sections the issue asks for exist.
-	for _, want := range []string{"Dispatch", "Contended", "Lock", "Refcount", "Counter"} {
+	for _, want := range []string{"Dispatch", "Contended", "Lock", "Handover", "Refcount", "Counter"} {
 		found := false
 		for _, bm := range all {
 			found = found || bm.Section == want
@@ -184,11 +186,53 @@ func TestBodies(t *testing.T) {
 		if c := r.Extra[cyclebench.CyclesUnit]; !(c > 0) {
 			t.Errorf("%s: cycles/op = %v", bm.Name, c)
 		}
-		if bm.Section == "Lock" {
+		if bm.Section == "Lock" || bm.Section == "Handover" {
 			if _, ok := r.Extra[cyclebench.FairnessUnit]; !ok {
 				t.Errorf("%s: no %s metric", bm.Name, cyclebench.FairnessUnit)
 			}
 		}
+	}
+}
+
+// TestHandoverTurns checks that the turn body does every turn, on more
+// goroutines than processors too, and that a run cut short by the run cap
+// stops every goroutine, although the one whose turn it is may stop
+// without passing the turn on.
+func TestHandoverTurns(t *testing.T) {
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	defer bt.Value.Set(old)
+	threads := runtime.GOMAXPROCS(0) + 2
+	pick := func() Benchmark {
+		t.Helper()
+		name := fmt.Sprintf("Handover/kind=turn/threads=%d/cs=0", threads)
+		for _, b := range Select(Options{Threads: []int{threads}, Filter: regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$")}) {
+			return b
+		}
+		t.Fatalf("%s is not registered", name)
+		return Benchmark{}
+	}
+	bm := pick()
+	if err := bt.Value.Set("3001x"); err != nil {
+		t.Fatal(err)
+	}
+	r := testing.Benchmark(bm.F)
+	if _, cut := r.Extra[TruncatedUnit]; cut || r.N != 3001 {
+		t.Errorf("uncapped run: N=%d, extra %v", r.N, r.Extra)
+	}
+
+	if err := bt.Value.Set("1099511627776x"); err != nil {
+		t.Fatal(err)
+	}
+	SetLockRunCap(20 * time.Millisecond)
+	defer SetLockRunCap(0)
+	t0 := time.Now()
+	r = testing.Benchmark(bm.F)
+	if el := time.Since(t0); el > 5*time.Second {
+		t.Errorf("capped run took %v", el)
+	}
+	if ops := r.Extra[TruncatedUnit]; !(ops > 0) {
+		t.Errorf("capped run: %s = %v, want the turns done", TruncatedUnit, ops)
 	}
 }
 
