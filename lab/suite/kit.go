@@ -39,7 +39,7 @@ func init() {
 		{"cs=N", "busy critical section of about N ns"},
 	})
 	addLegends("Handover", [][2]string{
-		{"kind=turn", "strict turns through one cache line: goroutine w waits (pause, then yield) until the turn is its own, then passes it to w+1; the least any FIFO hand-over costs"},
+		{"kind=turn", "strict turns through one cache line: goroutine w waits (pause, then yield) until the turn is its own, then passes it to w+1; at 2 goroutines on 2 or more CPUs, the least a hand-over in order to another CPU costs; with more goroutines than CPUs most turns wait for the scheduler (a strict FIFO lock's convoy)"},
 		{"kind=mutex", "sync.Mutex, the baseline: a releaser may take it again at once, so it hands over far less often"},
 		{"cs=N", "busy critical section of about N ns"},
 	})

@@ -168,7 +168,7 @@ var sections = []Section{
 	{Name: "Lock", Title: "Spin locks: Lock + critical section + Unlock",
 		Doc: "cs = busy critical section in ns; ns/op is wall time per acquisition over all goroutines. Ratio: against sync.Mutex at the same threads and cs."},
 	{Name: "Handover", Title: "The floor of a FIFO hand-over: goroutines take strict turns, no lock",
-		Doc: "turn = each goroutine waits for its turn on one shared cache line, runs the critical section (cs, ns) and passes the turn to the next goroutine in order; ns/op is wall time per turn over all goroutines. No FIFO lock hands over faster. Ratio: against sync.Mutex at the same threads and cs."},
+		Doc: "turn = each goroutine waits for its turn on one shared cache line, runs the critical section (cs, ns) and passes the turn to the next goroutine in order; ns/op is wall time per turn over all goroutines. No lock hands over in order to a waiter on another CPU faster. Ratio: against sync.Mutex at the same threads and cs."},
 	{Name: "Refcount", Title: "Reference counts: one Inc of a shared count",
 		Doc: "plain = unchecked atomic add, checked = Linux refcount_t saturation checks; -inline through sync/atomic, -hal through hal calls. Ratio: against plain at the same thread count."},
 	{Name: "Counter", Title: "Shared counters: one Add(1)",
