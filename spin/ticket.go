@@ -88,13 +88,15 @@ const (
 // slotMark is the mark of a slot whose waiter holds ticket t.
 func slotMark(t uint32, kind uint64) uint64 { return uint64(t)<<2 | kind }
 
-// Lock locks l, waiting for its turn.
+// Lock locks l, waiting for its turn. The uncontended path is one inline
+// fetch-and-add and one load (sync/atomic's, which hal's amd64 binding is
+// too; hal's wrappers cost the inliner 10 more than Lock's budget leaves);
+// it calls out only to wait.
 func (l *Ticket) Lock() {
-	t := hal.FetchAddUint32(&l.next, 1)
-	if hal.LoadAcquireUint32(&l.serving) == t {
-		return
+	t := atomic.AddUint32(&l.next, 1) - 1
+	if atomic.LoadUint32(&l.serving) != t {
+		l.wait(t)
 	}
-	l.wait(t)
 }
 
 // wait waits until ticket t is served. A waiter with k tickets ahead of
@@ -228,12 +230,21 @@ func (l *Ticket) TryLock() bool {
 // An Unlock that hands the lock to a waiter may then yield the processor
 // (runtime.Gosched), at most once per 100 µs per lock: see "Scheduling
 // points" in the package documentation.
+//
+// When nobody holds the next ticket, Unlock is one call (it does not
+// inline: its loads, swap and misuse check cost the inliner more than its
+// budget) and calls nothing else; it calls handOver only to hand the lock
+// to a waiter.
 func (l *Ticket) Unlock() {
 	s := hal.LoadAcquireUint32(&l.serving)
 	if hal.LoadAcquireUint32(&l.next) == s {
 		panic("spin: unlock of unlocked Ticket")
 	}
-	l.handOver(s + 1)
+	s++
+	hal.SwapUint32(&l.serving, s)
+	if hal.LoadAcquireUint32(&l.next) != s {
+		l.handOver(s) // a goroutine holds ticket s
+	}
 }
 
 // ticketWakeBatch is how many passed-over waiters handOver wakes after
@@ -241,9 +252,11 @@ func (l *Ticket) Unlock() {
 // without waiting for the scheduler calls.
 const ticketWakeBatch = 4
 
-// handOver serves ticket s, and the next while the waiter of the one
-// served has left, waking every waiter it passes over; a waiter that
-// sleeps keeping its place gets the lock and is woken.
+// handOver completes the handover of ticket s, which the releaser has
+// just served (swapped into serving) and which a goroutine holds: it
+// serves the next ticket while the waiter of the one served has left,
+// waking every waiter it passes over; a waiter that sleeps keeping its
+// place gets the lock and is woken.
 func (l *Ticket) handOver(s uint32) {
 	var later [ticketWakeBatch]*parker
 	nlater := 0
@@ -257,10 +270,6 @@ func (l *Ticket) handOver(s uint32) {
 		}
 	}()
 	for {
-		hal.SwapUint32(&l.serving, s)
-		if hal.LoadAcquireUint32(&l.next) == s {
-			return // nobody holds ticket s: the lock is free
-		}
 		slot := &l.slots[s%ticketSlots]
 		m := slot.mark.Load()
 		if m != slotMark(s, slotLeft) && m != slotMark(s, slotStay) {
@@ -287,6 +296,10 @@ func (l *Ticket) handOver(s uint32) {
 			w.unpark()
 		}
 		s++
+		hal.SwapUint32(&l.serving, s)
+		if hal.LoadAcquireUint32(&l.next) == s {
+			return // nobody holds ticket s: the lock is free
+		}
 	}
 }
 
