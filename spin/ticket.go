@@ -240,11 +240,16 @@ func (l *Ticket) Unlock() {
 	if hal.LoadAcquireUint32(&l.next) == s {
 		panic("spin: unlock of unlocked Ticket")
 	}
-	s++
-	hal.SwapUint32(&l.serving, s)
-	if hal.LoadAcquireUint32(&l.next) != s {
-		l.handOver(s) // a goroutine holds ticket s
+	if s++; l.serve(s) {
+		l.handOver(s)
 	}
+}
+
+// serve serves ticket s and reports whether a goroutine holds it; if none
+// does, the lock is free.
+func (l *Ticket) serve(s uint32) bool {
+	hal.SwapUint32(&l.serving, s)
+	return hal.LoadAcquireUint32(&l.next) != s
 }
 
 // ticketWakeBatch is how many passed-over waiters handOver wakes after
@@ -295,10 +300,8 @@ func (l *Ticket) handOver(s uint32) {
 		default:
 			w.unpark()
 		}
-		s++
-		hal.SwapUint32(&l.serving, s)
-		if hal.LoadAcquireUint32(&l.next) == s {
-			return // nobody holds ticket s: the lock is free
+		if s++; !l.serve(s) {
+			return // the lock is free
 		}
 	}
 }

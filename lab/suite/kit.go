@@ -73,8 +73,8 @@ func init() {
 		}
 	}
 	for _, cs := range LockCS {
-		Add(Bench{Name: handoverName("turn", cs), Baseline: handoverName("mutex", cs), Threaded: handoverTurn(cs)})
-		Add(Bench{Name: handoverName("mutex", cs), Baseline: handoverName("mutex", cs), Threaded: lockMutex(cs)})
+		Add(Bench{Name: csName("Handover", "turn", cs), Baseline: csName("Handover", "mutex", cs), Threaded: handoverTurn(cs)})
+		Add(Bench{Name: csName("Handover", "mutex", cs), Baseline: csName("Handover", "mutex", cs), Threaded: lockMutex(cs)})
 	}
 	addKinds("Refcount", "plain", []kindBody{
 		{kind: "plain", body: refPlain}, {kind: "plain-hal", body: refPlainHal},
@@ -135,11 +135,18 @@ func addKinds(section, baseline string, kinds []kindBody) {
 // LockName returns the name of a lock benchmark (threads 0 gives the
 // "threads=*" pattern).
 func LockName(kind string, threads, cs int) string {
-	n := "Lock/kind=" + kind + "/" + ThreadsWildcard + "/cs=" + strconv.Itoa(cs)
+	n := csName("Lock", kind, cs)
 	if threads > 0 {
 		n = withThreads(n, threads)
 	}
 	return n
+}
+
+// csName returns the threads=* name of a benchmark of section with a kind
+// and a critical section of cs ns, as the Lock and Handover sections name
+// theirs.
+func csName(section, kind string, cs int) string {
+	return section + "/kind=" + kind + "/" + ThreadsWildcard + "/cs=" + strconv.Itoa(cs)
 }
 
 // lockRunCap bounds the wall time of one run of a lock benchmark; 0 (the
@@ -403,11 +410,6 @@ func lockMutex(cs int) func(*testing.B, int) {
 		})
 		p.report(b, r)
 	}
-}
-
-// handoverName returns the name of a Handover benchmark, threads=*.
-func handoverName(kind string, cs int) string {
-	return "Handover/kind=" + kind + "/" + ThreadsWildcard + "/cs=" + strconv.Itoa(cs)
 }
 
 // turnYieldEvery is how many pauses a goroutine waiting for its turn

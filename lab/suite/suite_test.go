@@ -171,12 +171,7 @@ func TestCheckBench(t *testing.T) {
 // TestBodies runs every body briefly: each must finish and report a
 // positive cycles/op.
 func TestBodies(t *testing.T) {
-	bt := flag.Lookup("test.benchtime")
-	old := bt.Value.String()
-	if err := bt.Value.Set("200x"); err != nil {
-		t.Fatal(err)
-	}
-	defer bt.Value.Set(old)
+	setBenchtime(t, "200x")
 	for _, bm := range Select(Options{Full: true, Threads: []int{1, 3}}) {
 		r := testing.Benchmark(bm.F)
 		if r.N != 200 {
@@ -199,31 +194,15 @@ func TestBodies(t *testing.T) {
 // stops every goroutine, although the one whose turn it is may stop
 // without passing the turn on.
 func TestHandoverTurns(t *testing.T) {
-	bt := flag.Lookup("test.benchtime")
-	old := bt.Value.String()
-	defer bt.Value.Set(old)
 	threads := runtime.GOMAXPROCS(0) + 2
-	pick := func() Benchmark {
-		t.Helper()
-		name := fmt.Sprintf("Handover/kind=turn/threads=%d/cs=0", threads)
-		for _, b := range Select(Options{Threads: []int{threads}, Filter: regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$")}) {
-			return b
-		}
-		t.Fatalf("%s is not registered", name)
-		return Benchmark{}
-	}
-	bm := pick()
-	if err := bt.Value.Set("3001x"); err != nil {
-		t.Fatal(err)
-	}
+	bm := selectOne(t, fmt.Sprintf("Handover/kind=turn/threads=%d/cs=0", threads), threads)
+	setBenchtime(t, "3001x")
 	r := testing.Benchmark(bm.F)
 	if _, cut := r.Extra[TruncatedUnit]; cut || r.N != 3001 {
 		t.Errorf("uncapped run: N=%d, extra %v", r.N, r.Extra)
 	}
 
-	if err := bt.Value.Set("1099511627776x"); err != nil {
-		t.Fatal(err)
-	}
+	setBenchtime(t, "1099511627776x")
 	SetLockRunCap(20 * time.Millisecond)
 	defer SetLockRunCap(0)
 	t0 := time.Now()
@@ -239,20 +218,9 @@ func TestHandoverTurns(t *testing.T) {
 // TestLockRunCap checks that a lock benchmark stops at the run cap and
 // reports the operations it did, and that without a cap it does all.
 func TestLockRunCap(t *testing.T) {
-	var bm Benchmark
-	for _, b := range Select(Options{Threads: []int{2}, Filter: regexp.MustCompile(`^Lock/kind=ttas/threads=2/cs=50$`)}) {
-		bm = b
-	}
-	if bm.F == nil {
-		t.Fatal("no Lock/kind=ttas/threads=2/cs=50")
-	}
-	bt := flag.Lookup("test.benchtime")
-	old := bt.Value.String()
-	defer bt.Value.Set(old)
+	bm := selectOne(t, "Lock/kind=ttas/threads=2/cs=50", 2)
 	const n = 1 << 40 // far more than can run before the test times out
-	if err := bt.Value.Set("1099511627776x"); err != nil {
-		t.Fatal(err)
-	}
+	setBenchtime(t, "1099511627776x")
 	SetLockRunCap(20 * time.Millisecond)
 	defer SetLockRunCap(0)
 	t0 := time.Now()
@@ -269,11 +237,32 @@ func TestLockRunCap(t *testing.T) {
 	}
 
 	SetLockRunCap(0)
-	if err := bt.Value.Set("20000x"); err != nil {
-		t.Fatal(err)
-	}
+	setBenchtime(t, "20000x")
 	r = testing.Benchmark(bm.F)
 	if _, ok := r.Extra[TruncatedUnit]; ok || r.N != 20000 {
 		t.Errorf("uncapped run: N=%d, extra %v", r.N, r.Extra)
 	}
+}
+
+// setBenchtime sets the test binary's -test.benchtime, which
+// testing.Benchmark reads, and restores it when the test ends.
+func setBenchtime(t *testing.T, v string) {
+	t.Helper()
+	bt := flag.Lookup("test.benchtime")
+	old := bt.Value.String()
+	if err := bt.Value.Set(v); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bt.Value.Set(old) })
+}
+
+// selectOne returns the registered benchmark named name, run on threads
+// goroutines.
+func selectOne(t *testing.T, name string, threads int) Benchmark {
+	t.Helper()
+	for _, b := range Select(Options{Threads: []int{threads}, Filter: regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$")}) {
+		return b
+	}
+	t.Fatalf("%s is not registered", name)
+	return Benchmark{}
 }
