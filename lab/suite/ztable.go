@@ -142,7 +142,7 @@ var TableRows = map[string]TableRow{
 		f := hal.Table().StoreReleaseUintptr.Func
 		return func(w, n int) {
 			for i := range n {
-				f(&x.Uptr, uintptr(w<<32|i))
+				f(&x.Uptr, uintptr(w<<24|i))
 			}
 		}
 	}},
@@ -178,7 +178,7 @@ var TableRows = map[string]TableRow{
 		f := hal.Table().StoreReleaseUint64.Func
 		return func(w, n int) {
 			for i := range n {
-				f(&x.U64, uint64(w<<32|i))
+				f(&x.U64, uint64(w)<<32|uint64(i))
 			}
 		}
 	}},
