@@ -102,13 +102,19 @@
 // is queued on the releaser's processor. So every lock here has points
 // where its releaser hands over the processor (runtime.Gosched).
 //
-// A TAS-family Unlock that wakes a parked waiter yields right after the
-// wake-up, so that the woken waiter runs now. Otherwise the releaser,
-// which typically locks again at once and takes the lock back, could keep
-// the processor until it parks or is preempted (up to 10 ms), and until
-// the woken waiter runs its woken bit keeps every Unlock from waking
-// another. sync.Mutex yields the same way when it hands the lock to a
-// starving waiter.
+// A TAS-family Unlock that wakes a parked waiter does not yield: the
+// woken waiter runs as soon as the releaser waits for the lock and parks,
+// which is what a releaser in a contended loop soon does. But a releaser
+// that keeps taking the lock back could keep the processor until it is
+// preempted (up to 10 ms), and until the woken waiter runs its woken bit
+// keeps every Unlock from waking another. So an Unlock on the processor
+// where a woken waiter has been queued for over 4 µs (about as long as a
+// waiter spins before it parks) calls runtime.Gosched, and again every
+// 4 µs until the waiter runs. A yield at every wake-up, which sync.Mutex
+// makes only when it hands the lock to a starving waiter (and so do these
+// locks), costs a trip through the scheduler per wake-up: on a 2-vCPU VM
+// it made Backoff 1.2× sync.Mutex at 4 goroutines with a 50 ns critical
+// section.
 //
 // Two goroutines that pass a [Ticket] or [MCS] lock back and forth never
 // enter the scheduler: each finds its turn within a few hundred

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gohal/gohal/internal/pin"
 	"github.com/gohal/gohal/percpu"
 )
 
@@ -142,13 +143,23 @@ func queuedBehind(l Locker, timeout time.Duration) bool {
 	}
 }
 
-// TestWakeYields checks the TAS family's yield after a wake-up
-// (unlockSlow): an Unlock that wakes a parked waiter yields once, and not
-// when the releaser holds a percpu.Pin (a yield there would stop the
-// program: "fatal error: schedule: holding locks"). The waiter is known to
-// be parked (counted in the state word and queued on the semaphore)
-// before the Unlock, so the Unlock must wake it.
-func TestWakeYields(t *testing.T) {
+// TestStuckWakeYields checks the TAS family's yield to a stuck woken
+// waiter (wakeMark): an Unlock that wakes a parked waiter does not yield;
+// while the woken waiter has not run and the releaser keeps re-locking,
+// its Unlocks do not yield either until stuckWakeAfter has passed since
+// the wake-up, and then one of the next stuckPollEvery does, once per
+// stuckWakeAfter, until the waiter runs. A releaser that holds a
+// percpu.Pin never yields (that would stop the program: "fatal error:
+// schedule: holding locks"). GOMAXPROCS is 1, so that the woken waiter
+// can run only when the releaser yields or blocks, and the clock is the
+// test's.
+func TestStuckWakeYields(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	saved := schedNow
+	defer func() { schedNow = saved }()
+	var now atomic.Int64
+	now.Store(int64(time.Hour))
+	schedNow = func() int64 { return now.Load() }
 	for _, k := range lockKinds {
 		if k.fifo {
 			continue
@@ -164,24 +175,81 @@ func TestWakeYields(t *testing.T) {
 				done := make(chan struct{})
 				go func() { l.Lock(); l.Unlock(); close(done) }()
 				waitFor(t, "the waiter to park", func() bool { return s.waiters() == 1 && s.sema.queued() == 1 })
-				before := schedYields.Load()
 				if pinned {
 					percpu.Pin()
 				}
-				l.Unlock()
+				before := schedYields.Load()
+				l.Unlock() // wakes the waiter
+				if got := schedYields.Load() - before; got != 0 {
+					t.Errorf("pinned=%v: the Unlock that woke a parked waiter yielded %d times, want 0", pinned, got)
+				}
+				// Re-lock and unlock n times while the woken waiter waits
+				// to run; report the yields and whether it ran.
+				cycle := func(n int) (yields uint64, waiterRan bool) {
+					before := schedYields.Load()
+					for range n {
+						l.Lock()
+						l.Unlock()
+						select {
+						case <-done:
+							return schedYields.Load() - before, true
+						default:
+						}
+					}
+					return schedYields.Load() - before, false
+				}
+				if yields, ran := cycle(4 * stuckPollEvery); yields != 0 || ran {
+					t.Errorf("pinned=%v: %d Unlocks with the clock at the wake-up yielded %d times, the waiter ran: %v; want 0, false",
+						pinned, 4*stuckPollEvery, yields, ran)
+				}
+				ran := false
+				for round := 1; round <= 20 && !ran; round++ {
+					now.Add(int64(stuckWakeAfter))
+					var yields uint64
+					yields, ran = cycle(stuckPollEvery)
+					want := uint64(1)
+					if pinned {
+						want = 0
+					}
+					if yields != want {
+						t.Errorf("pinned=%v: %d Unlocks %v after the wake-up (or the last yield) yielded %d times, want %d",
+							pinned, stuckPollEvery, stuckWakeAfter, yields, want)
+						break // not Fatal: the goroutine may be pinned
+					}
+					if pinned && round == 3 {
+						break
+					}
+				}
+				if ran == pinned && !t.Failed() {
+					t.Errorf("pinned=%v: the woken waiter ran while the releaser re-locked: %v, want %v", pinned, ran, !pinned)
+				}
 				if pinned {
 					percpu.Unpin()
 				}
-				got := schedYields.Load() - before
 				<-done
-				want := uint64(1)
-				if pinned {
-					want = 0
-				}
-				if got != want {
-					t.Errorf("pinned=%v: an Unlock that woke a parked waiter yielded %d times, want %d", pinned, got, want)
-				}
 			}
 		})
+	}
+}
+
+// TestStuckWakeOtherP checks that only an Unlock on the P where the woken
+// waiter is queued yields to it: on another P a yield cannot run it, so
+// such an Unlock leaves the mark for the waker's P.
+func TestStuckWakeOtherP(t *testing.T) {
+	if !pin.Pinned {
+		t.Skip("the fallback build of internal/pin cannot name the P")
+	}
+	saved := schedNow
+	defer func() { schedNow = saved }()
+	schedNow = func() int64 { return int64(time.Hour) }
+	var m wakeMark
+	m.p.Store(-1) // no P has this id
+	m.at.Store(1)
+	before := schedYields.Load()
+	for range 4 * stuckPollEvery {
+		m.yieldIfStuck()
+	}
+	if got := schedYields.Load() - before; got != 0 || m.at.Load() != 1 {
+		t.Errorf("Unlocks on another P yielded %d times and left the mark at %d, want 0 and 1", got, m.at.Load())
 	}
 }

@@ -16,9 +16,9 @@ import (
 // releaser's TryLock always won: the parked waiter could not run, let
 // alone take the lock, in those nanoseconds (the test failed so).
 //
-// The releaser here must not yield after waking the waiter, as Unlock
-// does (unlockSlow), or the woken waiter takes the free lock before the
-// re-lock and there is no barging to bound: the test turns the yield off.
+// The releaser here must not yield to the woken waiter, as an Unlock may
+// (wakeMark), or the woken waiter takes the free lock before the re-lock
+// and there is no barging to bound: the test turns the yields off.
 func TestOldWaiterBeatsBarger(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 2)))
 	noYieldAfterWake.Store(true)

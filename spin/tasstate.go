@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/pin"
 )
 
 // The state word of the test-and-set locks (TAS, TTAS, Backoff, Asm), laid
@@ -73,7 +74,44 @@ var policyNames = [...]string{policyTAS: "TAS", policyTTAS: "TTAS", policyBackof
 type tasState struct {
 	state uint32
 	sema  sema
+	woke  wakeMark
 }
+
+// wakeMark is a TAS-family lock's record of its last wake-up while the
+// woken waiter has not yet run (see unlockSlow).
+type wakeMark struct {
+	// at is when (schedNow, never 0) an Unlock woke a waiter that has not
+	// run since; 0 when no woken waiter is pending.
+	at atomic.Int64
+	// p is the P that Unlock ran on, where the woken waiter is queued
+	// (where pin.Pinned; in the fallback build of internal/pin, which
+	// cannot name the P, every P's Unlocks count).
+	p atomic.Int32
+	// polls counts the Unlocks on p since the wake-up. Only goroutines
+	// on p write it (but for the fallback build, where a lost count only
+	// delays a yield), so an acquire-load and release-store (plain moves
+	// on amd64) count it.
+	polls uint32
+}
+
+// A woken waiter is queued on its waker's P (its runnext), and the waker
+// runs on. When the waker goes on to wait for the lock it spins a round
+// and parks, and the woken waiter runs. But when the waker keeps taking
+// the lock back, the woken waiter waits for the waker to be preempted, up
+// to 10 ms, and meanwhile its woken bit keeps every Unlock from waking
+// another. So an Unlock on the waker's P that finds its woken waiter
+// still pending stuckWakeAfter after the wake-up yields the processor to
+// it. That is about as long as a waker that is going to park spins first
+// (spinBudget pauses: about 3 µs on AMD's Zen cores, up to twice that on
+// Intel's since Skylake, whose PAUSE is longer; a yield that comes too
+// soon costs one Gosched, what a yield at every wake-up cost), and short
+// beside the waits the yield bounds. Such Unlocks read the clock only
+// every stuckPollEvery, since a waker that keeps the lock runs through
+// many of them.
+const (
+	stuckWakeAfter = 4 * time.Microsecond
+	stuckPollEvery = 8
+)
 
 // tasStateSize is the size of a tasState, the hot part of a TAS-family
 // lock's line.
@@ -156,6 +194,7 @@ func (s *tasState) lockSlow(policy int) {
 			waitStart = time.Now()
 		}
 		s.sema.acquire(lifo)
+		s.woke.ran()
 		starving = starving || time.Since(waitStart) > starvationThreshold
 		old = hal.LoadAcquireUint32(&s.state)
 		if old&tasStarving != 0 {
@@ -273,32 +312,86 @@ func (s *tasState) lockPinned() {
 	}
 }
 
-// wake wakes the first parked waiter (or hands it the lock, when the lock
-// starves) and yields the processor to it (see unlockSlow).
+// wake wakes the first parked waiter, marking the wake-up pending until
+// the waiter runs (see unlockSlow). The mark comes first, so that the
+// woken waiter, wherever it runs, clears it.
 func (s *tasState) wake() {
+	if !noYieldAfterWake.Load() {
+		p := pin.ProcPin()
+		pin.ProcUnpin()
+		s.woke.p.Store(int32(p))
+		hal.StoreReleaseUint32(&s.woke.polls, 0)
+		s.woke.at.Store(max(schedNow(), 1))
+	}
+	s.sema.release()
+}
+
+// handOver hands the lock to the first parked waiter (the lock starves)
+// and yields the processor to it at once, as sync.Mutex does when it
+// hands itself to a starving waiter: the waiter owns the lock, and
+// nobody else can take it until the waiter runs.
+func (s *tasState) handOver() {
 	s.sema.release()
 	if !noYieldAfterWake.Load() {
 		schedYield()
 	}
 }
 
-// noYieldAfterWake turns off unlockSlow's yield after a wake-up, for a
-// test that needs a releaser to re-lock before the woken waiter runs.
+// ran is a woken waiter's first step: it clears its wake-up's mark.
+func (m *wakeMark) ran() {
+	if m.at.Load() != 0 {
+		m.at.Store(0)
+	}
+}
+
+// yieldIfStuck yields the processor when the calling Unlock runs on the
+// P where a waiter woken over stuckWakeAfter ago is still queued (see the
+// constant). It reads the clock on every stuckPollEvery-th such Unlock.
+// The yield restarts the mark's clock rather than clearing the mark: a
+// yield does not always run the woken waiter (every 61st time the
+// scheduler takes from its global queue first, where the yielding
+// goroutine went), and the waiter clears the mark when it runs.
+func (m *wakeMark) yieldIfStuck() {
+	t := m.at.Load()
+	if t == 0 {
+		return
+	}
+	if pin.Pinned { // elsewhere ProcPin returns a CPU, not the P
+		p := pin.ProcPin()
+		pin.ProcUnpin()
+		if int32(p) != m.p.Load() {
+			return
+		}
+	}
+	n := hal.LoadAcquireUint32(&m.polls) + 1
+	hal.StoreReleaseUint32(&m.polls, n)
+	if n%stuckPollEvery != 0 {
+		return
+	}
+	if now := schedNow(); now-t >= int64(stuckWakeAfter) && m.at.CompareAndSwap(t, now) {
+		schedYield()
+	}
+}
+
+// noYieldAfterWake turns off the yields to a woken waiter (handOver's and
+// yieldIfStuck's), for a test that needs a releaser to re-lock before the
+// woken waiter runs.
 var noYieldAfterWake atomic.Bool
 
 // unlockSlow is Unlock after its atomic add left new, not 0, in the state
 // word: it panics if the lock was not held, and otherwise wakes a waiter
 // (or, starving, hands the lock to the first one).
 //
-// Having woken a waiter, it yields the processor (schedYield): the
-// runtime queues the woken goroutine on this processor (its runnext), and
-// this goroutine, which typically goes on to Lock again and takes the
-// lock back, could otherwise keep the processor until it parks or is
-// preempted, up to 10 ms. Until the woken waiter runs, its woken bit also
-// keeps every Unlock from waking another. sync.Mutex yields the same way
-// when it hands the lock to a starving waiter; halbench lockwait measured
-// the difference in the contended scenario: worst waits of 8-16 ms
-// without the yield, 0.3-4 ms with it.
+// It does not yield after a wake-up: the woken waiter is queued on this
+// P, which runs it as soon as this goroutine waits for the lock again and
+// parks. Only when this goroutine keeps taking the lock back, so that the
+// woken waiter is still pending stuckWakeAfter later, does an Unlock on
+// this P yield to it (yieldIfStuck). A yield at every wake-up cost
+// Backoff 1.2x sync.Mutex at 4 goroutines with a 50 ns critical section
+// on the Turin-like VM (a Gosched per wake-up, against a 60-80 ns
+// acquisition), and the yield when stuck keeps halbench lockwait's worst
+// waits where the yield at every wake-up kept them: 1-5 ms, against 8-16
+// ms with no yield at all.
 func (s *tasState) unlockSlow(new uint32, policy int) {
 	if (new+tasLocked)&tasLocked == 0 {
 		hal.FetchAddUint32(&s.state, tasLocked) // undo the add: leave the word as it was
@@ -307,7 +400,7 @@ func (s *tasState) unlockSlow(new uint32, policy int) {
 	if new&tasStarving != 0 {
 		// Hand over: the first parked waiter owns the lock now (the
 		// starving bit keeps everyone else out until it sets locked).
-		s.wake()
+		s.handOver()
 		return
 	}
 	old := new
@@ -317,6 +410,7 @@ func (s *tasState) unlockSlow(new uint32, policy int) {
 		// goroutine that set the bit is parked and the next Unlock
 		// hands over to it).
 		if old>>tasWaiterShift == 0 || old&(tasLocked|tasWoken|tasStarving) != 0 {
+			s.woke.yieldIfStuck()
 			return
 		}
 		if hal.CompareAndSwapUint32(&s.state, old, (old-1<<tasWaiterShift)|tasWoken) {
