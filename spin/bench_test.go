@@ -8,7 +8,8 @@ import (
 )
 
 // BenchmarkLock runs the suite's Lock section (lab/suite/kit.go), the
-// benchmarks halbench runs: Lock + busy critical section + Unlock for every
+// benchmarks halbench runs: Lock + critical section (an increment of the
+// guarded counter, then busy work) + Unlock for every
 // lock and sync.Mutex, on 1, 2, 4 and 8 goroutines, with critical sections
 // of suite.LockCS ns. ns/op and cycles/op are wall-clock time over all
 // acquisitions (the inverse of throughput); fairness-stddev% is how

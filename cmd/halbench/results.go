@@ -258,7 +258,7 @@ func (cfg *resultsConfig) sections() []resultsSection {
 		{Heading: resultsHeadings[3], Cmd: runCmd(opsFilter([]string{"Dispatch", "Contended"}, is128)), measure: resultsRun,
 			Intro: "Load, store and compare-and-swap of 128 bits, uncontended and on one shared cell."},
 		{Heading: resultsHeadings[4], Cmd: runCmd("^(Lock|Handover)/"), measure: resultsRun,
-			Intro: "Lock + busy critical section (cs, ns) + Unlock; ns/op is wall time per acquisition over all goroutines, against sync.Mutex."},
+			Intro: "Lock + critical section (an increment of the guarded counter, then cs ns of busy work) + Unlock; ns/op is wall time per acquisition over all goroutines, against sync.Mutex."},
 		{Heading: resultsHeadings[5], Cmd: lockwait, measure: resultsLockWait,
 			Intro: "The distribution of each lock's Lock waits beside sync.Mutex's: p50, p99, p99.9, max, and the waits of at least 1 ms and 32 ms."},
 		{Heading: resultsHeadings[6], Cmd: runCmd("^(Refcount|Counter)/"), measure: resultsRun,

@@ -166,7 +166,7 @@ var sections = []Section{
 	{Name: "Contended", Title: "Binding modes under contention: every goroutine on one shared word",
 		Doc: "Each op on one cache line shared by all goroutines; ns/op is wall time over all operations (the inverse of throughput). Ratio: against the baseline mode of the same op at the same thread count."},
 	{Name: "Lock", Title: "Spin locks: Lock + critical section + Unlock",
-		Doc: "cs = busy critical section in ns; ns/op is wall time per acquisition over all goroutines. Ratio: against sync.Mutex at the same threads and cs."},
+		Doc: "cs = the critical section's busy work in ns, after it increments the guarded counter; ns/op is wall time per acquisition over all goroutines. Ratio: against sync.Mutex at the same threads and cs."},
 	{Name: "Handover", Title: "The floor of a FIFO hand-over: goroutines take strict turns, no lock",
 		Doc: "turn = each goroutine waits for its turn on one shared cache line, runs the critical section (cs, ns) and passes the turn to the next goroutine in order; ns/op is wall time per turn over all goroutines. No lock hands over in order to a waiter on another CPU faster. Ratio: against sync.Mutex at the same threads and cs."},
 	{Name: "Refcount", Title: "Reference counts: one Inc of a shared count",
