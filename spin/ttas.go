@@ -14,6 +14,14 @@ import (
 // A waiter spins for at most [spinBudget] pauses and while spinning can
 // pay, then parks until a releaser wakes it (see the package
 // documentation). The zero value is unlocked.
+//
+// A waiter reads the word after every pause, so with a short critical
+// section each read takes the line from the holder, whose next Lock or
+// Unlock must fetch it back, and a waiter often wins the lock just
+// released, moving the guarded data to its CPU too. Where several
+// goroutines hammer a short critical section that can make TTAS (and
+// [Asm]) slower than sync.Mutex; [Backoff] reads the word less often for
+// that reason. halbench -filter '^Lock/' measures both on your machine.
 type TTAS struct {
 	_ [lineSize]byte
 	s tasState
