@@ -317,9 +317,7 @@ func (s *tasState) lockPinned() {
 // woken waiter, wherever it runs, clears it.
 func (s *tasState) wake() {
 	if !noYieldAfterWake.Load() {
-		p := pin.ProcPin()
-		pin.ProcUnpin()
-		s.woke.p.Store(int32(p))
+		s.woke.p.Store(currentP())
 		hal.StoreReleaseUint32(&s.woke.polls, 0)
 		s.woke.at.Store(max(schedNow(), 1))
 	}
@@ -356,12 +354,8 @@ func (m *wakeMark) yieldIfStuck() {
 	if t == 0 {
 		return
 	}
-	if pin.Pinned { // elsewhere ProcPin returns a CPU, not the P
-		p := pin.ProcPin()
-		pin.ProcUnpin()
-		if int32(p) != m.p.Load() {
-			return
-		}
+	if pin.Pinned && currentP() != m.p.Load() { // elsewhere currentP is a CPU, not the P
+		return
 	}
 	n := hal.LoadAcquireUint32(&m.polls) + 1
 	hal.StoreReleaseUint32(&m.polls, n)
@@ -371,6 +365,14 @@ func (m *wakeMark) yieldIfStuck() {
 	if now := schedNow(); now-t >= int64(stuckWakeAfter) && m.at.CompareAndSwap(t, now) {
 		schedYield()
 	}
+}
+
+// currentP returns the id of the calling goroutine's P (in the fallback
+// build of internal/pin, its CPU's number).
+func currentP() int32 {
+	p := pin.ProcPin()
+	pin.ProcUnpin()
+	return int32(p)
 }
 
 // noYieldAfterWake turns off the yields to a woken waiter (handOver's and
