@@ -1,0 +1,5 @@
+//go:build !race
+
+package percpu
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+package percpu
+
+import "github.com/gohal/gohal/hal"
+
+func atomicFence() { hal.Fence() }

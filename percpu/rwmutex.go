@@ -1,0 +1,452 @@
+package percpu
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/pin"
+)
+
+// RWMutex is a reader/writer mutual exclusion lock whose readers, once
+// they collide, write no shared cache line.
+//
+// It is a drop-in for [sync.RWMutex]: the same methods, the zero value is
+// an unlocked lock, RUnlock needs no token from RLock and may run on
+// another P than its RLock, and it must not be copied after first use.
+// Lock has acquire and Unlock release semantics for every later RLock and
+// Lock, and RUnlock release semantics for the next Lock, as for
+// sync.RWMutex.
+//
+// # Design
+//
+// Readers count themselves in, and out, on counters that only grow: until
+// two readers collide on the lock's own word they use the lock's counters
+// with a compare-and-swap (what sync.RWMutex costs); from the first
+// collision on, each P has its own pair of counters on a cache line of its
+// own (Linux's percpu-rwsem and SRCU), and a reader writes only its P's
+// line. A reader that migrates between RLock and RUnlock counts in on one
+// P and out on another; a writer sums every P's counts out first and then
+// every P's counts in, and only equal sums mean no reader is inside.
+//
+// A reader must make its count visible before it checks for a writer, and
+// a writer its flag before it reads the counts: each needs a full fence.
+// Where hal's heavy fence reaches every running thread (Linux membarrier,
+// [hal.FenceHeavy]), the lock is biased toward readers (BRAVO, Dice and
+// Kogan, USENIX ATC 2019): a reader pays only [hal.FenceLight], a compiler
+// barrier, and the writer that revokes the bias pays the heavy fence, a
+// system call that interrupts every CPU running the process. After a
+// revocation readers pay a locked instruction on their own line until
+// 9 times the revocation's duration has passed, so a write-heavy mix runs
+// without heavy fences; a reader turns the bias back on after that.
+//
+// # When to use it
+//
+// For read-mostly data read by goroutines on many Ps at once: a
+// sync.RWMutex's readers all write one word, so they pull its line from
+// core to core, and its cost grows with the readers. With few cores, short
+// critical sections read by one goroutine at a time, or frequent writes,
+// sync.RWMutex (or a plain sync.Mutex) costs as much or less; run
+// `halbench -filter '^RWLock/'` for the figures on your machine.
+//
+// # Writers
+//
+// Writers exclude each other with a sync.Mutex and park there; a reader
+// that finds a writer waits for it on the same mutex, so readers and
+// writers take turns with sync.Mutex's fairness. A writer waits only for
+// the readers that were inside when it raised its flag: later readers see
+// the flag and step back. It spins briefly and then parks until the last
+// of those readers wakes it. The first write after a read-only stretch
+// (a revocation) costs one heavy fence, about a system call that interrupts
+// every CPU running the program.
+//
+// # Memory
+//
+// A lock takes 56 bytes on 64-bit platforms (36 on 32-bit). The first time
+// two readers collide it allocates one cache line per P
+// (cacheline-size × GOMAXPROCS bytes: 1 KiB with 16 Ps on amd64), since a
+// reader's counts must sit on a line that no other P writes; and the first
+// writer that has to wait for readers allocates a channel (about 100
+// bytes). A map sharded into many locks that are each read by one
+// goroutine at a time never allocates either. If GOMAXPROCS grows, the
+// lines grow with it; they are not freed while the lock lives.
+//
+// # Pinned callers
+//
+// A goroutine that holds a [Pin] cannot park. Its RLock, RUnlock, Lock and
+// Unlock never park or yield: where they would wait, they spin, and a wait
+// that lasts over a second panics naming the rule (the lock must then be
+// held only by pinned goroutines, for short critical sections, as for the
+// kit's spin locks), after releasing the goroutine's Pins so that the
+// panic can be recovered.
+//
+// # Misuse
+//
+// Unlock of a lock that is not write-locked panics with "percpu: Unlock of
+// unlocked RWMutex". RUnlock without RLock panics with "percpu: RUnlock of
+// unlocked RWMutex" where it can tell at once (the lock still uses its own
+// counters); otherwise the next Lock finds more RUnlocks than RLocks,
+// repairs the counts, releases the lock and panics with that message. The
+// lock is usable after the panic is recovered.
+type RWMutex struct {
+	state atomic.Uint64 // gen*rwGen | rwBiased | rwWriter
+
+	// locks and unlocks count readers in and out on the lock itself:
+	// every reader until readers collide, and the readers of the slow
+	// path. They only grow, and are updated atomically.
+	locks, unlocks uintptr
+
+	cells pin.Table[rwCell]             // per-P counts, made at the first collision
+	wake  atomic.Pointer[chan struct{}] // a waiting writer's wake-up, made by the first writer that waits
+	w     sync.Mutex                    // writers exclude each other here
+	until atomic.Int64                  // monotonic time before which readers keep the bias off
+}
+
+// rwCell is one P's reader counts for one RWMutex, on a cache line of its
+// own: written only by goroutines pinned to that P.
+type rwCell struct {
+	locks, unlocks uintptr
+	_              [lineSize - 2*ptrSize]byte
+}
+
+const ptrSize = 4 << (^uintptr(0) >> 63)
+
+// The state word.
+const (
+	rwWriter = 1 << 0 // a writer holds the lock or waits for readers to leave
+	rwBiased = 1 << 1 // per-P readers fence with FenceLight; a writer revokes with FenceHeavy
+	rwGen    = 1 << 2 // one revocation: a reader that read an older state backs out
+)
+
+// RLock locks rw for reading. It must not be used for recursive read
+// locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
+func (rw *RWMutex) RLock() {
+	if !rw.rlockFast() {
+		rw.rlockSlow()
+	}
+}
+
+// TryRLock tries to lock rw for reading and reports whether it succeeded.
+// It fails when a writer holds the lock or waits for it.
+func (rw *RWMutex) TryRLock() bool {
+	if rw.rlockFast() {
+		return true
+	}
+	if !rw.w.TryLock() {
+		return false
+	}
+	atomic.AddUintptr(&rw.locks, 1) // no writer can start while we hold w
+	rw.w.Unlock()
+	return true
+}
+
+// rlockFast counts the caller in unless a writer holds or wants the lock,
+// and reports whether it did. A reader that sees the state change after
+// counting in counts out again and fails.
+func (rw *RWMutex) rlockFast() bool {
+	s := rw.state.Load()
+	if s&rwWriter != 0 {
+		return false
+	}
+	if rw.cells.Load() == nil {
+		n := atomic.LoadUintptr(&rw.locks)
+		if atomic.CompareAndSwapUintptr(&rw.locks, n, n+1) {
+			if rw.state.Load() == s {
+				return true
+			}
+			atomic.AddUintptr(&rw.unlocks, 1)
+			rw.wakeWriter()
+			return false
+		}
+		// Another reader wrote the word between our load and our CAS:
+		// readers collide here, so spread them over per-P lines.
+		rw.spread()
+	}
+	id := pin.ProcPin()
+	c := rw.cell(id)
+	count(&c.locks, s)
+	if rw.state.Load() == s {
+		rebias := s&rwBiased == 0 && asymmetric && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
+		pin.ProcUnpin()
+		if rebias {
+			rw.tryBias()
+		}
+		return true
+	}
+	count(&c.unlocks, s)
+	pin.ProcUnpin()
+	rw.wakeWriter()
+	return false
+}
+
+// cell returns P id's counts, growing the table when GOMAXPROCS has grown
+// (allocation is allowed while pinned; Grow never blocks).
+func (rw *RWMutex) cell(id int) *rwCell {
+	cs := rw.cells.Load()
+	if uint(id) >= uint(len(cs)) {
+		cs = rw.cells.Grow(id + 1)
+	}
+	return cs[id]
+}
+
+// count adds one to a P's counter with the ordering that state s asks of
+// a reader: in the biased state a release store and FenceLight (the
+// writer that revokes the bias fences for both); otherwise a locked add,
+// a full fence. The fallback build, where several goroutines may share a
+// cell, always adds atomically.
+func count(p *uintptr, s uint64) {
+	if pin.Pinned && s&rwBiased != 0 {
+		hal.StoreReleaseUintptr(p, hal.LoadAcquireUintptr(p)+1)
+		fenceLight()
+		return
+	}
+	atomic.AddUintptr(p, 1)
+}
+
+// rlockSlow waits for the writer that made rlockFast fail, then counts the
+// caller in while holding the writers' mutex, so that no writer can start
+// before the count is visible and a reader is never overtaken for good.
+func (rw *RWMutex) rlockSlow() {
+	if pin.Held() {
+		var clk pinnedClock
+		for !rw.rlockFast() {
+			if rw.w.TryLock() {
+				atomic.AddUintptr(&rw.locks, 1)
+				rw.w.Unlock()
+				return
+			}
+			if clk.pause() {
+				rwPanic(pinnedWaitMessage)
+			}
+		}
+		return
+	}
+	rw.w.Lock()
+	atomic.AddUintptr(&rw.locks, 1)
+	rw.w.Unlock()
+}
+
+// RUnlock undoes a single RLock call; it may run on another goroutine or P
+// than the RLock. RUnlock without RLock panics (see Misuse in the type's
+// documentation).
+func (rw *RWMutex) RUnlock() {
+	s := rw.state.Load()
+	if rw.cells.Load() == nil {
+		// Every count so far is on the lock itself (cells, once made,
+		// stay), so this RUnlock's RLock counted in here: more outs than
+		// ins means an RUnlock without RLock.
+		u := atomic.AddUintptr(&rw.unlocks, 1)
+		if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
+			atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
+			rwPanic("percpu: RUnlock of unlocked RWMutex")
+		}
+	} else {
+		id := pin.ProcPin()
+		count(&rw.cell(id).unlocks, s)
+		pin.ProcUnpin()
+	}
+	rw.wakeWriter()
+}
+
+// wakeWriter wakes the writer, if one waits for readers to leave. The
+// caller has just counted out with a full fence, or with FenceLight in the
+// biased state, whose revoking writer fenced for both: so either the
+// writer's sum sees the count or this load sees its flag. The send never
+// blocks, so a pinned reader may make it.
+func (rw *RWMutex) wakeWriter() {
+	if rw.state.Load()&rwWriter == 0 {
+		return
+	}
+	if ch := rw.wake.Load(); ch != nil {
+		select {
+		case *ch <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
+}
+
+// Lock locks rw for writing. If the lock is already locked for reading or
+// writing, Lock blocks until it is available; readers that arrive while it
+// waits wait for it.
+func (rw *RWMutex) Lock() {
+	if pin.Held() {
+		var clk pinnedClock
+		for !rw.w.TryLock() {
+			if clk.pause() {
+				rwPanic(pinnedWaitMessage)
+			}
+		}
+	} else {
+		rw.w.Lock()
+	}
+	rw.raise()
+	if err := rw.waitReaders(); err != "" {
+		rw.release()
+		rwPanic(err)
+	}
+}
+
+// TryLock tries to lock rw for writing and reports whether it succeeded.
+// Where the lock is biased toward readers, a TryLock that finds readers
+// still revokes the bias.
+func (rw *RWMutex) TryLock() bool {
+	if !rw.w.TryLock() {
+		return false
+	}
+	rw.raise()
+	gone, err := rw.readersGone()
+	if err != "" {
+		rw.release()
+		rwPanic(err)
+	}
+	if !gone {
+		rw.release() // readers that stepped back wait on w: they go on now
+		return false
+	}
+	return true
+}
+
+// raise sets the writer flag; the caller holds w. If the lock was biased
+// toward readers it revokes the bias: a new generation, the flag and no
+// bias in one store, then the heavy fence that pairs with the readers'
+// light ones. It records when readers may turn the bias back on.
+func (rw *RWMutex) raise() {
+	if rw.wake.Load() == nil && rw.cells.Load() != nil {
+		// A reader on a per-P line may count out with FenceLight only:
+		// it must find the channel once it sees the flag, so the
+		// channel exists before the flag goes up. (Readers on the lock's
+		// own counters use locked instructions; for them waitReaders
+		// may make it after the flag.)
+		c := make(chan struct{}, 1)
+		rw.wake.Store(&c)
+	}
+	s := rw.state.Load()
+	for {
+		ns := s | rwWriter
+		if s&rwBiased != 0 {
+			ns = (s+rwGen)&^rwBiased | rwWriter
+		}
+		if rw.state.CompareAndSwap(s, ns) {
+			break
+		}
+		s = rw.state.Load() // a reader turned the bias on
+	}
+	if s&rwBiased != 0 {
+		t0 := monotonic()
+		fenceHeavy()
+		rw.until.Store(t0 + (monotonic()-t0)*rwInhibitFactor)
+	}
+}
+
+// release clears the writer flag and unlocks w.
+func (rw *RWMutex) release() {
+	rw.state.Store(rw.state.Load() &^ rwWriter) // nobody else writes the state while the flag is up
+	rw.w.Unlock()
+}
+
+// Unlock unlocks rw for writing. Unlock of a lock that is not write-locked
+// panics. As with sync.RWMutex, a locked RWMutex is not associated with a
+// goroutine: one may Lock it and another Unlock it.
+func (rw *RWMutex) Unlock() {
+	if rw.state.Load()&rwWriter == 0 {
+		rwPanic("percpu: Unlock of unlocked RWMutex")
+	}
+	rw.release()
+}
+
+// RLocker returns a [sync.Locker] whose Lock and Unlock call rw.RLock and
+// rw.RUnlock.
+func (rw *RWMutex) RLocker() sync.Locker { return (*rlocker)(rw) }
+
+type rlocker RWMutex
+
+func (r *rlocker) Lock()   { (*RWMutex)(r).RLock() }
+func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
+
+// spread makes the per-P cells and, where the heavy fence is asymmetric
+// and no revocation is recent, biases the lock toward readers.
+func (rw *RWMutex) spread() {
+	rw.cells.Grow(0)
+	if asymmetric {
+		rw.tryBias()
+	}
+}
+
+// tryBias turns the bias on unless a writer is there or a revocation is
+// too recent. Turning it on needs no fence: a reader that still sees the
+// old state fences fully, and the next writer revokes with a heavy fence.
+func (rw *RWMutex) tryBias() {
+	if monotonic() < rw.until.Load() {
+		return
+	}
+	s := rw.state.Load()
+	if s&(rwWriter|rwBiased) == 0 {
+		rw.state.CompareAndSwap(s, s|rwBiased)
+	}
+}
+
+// readersGone reports whether no reader is inside: the sum of the counts
+// out, read first, equals the sum of the counts in. Every count out it
+// sees has its count in before it, so the sums are equal only when every
+// reader counted in has counted out. More outs than ins can only come from
+// an RUnlock without RLock: readersGone then adds the difference to the
+// counts in and returns the panic message.
+func (rw *RWMutex) readersGone() (bool, string) {
+	cs := rw.cells.Load()
+	out := atomic.LoadUintptr(&rw.unlocks)
+	for _, c := range cs {
+		out += atomic.LoadUintptr(&c.unlocks)
+	}
+	in := atomic.LoadUintptr(&rw.locks)
+	for _, c := range cs {
+		in += atomic.LoadUintptr(&c.locks)
+	}
+	if d := int(out - in); d > 0 {
+		atomic.AddUintptr(&rw.locks, uintptr(d))
+		return false, "percpu: RUnlock of unlocked RWMutex (found by Lock: more RUnlocks than RLocks)"
+	}
+	return in == out, ""
+}
+
+// waitReaders waits until the readers that were inside when the writer
+// flag went up have left: it spins for rwWriterSpin, then parks until a
+// leaving reader wakes it (a pinned writer keeps spinning). It returns a
+// misuse message, or "".
+func (rw *RWMutex) waitReaders() string {
+	pinned := pin.Held()
+	var clk pinnedClock
+	spinUntil := monotonic() + rwWriterSpin
+	for {
+		if gone, err := rw.readersGone(); gone || err != "" {
+			return err
+		}
+		switch {
+		case pinned:
+			if clk.pause() {
+				return pinnedWaitMessage
+			}
+			continue
+		case monotonic() < spinUntil:
+			spinPause()
+			continue
+		}
+		break
+	}
+	ch := rw.wake.Load()
+	if ch == nil {
+		// Only readers on the lock's own counters can be inside (see
+		// raise): they count out with a locked add and then load the
+		// flag and the channel, and this store and the loads below are
+		// sequentially consistent, so either such a reader finds the
+		// channel or the loop below sees its count.
+		c := make(chan struct{}, 1)
+		ch = &c
+		rw.wake.Store(ch) // only writers store it, under w
+	}
+	for {
+		if gone, err := rw.readersGone(); gone || err != "" {
+			return err
+		}
+		<-*ch
+	}
+}

@@ -1,0 +1,548 @@
+package percpu
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+)
+
+// rwModes are the states a test runs the lock in: readers on the lock's
+// own counters, on per-P lines with locked adds, and on per-P lines with
+// the bias (FenceLight; where hal's heavy fence is asymmetric).
+var rwModes = []struct {
+	name   string
+	spread bool
+	bias   bool
+}{
+	{"central", false, false},
+	{"perP", true, false},
+	{"biased", true, true},
+}
+
+// forMode runs f on a fresh lock in each mode, with the package's
+// asymmetric setting forced accordingly.
+func forMode(t *testing.T, f func(t *testing.T, newLock func() *RWMutex)) {
+	for _, m := range rwModes {
+		t.Run(m.name, func(t *testing.T) {
+			if m.bias && !realAsymmetric {
+				t.Skip("hal's heavy fence is not asymmetric here")
+			}
+			prev := asymmetric
+			asymmetric = m.bias
+			t.Cleanup(func() { asymmetric = prev })
+			f(t, func() *RWMutex {
+				rw := new(RWMutex)
+				if m.spread {
+					rw.spread()
+					if m.bias && rw.state.Load()&rwBiased == 0 {
+						t.Fatal("spread did not bias the lock")
+					}
+				}
+				return rw
+			})
+		})
+	}
+}
+
+var realAsymmetric = asymmetric
+
+// hammerRW is GOROOT's HammerRWMutex on one lock: readers and two writers,
+// asserting in every critical section that a writer is alone and readers
+// see no writer.
+func hammerRW(t *testing.T, rw *RWMutex, procs, readers, iters int) {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	var activity atomic.Int32
+	var wg sync.WaitGroup
+	var bad atomic.Value // the first violation seen
+	writer := func() {
+		defer wg.Done()
+		for range iters {
+			rw.Lock()
+			if n := activity.Add(10000); n != 10000 {
+				bad.CompareAndSwap(nil, fmt.Sprintf("writer found activity %d", n))
+			}
+			for range 100 {
+			}
+			activity.Add(-10000)
+			rw.Unlock()
+		}
+	}
+	reader := func() {
+		defer wg.Done()
+		for range iters {
+			rw.RLock()
+			if n := activity.Add(1); n < 1 || n >= 10000 {
+				bad.CompareAndSwap(nil, fmt.Sprintf("reader found activity %d", n))
+			}
+			for range 100 {
+			}
+			activity.Add(-1)
+			rw.RUnlock()
+		}
+	}
+	wg.Add(2 + readers)
+	go writer()
+	for i := range readers {
+		if i == readers/2 {
+			go writer()
+		}
+		go reader()
+	}
+	if readers/2 >= readers {
+		go writer()
+	}
+	wg.Wait()
+	if s := bad.Load(); s != nil {
+		t.Fatalf("GOMAXPROCS %d, %d readers: %s", procs, readers, s)
+	}
+}
+
+func TestRWMutexHammer(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 100
+	}
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		for _, c := range [][2]int{{1, 1}, {1, 3}, {1, 10}, {4, 1}, {4, 3}, {4, 10}, {10, 1}, {10, 3}, {10, 10}, {10, 5}} {
+			hammerRW(t, newLock(), c[0], c[1], n)
+		}
+	})
+}
+
+// TestRWMutexTry is GOROOT's TestRWMutex's TryLock and TryRLock sequence,
+// in every mode.
+func TestRWMutexTry(t *testing.T) {
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		m := newLock()
+		m.Lock()
+		if m.TryLock() {
+			t.Fatalf("TryLock succeeded with mutex locked")
+		}
+		if m.TryRLock() {
+			t.Fatalf("TryRLock succeeded with mutex locked")
+		}
+		m.Unlock()
+		if !m.TryLock() {
+			t.Fatalf("TryLock failed with mutex unlocked")
+		}
+		m.Unlock()
+		if !m.TryRLock() {
+			t.Fatalf("TryRLock failed with mutex unlocked")
+		}
+		if !m.TryRLock() {
+			t.Fatalf("TryRLock failed with mutex rlocked")
+		}
+		if m.TryLock() {
+			t.Fatalf("TryLock succeeded with mutex rlocked")
+		}
+		m.RUnlock()
+		m.RUnlock()
+		if !m.TryLock() {
+			t.Fatalf("TryLock failed after the readers left")
+		}
+		m.Unlock()
+	})
+}
+
+// TestRWMutexParallelReaders is GOROOT's TestParallelReaders: readers hold
+// the lock at the same time.
+func TestRWMutexParallelReaders(t *testing.T) {
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		for _, c := range [][2]int{{1, 4}, {3, 4}, {4, 2}} {
+			func() {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c[1]))
+				m := newLock()
+				locked, unlock, done := make(chan bool), make(chan bool), make(chan bool)
+				for range c[0] {
+					go func() {
+						m.RLock()
+						locked <- true
+						<-unlock
+						m.RUnlock()
+						done <- true
+					}()
+				}
+				for range c[0] {
+					<-locked
+				}
+				for range c[0] {
+					unlock <- true
+				}
+				for range c[0] {
+					<-done
+				}
+			}()
+		}
+	})
+}
+
+// TestRWMutexRLocker is GOROOT's TestRLocker.
+func TestRWMutexRLocker(t *testing.T) {
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		wl := newLock()
+		rl := wl.RLocker()
+		wlocked, rlocked := make(chan bool, 1), make(chan bool, 1)
+		n := 10
+		go func() {
+			for range n {
+				rl.Lock()
+				rl.Lock()
+				rlocked <- true
+				wl.Lock()
+				wlocked <- true
+			}
+		}()
+		for range n {
+			<-rlocked
+			rl.Unlock()
+			select {
+			case <-wlocked:
+				t.Fatal("RLocker() didn't read-lock it")
+			default:
+			}
+			rl.Unlock()
+			<-wlocked
+			select {
+			case <-rlocked:
+				t.Fatal("RLocker() didn't respect the write lock")
+			default:
+			}
+			wl.Unlock()
+		}
+	})
+}
+
+// TestRWMutexMigratingReaders hands every read lock to another goroutine
+// to unlock, so RUnlock runs on another P than RLock, while writers check
+// that they are alone.
+func TestRWMutexMigratingReaders(t *testing.T) {
+	iters := 2000
+	if testing.Short() {
+		iters = 200
+	}
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+		rw := newLock()
+		var readers, writers atomic.Int32
+		handoff := make(chan struct{}, 64)
+		var wg sync.WaitGroup
+		var bad atomic.Value
+		for range 2 { // lockers
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range iters {
+					rw.RLock()
+					readers.Add(1)
+					if writers.Load() != 0 {
+						bad.CompareAndSwap(nil, "a reader got in beside a writer")
+					}
+					handoff <- struct{}{}
+				}
+			}()
+		}
+		var uwg sync.WaitGroup
+		for range 2 { // unlockers
+			uwg.Add(1)
+			go func() {
+				defer uwg.Done()
+				for range handoff {
+					readers.Add(-1)
+					rw.RUnlock()
+				}
+			}()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range iters / 10 {
+				rw.Lock()
+				writers.Add(1)
+				if n := readers.Load(); n != 0 {
+					bad.CompareAndSwap(nil, fmt.Sprintf("a writer got in beside %d readers", n))
+				}
+				writers.Add(-1)
+				rw.Unlock()
+			}
+		}()
+		wg.Wait()
+		close(handoff)
+		uwg.Wait()
+		if s := bad.Load(); s != nil {
+			t.Fatal(s)
+		}
+		if !rw.TryLock() {
+			t.Fatal("TryLock failed with every reader gone")
+		}
+		rw.Unlock()
+	})
+}
+
+// TestRWMutexWriterWaitsForSeenReaders: a writer waits for the reader
+// inside; readers that come later wait for the writer, not the reverse.
+func TestRWMutexWriterWaitsForSeenReaders(t *testing.T) {
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		rw := newLock()
+		rw.RLock()
+		locked := make(chan struct{})
+		go func() {
+			rw.Lock()
+			close(locked)
+		}()
+		// Wait until the writer's flag is up.
+		for rw.state.Load()&rwWriter == 0 {
+			runtime.Gosched()
+		}
+		if rw.TryRLock() {
+			t.Fatal("TryRLock succeeded with a writer waiting")
+		}
+		late := make(chan struct{})
+		go func() {
+			rw.RLock()
+			close(late)
+			rw.RUnlock()
+		}()
+		select {
+		case <-locked:
+			t.Fatal("the writer got the lock with a reader inside")
+		case <-late:
+			t.Fatal("a later reader got in before the waiting writer")
+		default:
+		}
+		rw.RUnlock()
+		<-locked
+		select {
+		case <-late:
+			t.Fatal("a later reader got in beside the writer")
+		default:
+		}
+		rw.Unlock()
+		<-late
+	})
+}
+
+func TestRWMutexMisuse(t *testing.T) {
+	panics := func(t *testing.T, want string, f func()) {
+		t.Helper()
+		defer func() {
+			t.Helper()
+			r := recover()
+			if s, _ := r.(string); !strings.Contains(s, want) {
+				t.Fatalf("panic %v, want one containing %q", r, want)
+			}
+		}()
+		f()
+	}
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		rw := newLock()
+		panics(t, "percpu: Unlock of unlocked RWMutex", rw.Unlock)
+		rw.RLock()
+		rw.RUnlock()
+		if rw.cells.Load() == nil {
+			panics(t, "percpu: RUnlock of unlocked RWMutex", rw.RUnlock)
+		} else {
+			rw.RUnlock() // counted on a P: the next Lock finds it
+			panics(t, "percpu: RUnlock of unlocked RWMutex", rw.Lock)
+		}
+		// Usable afterwards, in both ways.
+		rw.Lock()
+		rw.Unlock()
+		rw.RLock()
+		if rw.TryLock() {
+			t.Fatal("TryLock succeeded with a reader inside")
+		}
+		rw.RUnlock()
+		if !rw.TryLock() {
+			t.Fatal("TryLock failed after the misuse was repaired")
+		}
+		rw.Unlock()
+	})
+}
+
+// TestRWMutexPinned: goroutines that hold a Pin take the lock both ways
+// (they spin instead of parking; a parking pinned goroutine would be a
+// fatal error).
+func TestRWMutexPinned(t *testing.T) {
+	if !Pinned {
+		t.Skip("the fallback build pins nothing")
+	}
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+		rw := newLock()
+		var inside atomic.Int32
+		var wg sync.WaitGroup
+		var bad atomic.Bool
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 300 {
+					Pin()
+					if (g+i)%5 == 0 {
+						rw.Lock()
+						if inside.Add(1000) != 1000 {
+							bad.Store(true)
+						}
+						inside.Add(-1000)
+						rw.Unlock()
+					} else {
+						rw.RLock()
+						if inside.Add(1) >= 1000 {
+							bad.Store(true)
+						}
+						inside.Add(-1)
+						rw.RUnlock()
+					}
+					Unpin()
+				}
+			}()
+		}
+		wg.Wait()
+		if bad.Load() {
+			t.Fatal("exclusion broken between pinned goroutines")
+		}
+	})
+}
+
+// TestRWMutexGOMAXPROCSGrows: Ps beyond the cells made at the first
+// collision get cells of their own, and writers still see every reader.
+func TestRWMutexGOMAXPROCSGrows(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	rw := new(RWMutex)
+	rw.spread()
+	if n := len(rw.cells.Load()); n != 1 {
+		t.Fatalf("%d cells at GOMAXPROCS 1", n)
+	}
+	hammerRW(t, rw, 8, 8, 200)
+	hammerRW(t, rw, 2, 4, 200)
+}
+
+// TestRWMutexSpreadsOnCollision: readers that collide on the lock's own
+// counters move it to per-P lines.
+func TestRWMutexSpreadsOnCollision(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	rw := new(RWMutex)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				rw.RLock()
+				rw.RUnlock()
+			}
+		}()
+	}
+	for rw.cells.Load() == nil {
+		runtime.Gosched()
+	}
+	close(stop)
+	wg.Wait()
+	if asymmetric && rw.state.Load()&rwBiased == 0 && rw.until.Load() == 0 {
+		t.Fatal("spread did not bias the lock")
+	}
+	rw.Lock() // all counted out
+	rw.Unlock()
+}
+
+// TestRWMutexRevocationInhibits: a write on a biased lock turns the bias
+// off and sets the time before which readers keep it off.
+func TestRWMutexRevocationInhibits(t *testing.T) {
+	if !realAsymmetric {
+		t.Skip("hal's heavy fence is not asymmetric here")
+	}
+	rw := new(RWMutex)
+	rw.spread()
+	s := rw.state.Load()
+	if s&rwBiased == 0 {
+		t.Fatal("not biased after spread")
+	}
+	rw.Lock()
+	if ns := rw.state.Load(); ns&rwBiased != 0 || ns/rwGen != s/rwGen+1 {
+		t.Fatalf("state %#x after a revoking Lock, from %#x", ns, s)
+	}
+	if rw.until.Load() <= 0 {
+		t.Fatal("no inhibition recorded")
+	}
+	rw.Unlock()
+}
+
+func TestRWMutexSize(t *testing.T) {
+	want := uintptr(56)
+	if ptrSize == 4 {
+		want = 40
+	}
+	if got := unsafe.Sizeof(RWMutex{}); got != want {
+		t.Fatalf("RWMutex is %d bytes, its doc says %d", got, want)
+	}
+	if unsafe.Sizeof(rwCell{})%lineSize != 0 {
+		t.Fatalf("rwCell is %d bytes, not a multiple of the line (%d)", unsafe.Sizeof(rwCell{}), lineSize)
+	}
+}
+
+// TestRWMutexRecheck races readers' fast paths against a writer: a reader
+// that read the state before the writer's flag went up must see the flag
+// after counting in, or the writer must see its count. Readers and the
+// writer loop with no work, so the window between a reader's look at the
+// state and its count is hit often.
+func TestRWMutexRecheck(t *testing.T) {
+	iters := 100000
+	if testing.Short() {
+		iters = 10000
+	}
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.NumCPU(), 2)))
+		rw := newLock()
+		var inside atomic.Int32
+		var bad atomic.Value
+		var wg sync.WaitGroup
+		var stop atomic.Bool
+		var started sync.WaitGroup
+		for range max(runtime.NumCPU()-1, 1) {
+			wg.Add(1)
+			started.Add(1)
+			go func() {
+				defer wg.Done()
+				started.Done()
+				for !stop.Load() {
+					rw.RLock()
+					if inside.Add(1) > 1<<20 {
+						bad.CompareAndSwap(nil, "a reader got in beside the writer")
+					}
+					inside.Add(-1)
+					rw.RUnlock()
+				}
+			}()
+		}
+		started.Wait()
+		for range iters {
+			rw.Lock()
+			if n := inside.Add(1 << 20); n != 1<<20 {
+				bad.CompareAndSwap(nil, fmt.Sprintf("the writer got in beside %d readers", n-1<<20))
+			}
+			for range 200 { // a section long enough for a reader that slipped in to be seen
+				if inside.Load() != 1<<20 {
+					bad.CompareAndSwap(nil, "a reader got in beside the writer")
+				}
+			}
+			inside.Add(-1 << 20)
+			rw.Unlock()
+		}
+		stop.Store(true)
+		wg.Wait()
+		if s := bad.Load(); s != nil {
+			t.Fatal(s)
+		}
+	})
+}

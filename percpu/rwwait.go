@@ -1,0 +1,108 @@
+package percpu
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/pin"
+)
+
+// RWMutex's tuning constants, each with its rule. Re-measure them with
+// `go run ./cmd/halbench -filter '^RWLock/'` (every write share and thread
+// count, beside sync.RWMutex and sync.Mutex) and `go run ./cmd/halbench
+// peers` (beside xsync's RBMutex).
+const (
+	// rwInhibitFactor: after a revocation readers keep the bias off for
+	// this many times the revocation's duration, so that revocations
+	// cost writers at most about 1/(1+rwInhibitFactor) of their time
+	// (BRAVO's N = 9).
+	rwInhibitFactor = 9
+
+	// rwRebiasEvery: a reader on a per-P line in the unbiased state looks
+	// at the clock once per this many of its P's RLocks, to turn the bias
+	// back on. A power of two, so the test is a mask; large enough that
+	// the clock read (tens of nanoseconds) is lost in the RLocks.
+	rwRebiasEvery = 256
+
+	// rwWriterSpin: how long (ns) a writer spins for readers to leave
+	// before it parks. About one wake-up's cost: a reader's critical
+	// section shorter than that is cheaper to wait out than to park for.
+	rwWriterSpin = 2000
+
+	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins
+	// for the lock before it panics (see the type's "Pinned callers").
+	rwPinnedWaitLimit = int64(time.Second)
+)
+
+// epoch is the origin of monotonic.
+var epoch = time.Now()
+
+// monotonic returns nanoseconds on the monotonic clock.
+func monotonic() int64 { return int64(time.Since(epoch)) }
+
+// pauseYields is true where hal.Pause yields the processor (its portable
+// variant: race and purego builds, GOARCHes without assembly), which a
+// pinned goroutine must not do.
+var pauseYields = selectedVariant("pause") == "portable"
+
+// spinSink keeps spinPause's loop from being optimized away.
+var spinSink atomic.Uint32
+
+// spinPause is one step of a spin-wait that never yields the processor.
+func spinPause() {
+	if !pauseYields {
+		hal.Pause()
+		return
+	}
+	for range 30 {
+		spinSink.Load()
+	}
+}
+
+// selectedVariant returns the variant hal chose for op, or "".
+func selectedVariant(op string) string {
+	for _, c := range hal.Selected() {
+		if c.Op == op {
+			return c.Variant
+		}
+	}
+	return ""
+}
+
+// pinnedClock times a pinned goroutine's wait: it cannot park, so it
+// spins, and only a holder that keeps running ends the wait.
+type pinnedClock struct {
+	start int64
+	n     uint32
+}
+
+// pause spins one step and reports whether the wait has lasted
+// rwPinnedWaitLimit (the clock is read every 1024 steps).
+func (c *pinnedClock) pause() bool {
+	spinPause()
+	c.n++
+	if c.n%1024 != 0 {
+		return false
+	}
+	if c.start == 0 {
+		c.start = monotonic()
+		return false
+	}
+	return monotonic()-c.start > rwPinnedWaitLimit
+}
+
+var pinnedWaitMessage = fmt.Sprintf("percpu: a goroutine that holds a Pin waited over %v for an RWMutex: "+
+	"a pinned goroutine cannot park, so it spins, and the lock's holder is not running. "+
+	"A lock that pinned goroutines take must be held only pinned (Pin, Lock, …, Unlock, Unpin)", time.Duration(rwPinnedWaitLimit))
+
+// rwPanic panics with msg. A panic while pinned is a fatal error of the
+// runtime, so it first releases the caller's Pins and says how many.
+func rwPanic(msg string) {
+	if pin.Held() {
+		n := pin.Release()
+		msg += fmt.Sprintf(" (the goroutine's %d Pin(s) were released so that it could panic: each matching Unpin now panics)", n)
+	}
+	panic(msg)
+}
