@@ -89,7 +89,7 @@ import (
 // repairs the counts, releases the lock and panics with that message. The
 // lock is usable after the panic is recovered.
 type RWMutex struct {
-	state atomic.Uint64 // gen*rwGen | rwBiased | rwWriter
+	state hal.Uint64 // gen*rwGen | rwBiased | rwWriter
 
 	// locks and unlocks count readers in and out on the lock itself:
 	// every reader until readers collide, and the readers of the slow
@@ -121,6 +121,31 @@ const (
 // RLock locks rw for reading. It must not be used for recursive read
 // locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
 func (rw *RWMutex) RLock() {
+	// The path of a lock whose readers have not collided: sync.RWMutex's
+	// cost, inlined.
+	if rw.cells.Load() == nil {
+		s := rw.state.Load()
+		n := atomic.LoadUintptr(&rw.locks)
+		if s&rwWriter == 0 && atomic.CompareAndSwapUintptr(&rw.locks, n, n+1) {
+			if rw.state.Load() != s {
+				rw.backOut()
+			}
+			return
+		}
+	}
+	rw.rlock()
+}
+
+// backOut counts out a reader that counted in on the lock's own counters
+// and then saw the state change, and takes the slow path.
+func (rw *RWMutex) backOut() {
+	atomic.AddUintptr(&rw.unlocks, 1)
+	rw.wakeWriter()
+	rw.rlockSlow()
+}
+
+// rlock is RLock past its inlined path.
+func (rw *RWMutex) rlock() {
 	if !rw.rlockFast() {
 		rw.rlockSlow()
 	}
@@ -230,21 +255,35 @@ func (rw *RWMutex) rlockSlow() {
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	s := rw.state.Load()
 	if rw.cells.Load() == nil {
 		// Every count so far is on the lock itself (cells, once made,
 		// stay), so this RUnlock's RLock counted in here: more outs than
 		// ins means an RUnlock without RLock.
 		u := atomic.AddUintptr(&rw.unlocks, 1)
-		if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
-			atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
-			rwPanic("percpu: RUnlock of unlocked RWMutex")
+		if int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.state.Load()&rwWriter != 0 {
+			rw.runlockCheck(u)
 		}
-	} else {
-		id := pin.ProcPin()
-		count(&rw.cell(id).unlocks, s)
-		pin.ProcUnpin()
+		return
 	}
+	rw.runlockCell()
+}
+
+// runlockCheck ends an RUnlock on the lock's own counters that found more
+// outs than ins (u) or a writer's flag.
+func (rw *RWMutex) runlockCheck(u uintptr) {
+	if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
+		atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
+		rwPanic("percpu: RUnlock of unlocked RWMutex")
+	}
+	rw.wakeWriter()
+}
+
+// runlockCell is RUnlock on the current P's counts.
+func (rw *RWMutex) runlockCell() {
+	s := rw.state.Load()
+	id := pin.ProcPin()
+	count(&rw.cell(id).unlocks, s)
+	pin.ProcUnpin()
 	rw.wakeWriter()
 }
 
@@ -269,20 +308,28 @@ func (rw *RWMutex) wakeWriter() {
 // writing, Lock blocks until it is available; readers that arrive while it
 // waits wait for it.
 func (rw *RWMutex) Lock() {
-	if pin.Held() {
-		var clk pinnedClock
-		for !rw.w.TryLock() {
-			if clk.pause() {
-				rwPanic(pinnedWaitMessage)
-			}
-		}
-	} else {
-		rw.w.Lock()
+	if !rw.w.TryLock() {
+		rw.lockWriters()
 	}
 	rw.raise()
 	if err := rw.waitReaders(); err != "" {
 		rw.release()
 		rwPanic(err)
+	}
+}
+
+// lockWriters locks w when TryLock failed: parking, or spinning for a
+// pinned caller.
+func (rw *RWMutex) lockWriters() {
+	if !pin.Held() {
+		rw.w.Lock()
+		return
+	}
+	var clk pinnedClock
+	for !rw.w.TryLock() {
+		if clk.pause() {
+			rwPanic(pinnedWaitMessage)
+		}
 	}
 }
 
@@ -340,7 +387,9 @@ func (rw *RWMutex) raise() {
 
 // release clears the writer flag and unlocks w.
 func (rw *RWMutex) release() {
-	rw.state.Store(rw.state.Load() &^ rwWriter) // nobody else writes the state while the flag is up
+	// Nobody else writes the state while the flag is up; readers need
+	// only see what the writer did before it.
+	rw.state.StoreRelease(rw.state.Load() &^ rwWriter)
 	rw.w.Unlock()
 }
 
@@ -413,6 +462,9 @@ func (rw *RWMutex) readersGone() (bool, string) {
 // leaving reader wakes it (a pinned writer keeps spinning). It returns a
 // misuse message, or "".
 func (rw *RWMutex) waitReaders() string {
+	if gone, err := rw.readersGone(); gone || err != "" {
+		return err
+	}
 	pinned := pin.Held()
 	var clk pinnedClock
 	spinUntil := monotonic() + rwWriterSpin

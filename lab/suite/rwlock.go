@@ -1,0 +1,123 @@
+package suite
+
+import (
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/percpu"
+)
+
+// The RWLock section: percpu.RWMutex against sync.RWMutex (the baseline)
+// and sync.Mutex, on 1 to n goroutines sharing one lock, at several write
+// shares. Each goroutine's operation i is a write when i mod 1000 is below
+// the share, else a read; a write increments the guarded counter, a read
+// loads it. As in the Lock section the bodies use concrete types.
+
+// RWLockWrites are the write shares the RWLock section runs, in writes per
+// 1000 operations: read-only, 0.1 %, 1 %, 10 %, 50 %, and writes only
+// (at 1 goroutine, the uncontended writer).
+var RWLockWrites = []int{0, 1, 10, 100, 500, 1000}
+
+func init() {
+	addLegends("RWLock", [][2]string{
+		{"kind=percpu", "percpu.RWMutex: readers count themselves on per-P lines once they collide; biased toward readers where hal's heavy fence is asymmetric"},
+		{"kind=rwmutex", "sync.RWMutex, the baseline"},
+		{"kind=mutex", "sync.Mutex for reads and writes alike"},
+		{"writes=N", "N of every 1000 operations are writes (an increment of the guarded counter); the others are reads (a load of it)"},
+	})
+	AddPair(Pair{Title: "percpu.RWMutex vs sync.RWMutex: 2 goroutines, reads only",
+		Base: rwLockName("rwmutex", 0, 2), Other: rwLockName("percpu", 0, 2)})
+	for _, wpm := range RWLockWrites {
+		for _, k := range []struct {
+			kind string
+			body func(int) func(*testing.B, int)
+		}{{"percpu", rwPercpu}, {"rwmutex", rwSync}, {"mutex", rwMutex}} {
+			Add(Bench{Name: rwLockName(k.kind, wpm, 0), Baseline: rwLockName("rwmutex", wpm, 0), Threaded: k.body(wpm)})
+		}
+	}
+}
+
+// rwLockName returns the name of an RWLock benchmark (threads 0 gives the
+// threads=* name).
+func rwLockName(kind string, wpm, threads int) string {
+	n := "RWLock/kind=" + kind + "/" + ThreadsWildcard + "/writes=" + strconv.Itoa(wpm)
+	if threads > 0 {
+		n = withThreads(n, threads)
+	}
+	return n
+}
+
+// rwRun runs threads goroutines over one lock; op does operation i of a
+// goroutine and reports whether it wrote. It fails b when the guarded
+// counter does not equal the number of writes.
+func rwRun(b *testing.B, threads int, x *guarded, op func(i int) bool) {
+	writes := make([]int64, threads)
+	cyclebench.RunLoop(b, threads, func(w, n int) {
+		for i := range n {
+			if op(i) {
+				writes[w]++
+			}
+		}
+	})
+	var sum int64
+	for _, n := range writes {
+		sum += n
+	}
+	if x.v != sum {
+		b.Fatalf("%d writes incremented the guarded counter to %d: a writer was not alone", sum, x.v)
+	}
+}
+
+func rwPercpu(wpm int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, x := new(padded[percpu.RWMutex]), new(guarded)
+		rwRun(b, threads, x, func(i int) bool {
+			if i%1000 < wpm {
+				l.v.Lock()
+				x.v++
+				l.v.Unlock()
+				return true
+			}
+			l.v.RLock()
+			_ = x.v
+			l.v.RUnlock()
+			return false
+		})
+	}
+}
+
+func rwSync(wpm int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, x := new(padded[sync.RWMutex]), new(guarded)
+		rwRun(b, threads, x, func(i int) bool {
+			if i%1000 < wpm {
+				l.v.Lock()
+				x.v++
+				l.v.Unlock()
+				return true
+			}
+			l.v.RLock()
+			_ = x.v
+			l.v.RUnlock()
+			return false
+		})
+	}
+}
+
+func rwMutex(wpm int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, x := new(paddedMutex), new(guarded)
+		rwRun(b, threads, x, func(i int) bool {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			if i%1000 < wpm {
+				x.v++
+				return true
+			}
+			_ = x.v
+			return false
+		})
+	}
+}
