@@ -1,9 +1,10 @@
 // Package percpu gives Go code what a kernel has for per-CPU data.
 //
 // It has a short critical section on the current P (processor) in which data
-// indexed by the P's number has exactly one writer, and two structures built
-// on it — a sharded [Counter] and a per-P object [Cache] after FreeBSD's UMA
-// per-CPU buckets.
+// indexed by the P's number has exactly one writer, and three structures
+// built on it — a sharded [Counter], a per-P object [Cache] after FreeBSD's
+// UMA per-CPU buckets, and [RWMutex], a drop-in for sync.RWMutex whose
+// readers, once they collide, write only their own P's cache line.
 //
 // # Pin and Unpin
 //
@@ -78,6 +79,13 @@
 // does), an alloc and a free bucket; when both buckets are empty (Get) or
 // full (Put), the P exchanges a bucket with a global depot under a mutex,
 // taken after unpinning.
+//
+// # RWMutex
+//
+// An [RWMutex] counts readers in and out on per-P lines once two readers
+// have collided, and is biased toward readers where hal's heavy fence
+// reaches every running thread: its type documentation says when it pays
+// and what it costs a writer.
 //
 // # Fallback build
 //

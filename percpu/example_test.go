@@ -54,3 +54,33 @@ func ExamplePin() {
 	fmt.Println(id >= 0)
 	// Output: true
 }
+
+// An RWMutex guards read-mostly data as a sync.RWMutex would: replace the
+// type and nothing else changes.
+func ExampleRWMutex() {
+	var (
+		mu     percpu.RWMutex
+		config = map[string]string{"mode": "fast"}
+	)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 1000 {
+				mu.RLock()
+				_ = config["mode"]
+				mu.RUnlock()
+			}
+		}()
+	}
+	mu.Lock()
+	config["mode"] = "safe"
+	mu.Unlock()
+	wg.Wait()
+
+	mu.RLock()
+	fmt.Println(config["mode"])
+	mu.RUnlock()
+	// Output: safe
+}
