@@ -425,3 +425,24 @@ func TestResolveDocLink(t *testing.T) {
 		}
 	}
 }
+
+// TestRootDocListsLibrary holds the root package's doc to listing every
+// library package (all but internal ones) as a doc link.
+func TestRootDocListsLibrary(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", nil, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := f.Doc.Text()
+	for _, dir := range libraryDirs(t) {
+		if dir == "." {
+			continue
+		}
+		if p, err := loadDocPkg(dir, false); err != nil || p == nil {
+			continue
+		}
+		if link := "[" + modulePath + "/" + filepath.ToSlash(dir) + "]"; !strings.Contains(text, link) {
+			t.Errorf("doc.go: the root package's doc does not list %s", link)
+		}
+	}
+}
