@@ -6,7 +6,7 @@
 // orderings, full fences and a cycle counter. This package has no API of
 // its own; it holds the module's root benchmarks.
 //
-// The packages:
+// The library's packages:
 //
 //   - [github.com/gohal/gohal/hal]: the ops, each with its variants (LSE or
 //     LL/SC on arm64, LOCK OR or MFENCE for a fence on amd64, ...), the best
@@ -15,13 +15,18 @@
 //   - [github.com/gohal/gohal/hal/direct]: every variant's assembly on its
 //     own, for callers who choose for themselves;
 //   - [github.com/gohal/gohal/dispatch]: CPU features and the choice;
-//   - the kit on top: spin locks (spin), saturating reference counts
-//     (refcount) and counters (counter);
-//   - cmd/halbench: measures on your machine what every choice costs;
-//   - lab/: the measurement code halbench and the benchmarks share (the
-//     suite, the flag probes, statistics, the peers module), which no
-//     library package imports; the library's internal/ holds only library
-//     code.
+//   - [github.com/gohal/gohal/spin]: spin locks, each a sync.Locker;
+//   - [github.com/gohal/gohal/counter]: contended counters, LongAdder and
+//     others;
+//   - [github.com/gohal/gohal/percpu]: per-P data: pinning, a counter and
+//     an object cache;
+//   - [github.com/gohal/gohal/refcount]: saturating reference counts, as
+//     Linux's refcount_t.
+//
+// Beside them, internal/ holds library code only; cmd/halbench measures on
+// your machine what every choice costs, and lab/ holds the measurement
+// code halbench and the benchmarks share (the suite, the flag probes,
+// statistics, the peers module), which no library package imports.
 //
 // # What dispatch costs
 //

@@ -165,7 +165,7 @@ func main() {
 			os.Exit(1)
 		}
 		if !generatedLine.Match(header(data)) {
-			fmt.Fprintf(os.Stderr, "gen: %s is named like a generated file but is not one: rename it (see hal/doc.go, \"Generated files\")\n", p)
+			fmt.Fprintf(os.Stderr, "gen: %s is named like a generated file but is not one: rename it (see gen/README.md, \"gen: gohal's assembly generator\")\n", p)
 			os.Exit(1)
 		}
 		if err := os.Remove(p); err != nil {
@@ -174,8 +174,8 @@ func main() {
 		}
 		fmt.Fprintln(os.Stderr, "gen: removed", p, "(no longer generated)")
 	}
-	// The generated parts of hand-written files (the README's variants
-	// table), between their markers.
+	// The generated parts of hand-written files (the README's list of
+	// GOARCHes, docs/variants.md's table), between their markers.
 	for name, sps := range backend.Splices(archNames()) {
 		p := filepath.Join(*out, filepath.FromSlash(name))
 		data, err := os.ReadFile(p)

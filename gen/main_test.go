@@ -48,8 +48,8 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 			t.Errorf("hal/%s is stale: %s (run go generate ./hal/ at the repository root)", name, firstDiff(fresh, committed))
 		}
 	}
-	// The generated parts of hand-written files (the README's variants
-	// table) are fresh too.
+	// The generated parts of hand-written files (the README's list of
+	// GOARCHes, docs/variants.md's table) are fresh too.
 	for name, sps := range backend.Splices(archNames()) {
 		committed, err := os.ReadFile(filepath.Join("..", "hal", filepath.FromSlash(name)))
 		if err != nil {
@@ -73,7 +73,7 @@ func TestGeneratedFilesUpToDate(t *testing.T) {
 	}
 }
 
-// TestGeneratedFileNames holds the naming rule hal/doc.go states: every
+// TestGeneratedFileNames holds the naming rule gen/README.md states: every
 // generated file's name starts with z, as x/sys's do, but hal's own
 // asm_<arch>.s (the name gohal's design fixes), so a reader tells
 // generated from hand-written files by name; and the rule applied to

@@ -15,8 +15,8 @@ var (
 // calibration takes about 30 ms). It is the rate of the counter Cycles
 // reads, which may differ from the core clock the CPU reports (the TSC's
 // on amd64; a platform timer's, often 1 to 100 MHz, on some GOARCHes;
-// under qemu-user often the host's): the README's variants table names
-// each GOARCH's counter, and halbench features prints the rate. In the
+// under qemu-user often the host's): docs/variants.md names each
+// GOARCH's counter, and halbench features prints the rate. In the
 // portable build Cycles counts nanoseconds and the result is about 1e9.
 func CycleFrequency() float64 {
 	freqOnce.Do(func() { freqHz = calibrate(3, 10*time.Millisecond) })

@@ -169,8 +169,8 @@ func (u *Uint128) own() *[2]uint64 {
 // runs its portable variant: in every race build, with GOHAL naming a
 // portable 128-bit variant, on a CPU without the instructions (cx16 on
 // amd64), and wherever hal has no 128-bit assembly (purego, or a GOARCH
-// whose 128-bit ops have only the portable variant: the README's variants
-// table). The portable variants write the two halves under a striped
+// whose 128-bit ops have only the portable variant: see
+// docs/variants.md). The portable variants write the two halves under a striped
 // lock, and hal/direct's 128-bit functions never take it, so a direct
 // Load on u's word would see half of a Store made through u's methods. A
 // compatible design would need the portable
@@ -239,8 +239,8 @@ func portable128() string {
 // a compare-and-swap of the value with itself (CMPXCHG16B on amd64), which
 // needs the line exclusively; and wherever the portable variant runs (a
 // GOARCH without a 128-bit atomic), every access takes one of a set of
-// striped locks. [Selected] names the variant (op load128), and the
-// README's variants table each GOARCH's.
+// striped locks. [Selected] names the variant (op load128), and
+// docs/variants.md each GOARCH's.
 func (u *Uint128) Load() (lo, hi uint64) { return load128U(u.self()) }
 
 // Store atomically stores lo, hi into the word (op store128).

@@ -62,7 +62,7 @@ var guards []guard
 
 // Pause tells the CPU that the caller is spinning on a shared word, with
 // the architecture's spin-loop hint (PAUSE on amd64; Selected names the
-// variant, and the README's variants table every GOARCH's instruction). It
+// variant, and docs/variants.md every GOARCH's instruction). It
 // does not yield the goroutine.
 func Pause() {
 	direct.StaticPause()
@@ -226,7 +226,7 @@ func store128U(addr *[2]uint64, lo, hi uint64) {
 }
 
 // Cycles returns the CPU's cycle or tick counter (the TSC on amd64; the
-// README's variants table names every GOARCH's). It is monotonic per core,
+// docs/variants.md names every GOARCH's). It is monotonic per core,
 // not a wall clock; see CycleFrequency for its rate.
 func Cycles() uint64 {
 	return direct.StaticCycles()
@@ -239,7 +239,7 @@ func Cycles() uint64 {
 // (sequentially consistent), and a CAS that loses counts as one more pause.
 // It returns true once the CAS has taken the lock, and false, without having
 // changed *addr, when spins runs out first. The Go scheduler cannot preempt
-// the assembly: SpinLockUint32 calls it with at most SpinLockCap spins.
+// the assembly: SpinLockUint32 calls it with at most spinLockCap spins.
 func spinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	return direct.StaticSpinLockUint32(addr, spins)
 }

@@ -88,15 +88,16 @@ type DispatchTable struct {
 	// 16-byte-aligned word of your own, or the one [Uint128.Addr] returns
 	// while the 128-bit ops run hardware variants.
 	CompareAndSwap128 Entry[fnCompareAndSwap128]
-	// Load128 is the row of op "load128" (see [load128]).
+	// Load128 is the row of op "load128" (see [Uint128]).
 	Load128 Entry[fnLoad128]
-	// Store128 is the row of op "store128" (see [store128]).
+	// Store128 is the row of op "store128" (see [Uint128]).
 	Store128 Entry[fnStore128]
 	// Cycles is the row of op "cycles" (see [Cycles]).
 	Cycles Entry[fnCycles]
 	// SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
 	// the chosen variant, without its cap: the assembly cannot be preempted, so
-	// keep spins at most [SpinLockCap].
+	// keep spins as small as [SpinLockUint32] does (it splits a larger budget
+	// into calls of at most a fixed number of spins).
 	SpinLockUint32 Entry[fnSpinLockUint32]
 	// CPU is the row of op "cpu" (see [CPU]).
 	CPU Entry[fnCPU]

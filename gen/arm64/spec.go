@@ -85,8 +85,8 @@ var Spec = spec.Arch{
 }
 
 // rmw is the variants of a sequentially consistent read-modify-write:
-// the LSE instruction lse (an AL form) and an LL/SC loop, whose README
-// briefs are lse and llsc.
+// the LSE instruction lse (an AL form) and an LL/SC loop, whose
+// variants-table briefs are lse and llsc.
 func rmw(lse, llsc string) []spec.Variant {
 	return []spec.Variant{
 		{Name: "lse", Requires: []string{dispatch.FeatureAtomics}, Intrinsic: true, Brief: lse, Why: "ARMv8.1 LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL)"},

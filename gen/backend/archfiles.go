@@ -10,8 +10,8 @@ import (
 
 // This file writes what follows from the set of registered architectures
 // (spec.Arches) rather than from one backend: hal's per-GOARCH test
-// tables, the list of architectures CI loops over, and the README's
-// variants table. Nothing here names a GOARCH, so a new architecture is
+// tables, the list of architectures CI loops over, and the variants table
+// of docs/variants.md. Nothing here names a GOARCH, so a new architecture is
 // its backend package and gen/main.go's line, not edits here.
 
 // ArchesFile is the file, relative to hal's directory, that .ci/run reads
@@ -192,19 +192,24 @@ func ForcedGOHAL(arch string) string {
 }
 
 // A Splice is generated text that gen writes between two marker comments
-// of a hand-written file (the README), leaving the rest alone.
+// of a hand-written file (the README, docs/variants.md), leaving the rest
+// alone.
 type Splice struct {
 	Begin, End string // the markers, kept
 	Text       string // what goes between them
 }
 
 // Splices returns the generated parts of hand-written files, by file
-// name relative to hal's directory.
+// name relative to hal's directory: the README's list of GOARCHes with
+// assembly, and docs/variants.md's list and table (the README, for users,
+// links to the table rather than carrying it).
 func Splices(arches []string) map[string][]Splice {
 	arches = sorted(arches)
+	list := Splice{Begin: "<!-- gen:arches -->", End: "<!-- /gen:arches -->", Text: proseList(arches)}
 	return map[string][]Splice{
-		"../README.md": {
-			{Begin: "<!-- gen:arches -->", End: "<!-- /gen:arches -->", Text: proseList(arches)},
+		"../README.md": {list},
+		"../docs/variants.md": {
+			list,
 			{Begin: "<!-- gen:variants: the table below is written by go generate from gen/spec; do not edit -->",
 				End: "<!-- /gen:variants -->", Text: "\n" + VariantsTable(arches)},
 		},
@@ -245,7 +250,7 @@ func proseList(xs []string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
-// VariantsTable is the README's Markdown table of every op's variants: a
+// VariantsTable is docs/variants.md's Markdown table of every op's variants: a
 // column per architecture, each variant as its name and, in parentheses,
 // its Brief and the features it needs, and a last column for the
 // portable build. Ops whose cells are all alike share a row, named

@@ -80,7 +80,7 @@ func TestOpsLabel(t *testing.T) {
 	}
 }
 
-// The README table has a column per architecture, names every op in
+// The variants table has a column per architecture, names every op in
 // exactly one row, and shows each variant with its brief and needs.
 func TestVariantsTable(t *testing.T) {
 	arches := spec.Arches()

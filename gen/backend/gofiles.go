@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/token"
 	"strings"
 
 	"github.com/gohal/gohal/gen/spec"
@@ -620,7 +621,17 @@ func ztableFile(arches []string) *goWriter {
 		op := &spec.Ops[i]
 		doc := op.TableDoc
 		if doc == "" {
-			doc = fmt.Sprintf("%s is the row of op %q (see [%s]).", op.ExportName(), op.Name, op.GoName)
+			// A doc link must name something exported: an op whose Go
+			// function is unexported (the 128-bit ops behind Uint128's
+			// methods) links to the type that exports it.
+			switch {
+			case token.IsExported(op.GoName):
+				doc = fmt.Sprintf("%s is the row of op %q (see [%s]).", op.ExportName(), op.Name, op.GoName)
+			case op.Uint128:
+				doc = fmt.Sprintf("%s is the row of op %q (see [Uint128]).", op.ExportName(), op.Name)
+			default:
+				doc = fmt.Sprintf("%s is the row of op %q.", op.ExportName(), op.Name)
+			}
 		}
 		w.doc(doc)
 		w.p("%s Entry[%s]\n", op.ExportName(), fnType(op))

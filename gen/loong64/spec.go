@@ -89,7 +89,7 @@ func rmw(am string) []spec.Variant {
 	}
 }
 
-// bits: fetch-or and fetch-and share a row of the README's table, so
+// bits: fetch-or and fetch-and share a row of the variants table, so
 // they share one slice with one Brief.
 var bits = rmw("AMOR_DB/AMAND_DB")
 

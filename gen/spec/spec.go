@@ -31,7 +31,7 @@ type Variant struct {
 	Requires []string // dispatch.Feature* constants the CPU must have
 	Why      string   // one line on what it is and when it wins; a comment in the generated code
 
-	// Brief is the variant's text in the README's variants table, shown
+	// Brief is the variant's text in the variants table (docs/variants.md), shown
 	// after its name in parentheses ("CASAL"); the generator adds "needs
 	// <feature>, ..." from Requires. Empty means the name alone.
 	Brief string
@@ -141,7 +141,7 @@ type Op struct {
 	// (without "// "); the default names the op and links GoName.
 	TableDoc string
 
-	// PortableBrief is the README variants table's text for the op in
+	// PortableBrief is the variants table's text for the op in
 	// the portable build (other GOARCH, purego, -race), shown after
 	// "portable" in parentheses ("runtime.Gosched"). Empty means the
 	// name alone.
@@ -492,7 +492,7 @@ var Ops = []Op{
 		Name: "pause", GoName: "Pause",
 		Doc: `Pause tells the CPU that the caller is spinning on a shared word, with
 the architecture's spin-loop hint (PAUSE on amd64; Selected names the
-variant, and the README's variants table every GOARCH's instruction). It
+variant, and docs/variants.md every GOARCH's instruction). It
 does not yield the goroutine.`,
 		PortableDoc:   "In the portable build it yields the processor with runtime.Gosched.",
 		PortableBrief: "runtime.Gosched",
@@ -702,7 +702,7 @@ addr, sequentially consistent.`,
 		Name: "cycles", GoName: "Cycles",
 		Results: []Param{{"", "uint64"}},
 		Doc: `Cycles returns the CPU's cycle or tick counter (the TSC on amd64; the
-README's variants table names every GOARCH's). It is monotonic per core,
+docs/variants.md names every GOARCH's). It is monotonic per core,
 not a wall clock; see CycleFrequency for its rate.`,
 		PortableDoc:   "In the portable build it counts nanoseconds on the monotonic clock.",
 		PortableBrief: "monotonic ns",
@@ -715,7 +715,7 @@ not a wall clock; see CycleFrequency for its rate.`,
 		// with runtime.Gosched between calls: oversubscription stays
 		// Go's business, as the assembly cannot yield.
 		// The exported SpinLockUint32 (hal/spinlock.go) is Go: it calls
-		// this entry with at most SpinLockCap pauses at a time and yields
+		// this entry with at most spinLockCap pauses at a time and yields
 		// between calls, so the unpreemptible assembly never runs long.
 		Name: "spinlock32", GoName: "spinLockUint32", Export: "SpinLockUint32",
 		Params:  []Param{addr32, {"spins", "uint32"}},
@@ -727,12 +727,13 @@ it again; when it reads 0 it tries a compare-and-swap from 0 to 1
 (sequentially consistent), and a CAS that loses counts as one more pause.
 It returns true once the CAS has taken the lock, and false, without having
 changed *addr, when spins runs out first. The Go scheduler cannot preempt
-the assembly: SpinLockUint32 calls it with at most SpinLockCap spins.`,
+the assembly: SpinLockUint32 calls it with at most spinLockCap spins.`,
 		PortableDoc:   "In the portable build it is a Go loop over sync/atomic whose pause is runtime.Gosched.",
 		PortableBrief: "a Go loop, Gosched as pause",
 		TableDoc: `SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
 the chosen variant, without its cap: the assembly cannot be preempted, so
-keep spins at most [SpinLockCap].`,
+keep spins as small as [SpinLockUint32] does (it splits a larger budget
+into calls of at most a fixed number of spins).`,
 	},
 	{
 		// The CPU number, for per-CPU sharding (percpu's fallback build):
