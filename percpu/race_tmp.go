@@ -1,5 +1,0 @@
-//go:build race
-
-package percpu
-
-const raceEnabled = true

@@ -1,5 +1,0 @@
-package percpu
-
-import "github.com/gohal/gohal/hal"
-
-func atomicFence() { hal.Fence() }
