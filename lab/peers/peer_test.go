@@ -58,6 +58,9 @@ var tasks = []task{
 		{"sync-mutex", lockMutex},
 		{"gosched-spin", lockGosched},
 	}},
+	// Reader/writer locks at write shares of 0, 0.1, 1, 10 and 50 %
+	// (op=wN: N writes per 1000 operations).
+	rwTask(0), rwTask(1), rwTask(10), rwTask(100), rwTask(500),
 	{what: "uint128", op: "load", impls: []impl{{"gohal-uint128", u128Load[*halPair]}, {"mutex-pair", u128Load[*mutexPair]}}},
 	{what: "uint128", op: "store", impls: []impl{{"gohal-uint128", u128Store[*halPair]}, {"mutex-pair", u128Store[*mutexPair]}}},
 	{what: "uint128", op: "cas", impls: []impl{{"gohal-uint128", u128CAS[*halPair]}, {"mutex-pair", u128CAS[*mutexPair]}}},
@@ -543,4 +546,119 @@ func cacheSyncPool(b *testing.B, threads int) {
 			pool.Put(o)
 		}
 	})
+}
+
+// rwTask is the reader/writer lock comparison at wpm writes per 1000
+// operations: percpu.RWMutex, xsync's RBMutex (BRAVO-style: a reader takes
+// a slot by CAS and passes its token to RUnlock), sync.RWMutex and
+// sync.Mutex.
+func rwTask(wpm int) task {
+	return task{what: "rwlock", op: "w" + strconv.Itoa(wpm), impls: []impl{
+		{"gohal-percpu", rwPercpu(wpm)},
+		{"xsync-rbmutex", rwXsync(wpm)},
+		{"sync-rwmutex", rwSync(wpm)},
+		{"sync-mutex", rwMutex(wpm)},
+	}}
+}
+
+// rwCheck fails b unless the guarded counter counted every write: a
+// writer was alone.
+func rwCheck(b *testing.B, writes []int64, got int64) {
+	b.Helper()
+	var sum int64
+	for _, n := range writes {
+		sum += n
+	}
+	if got != sum {
+		b.Fatalf("%d writes incremented the guarded counter to %d", sum, got)
+	}
+}
+
+// The reader/writer bodies: goroutine operation i is a write (increment
+// the guarded counter) when i mod 1000 < wpm, else a read (load it).
+
+func rwPercpu(wpm int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, x := new(padded[percpu.RWMutex]), new(padded[int64])
+		writes := make([]int64, threads)
+		cyclebench.RunLoop(b, threads, func(w, n int) {
+			for i := range n {
+				if i%1000 < wpm {
+					l.v.Lock()
+					x.v++
+					l.v.Unlock()
+					writes[w]++
+				} else {
+					l.v.RLock()
+					_ = x.v
+					l.v.RUnlock()
+				}
+			}
+		})
+		rwCheck(b, writes, x.v)
+	}
+}
+
+func rwXsync(wpm int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, x := xsync.NewRBMutex(), new(padded[int64])
+		writes := make([]int64, threads)
+		cyclebench.RunLoop(b, threads, func(w, n int) {
+			for i := range n {
+				if i%1000 < wpm {
+					l.Lock()
+					x.v++
+					l.Unlock()
+					writes[w]++
+				} else {
+					t := l.RLock()
+					_ = x.v
+					l.RUnlock(t)
+				}
+			}
+		})
+		rwCheck(b, writes, x.v)
+	}
+}
+
+func rwSync(wpm int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, x := new(padded[sync.RWMutex]), new(padded[int64])
+		writes := make([]int64, threads)
+		cyclebench.RunLoop(b, threads, func(w, n int) {
+			for i := range n {
+				if i%1000 < wpm {
+					l.v.Lock()
+					x.v++
+					l.v.Unlock()
+					writes[w]++
+				} else {
+					l.v.RLock()
+					_ = x.v
+					l.v.RUnlock()
+				}
+			}
+		})
+		rwCheck(b, writes, x.v)
+	}
+}
+
+func rwMutex(wpm int) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, x := new(padded[sync.Mutex]), new(padded[int64])
+		writes := make([]int64, threads)
+		cyclebench.RunLoop(b, threads, func(w, n int) {
+			for i := range n {
+				l.v.Lock()
+				if i%1000 < wpm {
+					x.v++
+					writes[w]++
+				} else {
+					_ = x.v
+				}
+				l.v.Unlock()
+			}
+		})
+		rwCheck(b, writes, x.v)
+	}
 }

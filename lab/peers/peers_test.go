@@ -9,12 +9,12 @@ import (
 // TestNames checks that every sub-benchmark name has the documented form
 // and that no name is used twice.
 func TestNames(t *testing.T) {
-	re := regexp.MustCompile(`^what=(counter|lock|uint128|cache)/impl=[a-z0-9-]+/threads=[1-9][0-9]*(/op=(load|store|cas))?$`)
+	re := regexp.MustCompile(`^what=(counter|lock|uint128|cache|rwlock)/impl=[a-z0-9-]+/threads=[1-9][0-9]*(/op=(load|store|cas|w[0-9]+))?$`)
 	seen := map[string]bool{}
 	count := 0
 	for _, tk := range tasks {
-		if (tk.what == "uint128") != (tk.op != "") {
-			t.Errorf("task %s: op %q: only uint128 tasks have an op, and all of them", tk.what, tk.op)
+		if hasOp := tk.what == "uint128" || tk.what == "rwlock"; hasOp != (tk.op != "") {
+			t.Errorf("task %s: op %q: only uint128 and rwlock tasks have an op, and all of them", tk.what, tk.op)
 		}
 		for _, i := range tk.impls {
 			for _, n := range threads {
