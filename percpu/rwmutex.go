@@ -133,7 +133,9 @@ func (rw *RWMutex) RLock() {
 			return
 		}
 	}
-	rw.rlock()
+	if !rw.rlockFast() {
+		rw.rlockSlow()
+	}
 }
 
 // backOut counts out a reader that counted in on the lock's own counters
@@ -142,13 +144,6 @@ func (rw *RWMutex) backOut() {
 	atomic.AddUintptr(&rw.unlocks, 1)
 	rw.wakeWriter()
 	rw.rlockSlow()
-}
-
-// rlock is RLock past its inlined path.
-func (rw *RWMutex) rlock() {
-	if !rw.rlockFast() {
-		rw.rlockSlow()
-	}
 }
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
@@ -207,11 +202,10 @@ func (rw *RWMutex) rlockFast() bool {
 // cell returns P id's counts, growing the table when GOMAXPROCS has grown
 // (allocation is allowed while pinned; Grow never blocks).
 func (rw *RWMutex) cell(id int) *rwCell {
-	cs := rw.cells.Load()
-	if uint(id) >= uint(len(cs)) {
-		cs = rw.cells.Grow(id + 1)
+	if cs := rw.cells.Load(); uint(id) < uint(len(cs)) {
+		return cs[id]
 	}
-	return cs[id]
+	return rw.cells.Grow(id + 1)[id]
 }
 
 // count adds one to a P's counter with the ordering that state s asks of
