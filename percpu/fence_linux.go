@@ -54,7 +54,9 @@ func fenceHeavy() {
 		hal.Fence()
 		return
 	}
-	if _, _, e := unix.Syscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0); e != 0 {
+	// RawSyscall: no hand-off of the P, so a pinned writer may call it (the
+	// call does not block; it waits only for the other CPUs' barriers).
+	if _, _, e := unix.RawSyscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0); e != 0 {
 		// Registered at init, so the kernel cannot refuse it now.
 		panic(fmt.Sprintf("percpu: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed after registration: %v", e))
 	}

@@ -47,3 +47,35 @@ func BenchmarkRWMutex(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRWMutexRevocation is the first write after a read-only
+// stretch on a lock biased toward readers: Lock revokes the bias (the
+// heavy fence) and Unlock; between iterations, outside the timer, the bias
+// is turned back on. sync.RWMutex's Lock and Unlock are beside it.
+func BenchmarkRWMutexRevocation(b *testing.B) {
+	b.Run("percpu", func(b *testing.B) {
+		if !asymmetric {
+			b.Skip("no asymmetric fence here: the lock is never biased")
+		}
+		rw := new(RWMutex)
+		rw.spread()
+		for b.Loop() {
+			rw.Lock()
+			rw.Unlock()
+			b.StopTimer()
+			rw.until.Store(0)
+			rw.tryBias()
+			if rw.state.Load()&rwBiased == 0 {
+				b.Fatal("the bias did not come back")
+			}
+			b.StartTimer()
+		}
+	})
+	b.Run("sync", func(b *testing.B) {
+		var rw sync.RWMutex
+		for b.Loop() {
+			rw.Lock()
+			rw.Unlock()
+		}
+	})
+}
