@@ -78,8 +78,8 @@ func TestFastestRule(t *testing.T) {
 // line, ties named as ties, and the text and JSON carry it.
 func TestTuneKitAdvice(t *testing.T) {
 	kit := discoverKit([]int{1, 8})
-	if len(kit) != 3 {
-		t.Fatalf("%d kinds, want lock, counter, cache", len(kit))
+	if len(kit) != 4 {
+		t.Fatalf("%d kinds, want lock, rwlock, counter, cache", len(kit))
 	}
 	for _, kr := range kit {
 		for _, q := range kr.Questions {

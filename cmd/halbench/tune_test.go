@@ -407,8 +407,8 @@ func TestTuneQuick(t *testing.T) {
 			}
 		}
 		// The kit: every kind, every candidate measured, advice by the rule.
-		if len(rep.Kit) != 3 {
-			t.Errorf("kit: %d kinds, want 3", len(rep.Kit))
+		if len(rep.Kit) != 4 {
+			t.Errorf("kit: %d kinds, want 4", len(rep.Kit))
 		}
 		for _, kr := range rep.Kit {
 			if kr.Overall == "" || len(kr.Questions) == 0 {

@@ -48,6 +48,15 @@ var kitCounters = []kitCandidate{
 	{"percpu", "percpu.Counter"},
 }
 
+// kitRWLocks are the reader/writer locks, sync.RWMutex first (the
+// baseline). Timed: RLock, a load, RUnlock, or (writes per 1000
+// operations) Lock, an increment, Unlock.
+var kitRWLocks = []kitCandidate{
+	{"rwmutex", "sync.RWMutex"},
+	{"percpu", "percpu.RWMutex"},
+	{"mutex", "sync.Mutex"},
+}
+
 // kitCaches are the object caches, a mutex-guarded free list first (the
 // baseline). Timed: Get, touch the object, Put.
 var kitCaches = []kitCandidate{
@@ -61,10 +70,14 @@ type kitKind struct {
 	kind       string // "lock"
 	section    string // the suite section
 	candidates []kitCandidate
-	// css are the critical sections (locks only; nil: none).
+	// css are the critical sections (locks), or the writes per 1000
+	// operations (reader/writer locks); nil: none.
 	css []int
 	// what names the job ("a lock around an empty critical section").
 	what func(cs int) string
+	// name, if set, names the suite benchmark of a candidate kind at a
+	// goroutine count and a css value.
+	name func(kind string, threads, cs int) string
 }
 
 func kitKinds() []kitKind {
@@ -74,6 +87,12 @@ func kitKinds() []kitKind {
 				return "a lock around an empty critical section"
 			}
 			return fmt.Sprintf("a lock around a %d ns critical section", cs)
+		}},
+		{kind: "rwlock", section: "RWLock", candidates: kitRWLocks, css: []int{0, 10}, name: suite.RWLockName, what: func(wpm int) string {
+			if wpm == 0 {
+				return "a reader/writer lock, reads only"
+			}
+			return fmt.Sprintf("a reader/writer lock, %g %% writes", float64(wpm)/10)
 		}},
 		{kind: "counter", section: "Counter", candidates: kitCounters, what: func(int) string { return "a counter that is added to (Add)" }},
 		{kind: "cache", section: "Cache", candidates: kitCaches, what: func(int) string { return "a cache of objects (Get, use, Put)" }},
@@ -120,6 +139,9 @@ type kitResult struct {
 
 // kitBenchName is the suite benchmark of kind k for a question.
 func kitBenchName(k kitKind, kind string, threads, cs int) string {
+	if k.name != nil {
+		return k.name(kind, threads, cs)
+	}
 	if k.css != nil {
 		return suite.LockName(kind, threads, cs)
 	}
@@ -129,7 +151,7 @@ func kitBenchName(k kitKind, kind string, threads, cs int) string {
 // discoverKit builds the kit questions with their suite bodies.
 func discoverKit(threads []int) []*kitReport {
 	all := map[string]suite.Benchmark{}
-	for _, bm := range suite.Select(suite.Options{Threads: threads, Full: true, Filter: regexp.MustCompile(`^(Lock|Counter|Cache)/kind=`)}) {
+	for _, bm := range suite.Select(suite.Options{Threads: threads, Full: true, Filter: regexp.MustCompile(`^(Lock|RWLock|Counter|Cache)/kind=`)}) {
 		all[bm.Name] = bm
 	}
 	var out []*kitReport

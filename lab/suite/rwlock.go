@@ -21,6 +21,8 @@ import (
 var RWLockWrites = []int{0, 1, 10, 100, 500, 1000}
 
 func init() {
+	AddSection(Section{Name: "RWLock", Title: "Reader/writer locks: RLock + read + RUnlock, or Lock + write + Unlock",
+		Doc: "writes = writes per 1000 operations on each goroutine; ns/op is wall time per operation over all goroutines. Ratio: against sync.RWMutex at the same threads and writes."})
 	addLegends("RWLock", [][2]string{
 		{"kind=percpu", "percpu.RWMutex: readers count themselves on per-P lines once they collide; biased toward readers where hal's heavy fence is asymmetric"},
 		{"kind=rwmutex", "sync.RWMutex, the baseline"},
@@ -28,20 +30,20 @@ func init() {
 		{"writes=N", "N of every 1000 operations are writes (an increment of the guarded counter); the others are reads (a load of it)"},
 	})
 	AddPair(Pair{Title: "percpu.RWMutex vs sync.RWMutex: 2 goroutines, reads only",
-		Base: rwLockName("rwmutex", 0, 2), Other: rwLockName("percpu", 0, 2)})
+		Base: RWLockName("rwmutex", 2, 0), Other: RWLockName("percpu", 2, 0)})
 	for _, wpm := range RWLockWrites {
 		for _, k := range []struct {
 			kind string
 			body func(int) func(*testing.B, int)
 		}{{"percpu", rwPercpu}, {"rwmutex", rwSync}, {"mutex", rwMutex}} {
-			Add(Bench{Name: rwLockName(k.kind, wpm, 0), Baseline: rwLockName("rwmutex", wpm, 0), Threaded: k.body(wpm)})
+			Add(Bench{Name: RWLockName(k.kind, 0, wpm), Baseline: RWLockName("rwmutex", 0, wpm), Threaded: k.body(wpm)})
 		}
 	}
 }
 
-// rwLockName returns the name of an RWLock benchmark (threads 0 gives the
+// RWLockName returns the name of an RWLock benchmark (threads 0 gives the
 // threads=* name).
-func rwLockName(kind string, wpm, threads int) string {
+func RWLockName(kind string, threads, wpm int) string {
 	n := "RWLock/kind=" + kind + "/" + ThreadsWildcard + "/writes=" + strconv.Itoa(wpm)
 	if threads > 0 {
 		n = withThreads(n, threads)

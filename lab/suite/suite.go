@@ -169,8 +169,6 @@ var sections = []Section{
 		Doc: "cs = the critical section's busy work in ns, after it increments the guarded counter; ns/op is wall time per acquisition over all goroutines. Ratio: against sync.Mutex at the same threads and cs."},
 	{Name: "Handover", Title: "The floor of a FIFO hand-over: goroutines take strict turns, no lock",
 		Doc: "turn = each goroutine waits for its turn on one shared cache line, runs the critical section (cs, ns) and passes the turn to the next goroutine in order; ns/op is wall time per turn over all goroutines. No lock hands over in order to a waiter on another CPU faster. Ratio: against sync.Mutex at the same threads and cs."},
-	{Name: "RWLock", Title: "Reader/writer locks: RLock + read + RUnlock, or Lock + write + Unlock",
-		Doc: "writes = writes per 1000 operations on each goroutine; ns/op is wall time per operation over all goroutines. Ratio: against sync.RWMutex at the same threads and writes."},
 	{Name: "Refcount", Title: "Reference counts: one Inc of a shared count",
 		Doc: "plain = unchecked atomic add, checked = Linux refcount_t saturation checks; -inline through sync/atomic, -hal through hal calls. Ratio: against plain at the same thread count."},
 	{Name: "Counter", Title: "Shared counters: one Add(1)",
@@ -178,7 +176,7 @@ var sections = []Section{
 }
 
 // AddSection registers a section after the predefined ones (Dispatch,
-// Contended, Lock, Handover, RWLock, Refcount, Counter). Sections are reported in the order
+// Contended, Lock, Handover, Refcount, Counter). Sections are reported in the order
 // they are registered; a benchmark's section must be registered before it.
 func AddSection(s Section) {
 	mu.Lock()
