@@ -103,7 +103,7 @@ func TestResults(t *testing.T) {
 	// Every section, in order, each with its command line and something
 	// measured (a table or a block) and nothing failed.
 	headings := []string{"The machine", "What dispatch costs: one goroutine", "What dispatch costs: contended",
-		"The 128-bit ops", "Locks: throughput", "Locks: how long Lock waits", "Counters and refcounts",
+		"The 128-bit ops", "Locks: throughput", "Locks: how long Lock waits", "Reader/writer locks", "Counters and refcounts",
 		"The per-CPU cache", "Against other libraries", "Tune's advice"}
 	var got []string
 	for _, l := range strings.Split(md, "\n") {
@@ -163,6 +163,7 @@ func TestResults(t *testing.T) {
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^\(Dispatch\|Contended\)/op=\([a-z0-9|]*128[a-z0-9|]*\)/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^\(Lock\|Handover\)/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench lockwait -quick$`),
+		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^RWLock/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^\(Refcount\|Counter\)/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench -filter '\^Cache/'` + tiny + `$`),
 		regexp.MustCompile(`^go run \./cmd/halbench peers -markdown -benchtime 1x -count 4$`),
