@@ -31,14 +31,17 @@ import (
 //
 // A reader must make its count visible before it checks for a writer, and
 // a writer its flag before it reads the counts: each needs a full fence.
-// Where hal's heavy fence reaches every running thread (Linux membarrier,
-// [hal.FenceHeavy]), the lock is biased toward readers (BRAVO, Dice and
-// Kogan, USENIX ATC 2019): a reader pays only [hal.FenceLight], a compiler
-// barrier, and the writer that revokes the bias pays the heavy fence, a
-// system call that interrupts every CPU running the process. After a
-// revocation readers pay a locked instruction on their own line until
-// 9 times the revocation's duration has passed, so a write-heavy mix runs
-// without heavy fences; a reader turns the bias back on after that.
+// Where a heavy fence can reach every running thread of the process (Linux
+// membarrier(2) with MEMBARRIER_CMD_PRIVATE_EXPEDITED, registered at init;
+// refused by some sandboxes and seccomp profiles), the lock is biased
+// toward readers (BRAVO, Dice and Kogan, USENIX ATC 2019): a reader's
+// fence is only a compiler barrier, and the writer that revokes the bias
+// pays the heavy fence, a system call that interrupts every CPU running
+// the process. After a revocation readers pay a locked instruction on
+// their own line until 9 times the revocation's duration has passed, so a
+// write-heavy mix runs without heavy fences; a reader turns the bias back
+// on after that. Elsewhere (other systems, -race builds) readers on per-P
+// lines always pay the locked instruction, still on a line of their own.
 //
 // # When to use it
 //
