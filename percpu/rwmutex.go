@@ -123,36 +123,12 @@ const (
 
 // RLock locks rw for reading. It must not be used for recursive read
 // locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
-func (rw *RWMutex) RLock() {
-	// The path of a lock whose readers have not collided: sync.RWMutex's
-	// cost, inlined.
-	if rw.cells.Load() == nil {
-		s := rw.state.Load()
-		n := atomic.LoadUintptr(&rw.locks)
-		if s&rwWriter == 0 && atomic.CompareAndSwapUintptr(&rw.locks, n, n+1) {
-			if rw.state.Load() != s {
-				rw.backOut()
-			}
-			return
-		}
-	}
-	if !rw.rlockFast() {
-		rw.rlockSlow()
-	}
-}
-
-// backOut counts out a reader that counted in on the lock's own counters
-// and then saw the state change, and takes the slow path.
-func (rw *RWMutex) backOut() {
-	atomic.AddUintptr(&rw.unlocks, 1)
-	rw.wakeWriter()
-	rw.rlockSlow()
-}
+func (rw *RWMutex) RLock() { rw.rlock(false) }
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 // It fails when a writer holds the lock or waits for it.
 func (rw *RWMutex) TryRLock() bool {
-	if rw.rlockFast() {
+	if rw.rlock(true) {
 		return true
 	}
 	if !rw.w.TryLock() {
@@ -163,15 +139,21 @@ func (rw *RWMutex) TryRLock() bool {
 	return true
 }
 
-// rlockFast counts the caller in unless a writer holds or wants the lock,
-// and reports whether it did. A reader that sees the state change after
-// counting in counts out again and fails.
-func (rw *RWMutex) rlockFast() bool {
+// rlock counts the caller in unless a writer holds or wants the lock, and
+// reports whether it did; a reader that sees the state change after
+// counting in counts out again. Where it does not count in, it returns
+// false if try is set and else waits (rlockSlow). RLock inlines to one
+// call of it, and the paths are written out here rather than in helpers:
+// a call costs about what the path's stores do.
+func (rw *RWMutex) rlock(try bool) bool {
 	s := rw.state.Load()
 	if s&rwWriter != 0 {
-		return false
+		return rw.rlockFailed(try)
 	}
-	if rw.cells.Load() == nil {
+	cs := rw.cells.Load()
+	if cs == nil {
+		// Readers have not collided: the lock's own counters, what
+		// sync.RWMutex costs.
 		n := atomic.LoadUintptr(&rw.locks)
 		if atomic.CompareAndSwapUintptr(&rw.locks, n, n+1) {
 			if rw.state.Load() == s {
@@ -179,15 +161,25 @@ func (rw *RWMutex) rlockFast() bool {
 			}
 			atomic.AddUintptr(&rw.unlocks, 1)
 			rw.wakeWriter()
-			return false
+			return rw.rlockFailed(try)
 		}
 		// Another reader wrote the word between our load and our CAS:
 		// readers collide here, so spread them over per-P lines.
-		rw.spread()
+		cs = rw.spread()
 	}
 	id := pin.ProcPin()
-	c := rw.cell(id)
-	count(&c.locks, s)
+	if uint(id) >= uint(len(cs)) {
+		cs = rw.cells.Grow(id + 1) // GOMAXPROCS grew; Grow never blocks
+	}
+	c := cs[id]
+	light := pin.Pinned && s&rwBiased != 0
+	if light {
+		// The revoking writer's heavy fence pairs with fenceLight.
+		hal.StoreReleaseUintptr(&c.locks, hal.LoadAcquireUintptr(&c.locks)+1)
+		fenceLight()
+	} else {
+		atomic.AddUintptr(&c.locks, 1) // a full fence
+	}
 	if rw.state.Load() == s {
 		rebias := s&rwBiased == 0 && asymmetric && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
 		pin.ProcUnpin()
@@ -196,42 +188,39 @@ func (rw *RWMutex) rlockFast() bool {
 		}
 		return true
 	}
-	count(&c.unlocks, s)
+	countOut(c, light)
 	pin.ProcUnpin()
 	rw.wakeWriter()
-	return false
+	return rw.rlockFailed(try)
 }
 
-// cell returns P id's counts, growing the table when GOMAXPROCS has grown
-// (allocation is allowed while pinned; Grow never blocks).
-func (rw *RWMutex) cell(id int) *rwCell {
-	if cs := rw.cells.Load(); uint(id) < uint(len(cs)) {
-		return cs[id]
+// rlockFailed ends an rlock that did not count the caller in: false for
+// a try, else the slow path, which counts it in.
+func (rw *RWMutex) rlockFailed(try bool) bool {
+	if try {
+		return false
 	}
-	return rw.cells.Grow(id + 1)[id]
+	rw.rlockSlow()
+	return true
 }
 
-// count adds one to a P's counter with the ordering that state s asks of
-// a reader: in the biased state a release store and FenceLight (the
-// writer that revokes the bias fences for both); otherwise a locked add,
-// a full fence. The fallback build, where several goroutines may share a
-// cell, always adds atomically.
-func count(p *uintptr, s uint64) {
-	if pin.Pinned && s&rwBiased != 0 {
-		hal.StoreReleaseUintptr(p, hal.LoadAcquireUintptr(p)+1)
+// countOut counts a reader out on P cell c, light as its count in was.
+func countOut(c *rwCell, light bool) {
+	if light {
+		hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
 		fenceLight()
 		return
 	}
-	atomic.AddUintptr(p, 1)
+	atomic.AddUintptr(&c.unlocks, 1)
 }
 
-// rlockSlow waits for the writer that made rlockFast fail, then counts the
+// rlockSlow waits for the writer that made rlock fail, then counts the
 // caller in while holding the writers' mutex, so that no writer can start
 // before the count is visible and a reader is never overtaken for good.
 func (rw *RWMutex) rlockSlow() {
 	if pin.Held() {
 		var clk pinnedClock
-		for !rw.rlockFast() {
+		for !rw.rlock(true) {
 			if rw.w.TryLock() {
 				atomic.AddUintptr(&rw.locks, 1)
 				rw.w.Unlock()
@@ -252,34 +241,27 @@ func (rw *RWMutex) rlockSlow() {
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	if rw.cells.Load() == nil {
+	s := rw.state.Load()
+	cs := rw.cells.Load()
+	if cs == nil {
 		// Every count so far is on the lock itself (cells, once made,
 		// stay), so this RUnlock's RLock counted in here: more outs than
 		// ins means an RUnlock without RLock.
 		u := atomic.AddUintptr(&rw.unlocks, 1)
-		if int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.state.Load()&rwWriter != 0 {
-			rw.runlockCheck(u)
+		if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
+			atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
+			rwPanic("percpu: RUnlock of unlocked RWMutex")
 		}
+		rw.wakeWriter()
 		return
 	}
-	rw.runlockCell()
-}
-
-// runlockCheck ends an RUnlock on the lock's own counters that found more
-// outs than ins (u) or a writer's flag.
-func (rw *RWMutex) runlockCheck(u uintptr) {
-	if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
-		atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
-		rwPanic("percpu: RUnlock of unlocked RWMutex")
-	}
-	rw.wakeWriter()
-}
-
-// runlockCell is RUnlock on the current P's counts.
-func (rw *RWMutex) runlockCell() {
-	s := rw.state.Load()
+	// A state older than a revocation is that of a reader the revoking
+	// writer waits for: it sees this count out, however it is made.
 	id := pin.ProcPin()
-	count(&rw.cell(id).unlocks, s)
+	if uint(id) >= uint(len(cs)) {
+		cs = rw.cells.Grow(id + 1)
+	}
+	countOut(cs[id], pin.Pinned && s&rwBiased != 0)
 	pin.ProcUnpin()
 	rw.wakeWriter()
 }
@@ -411,11 +393,12 @@ func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
 
 // spread makes the per-P cells and, where the heavy fence is asymmetric
 // and no revocation is recent, biases the lock toward readers.
-func (rw *RWMutex) spread() {
-	rw.cells.Grow(0)
+func (rw *RWMutex) spread() []*rwCell {
+	cs := rw.cells.Grow(0)
 	if asymmetric {
 		rw.tryBias()
 	}
+	return cs
 }
 
 // tryBias turns the bias on unless a writer is there or a revocation is
