@@ -269,22 +269,7 @@ func (s *tasState) spin(policy int, awoke bool, budget int) bool {
 			}
 		}
 	case policyAsm:
-		// hal.SpinLockUint32 takes a word that is 0 or 1: usable while
-		// nobody else waits (the word is locked or free, nothing more),
-		// and by a waiter that owns no woken bit to clear. Otherwise the
-		// same loop in Go.
-		if !awoke && hal.LoadAcquireUint32(&s.state)&^tasLocked == 0 {
-			return hal.SpinLockUint32(&s.state, uint32(budget))
-		}
-		for i := 0; spinningUpTo(i, budget); i++ {
-			if s.tryFree(woken) {
-				return true
-			}
-			if hal.LoadAcquireUint32(&s.state)&tasStarving != 0 {
-				return false
-			}
-			pause()
-		}
+		return s.spinAsm(woken, budget, canSpin)
 	}
 	return false
 }
@@ -426,3 +411,42 @@ func (s *tasState) unlockSlow(new uint32, policy int) {
 // waiters returns how many goroutines are counted as parked or parking,
 // for tests.
 func (s *tasState) waiters() uint32 { return hal.LoadAcquireUint32(&s.state) >> tasWaiterShift }
+
+// asmChunk is the most pauses one hal.SpinLockUint32 call of Asm spends:
+// canSpinEvery, so that Asm asks canSpin as often as the Go loops do.
+const asmChunk = canSpinEvery
+
+// spinAsm is Asm's spinning round: at most budget pauses in chunks of
+// asmChunk, asking may (canSpin) before each chunk. A chunk runs in
+// hal.SpinLockUint32 when the word reads locked with nothing else in it
+// and this waiter owns no woken bit to clear, else in Go, as TTAS.
+//
+// hal.SpinLockUint32 takes only a word that is 0. A waiter that counts
+// itself in while this one is inside the assembly keeps the word non-zero
+// even once the lock is free, so that call can no longer take it: the
+// chunk bounds what such a call misses to asmChunk pauses, after which
+// the word is read again here and the round goes on in Go.
+func (s *tasState) spinAsm(woken uint32, budget int, may func(int) bool) bool {
+	for spent := 0; spent < budget && may(0); spent += asmChunk {
+		old := hal.LoadAcquireUint32(&s.state)
+		if old&tasStarving != 0 {
+			return false
+		}
+		if woken == 0 && old&^tasLocked == 0 {
+			if hal.SpinLockUint32(&s.state, asmChunk) {
+				return true
+			}
+			continue
+		}
+		for range asmChunk {
+			if s.tryFree(woken) {
+				return true
+			}
+			if hal.LoadAcquireUint32(&s.state)&tasStarving != 0 {
+				return false
+			}
+			pause()
+		}
+	}
+	return false
+}
