@@ -6,20 +6,14 @@ import (
 	"github.com/gohal/gohal/hal"
 )
 
-// Backoff bounds: a waiter pauses minBackoff times after its first failed
-// attempt, twice as long after each further failure, up to maxBackoff.
-const (
-	minBackoff = 4
-	maxBackoff = 256
-)
-
 // Backoff is a test-and-test-and-set spin lock with bounded exponential
 // backoff, like Concurrency Kit's ck_backoff_eb: after each failed
 // attempt a waiter pauses for a number of [hal.Pause] steps that doubles,
 // from 4 up to 256, before it looks at the lock word again. Fewer waiters
 // then rush at the line at the moment of release, at the price of a
 // waiter sometimes noticing a release late. Once a waiter has paused
-// [spinBudget] times, or when spinning cannot pay, it parks until a
+// for a spinning round (spinWait, a few microseconds), or when spinning
+// cannot pay, it parks until a
 // releaser wakes it (see the package documentation). The zero value is
 // unlocked.
 type Backoff struct {

@@ -54,8 +54,8 @@ var nodes = sync.Pool{New: func() any { return new(mcsNode) }}
 // A strict MCS lock hands the lock to its successor even when that
 // goroutine is not running, and the whole queue waits for the scheduler.
 // MCS is preemption-adaptive instead, after the time-published queue locks
-// of He, Scherer and Scott (2005): a waiter spins for at most [spinBudget]
-// pauses and while spinning can pay, then marks its node as left and
+// of He, Scherer and Scott (2005): a waiter spins for at most a
+// spinning round (a few microseconds) and while spinning can pay, then marks its node as left and
 // parks. A releaser that finds its successor's node left passes over it
 // (and recycles it), hands the lock to the next node that still waits,
 // wakes the waiter it passed over (exactly that one: its parker is in the

@@ -63,10 +63,6 @@ func yield() {
 	runtime.Gosched()
 }
 
-// pinnedWaitLimit is how long a goroutine that holds a percpu.Pin spins
-// for one lock before it panics. Tests lower it.
-var pinnedWaitLimit = time.Second
-
 // pinnedClock times a pinned goroutine's wait for a lock. A pinned
 // waiter cannot park, so it waits only as long as the holder runs, and
 // only a pinned holder surely does: a holder that is not pinned can block,
@@ -86,11 +82,11 @@ func (c *pinnedClock) check() {
 	}
 }
 
-// timedOut counts one pause of the wait, reads the clock every 1024, and
+// timedOut counts one pause of the wait, reads the clock every pinnedPollEvery, and
 // reports whether the wait has lasted pinnedWaitLimit.
 func (c *pinnedClock) timedOut() bool {
 	c.n++
-	if c.n%1024 != 0 {
+	if c.n%pinnedPollEvery != 0 {
 		return false
 	}
 	if c.start.IsZero() {

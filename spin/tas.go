@@ -7,7 +7,8 @@ import (
 )
 
 // TAS is a test-and-set spin lock: a waiter retries a compare-and-swap
-// that takes the lock, without pausing, for at most [spinBudget] attempts
+// that takes the lock, without pausing, for at most a few
+// microseconds' worth of attempts
 // and while spinning can pay, then parks until a releaser wakes it (see
 // the package documentation). Every failed attempt takes the cache line
 // exclusive, so spinning waiters slow the holder down; it is the baseline

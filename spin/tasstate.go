@@ -32,31 +32,6 @@ const (
 	tasWaiterShift = iota      // waiter count: state >> tasWaiterShift
 )
 
-// starvationThreshold is the bounded-wait rule: a waiter that has waited
-// longer than this switches the lock to starvation mode (handoff), as
-// sync.Mutex does after the same 1 ms.
-const starvationThreshold = time.Millisecond
-
-// newcomerBudget is the spin budget of a waiter's first round, before it
-// has parked in this Lock; a waiter woken from the semaphore spins
-// spinBudget. Goroutines that are already spinning re-check the word at
-// every pause and take it back the moment it is free, so a newcomer that
-// spins long mostly loses to them, and while it spins it may hold the
-// woken bit, which keeps Unlock from waking a parked waiter. Parking
-// sooner puts it in the queue, from which Unlock wakes it and hands it the
-// processor (unlockSlow). halbench lockwait's occasional scenario measures
-// it: with 128 pauses the occasional goroutine's median wait was 100 µs
-// or more in some runs, against sync.Mutex's 1 µs.
-const newcomerBudget = spinBudget / 2
-
-// tasNewcomerBudget is newcomerBudget for TAS, whose round counts
-// compare-and-swap attempts rather than pauses. Each attempt pulls the
-// contended line (about 35 ns on the Turin-like VM, where a PAUSE takes
-// about 25), so 32 attempts last about as long as the other policies' 64
-// pauses: lockwait's occasional median for TAS was 2.0-2.5 µs with 64,
-// 1.3-1.4 µs with 32, against sync.Mutex's 0.8-1.5 µs.
-const tasNewcomerBudget = newcomerBudget / 2
-
 // The spinning policies of the test-and-set locks, which their shared
 // slow path (tasState.lockSlow) runs before a waiter parks.
 const (
@@ -93,25 +68,6 @@ type wakeMark struct {
 	// on amd64) count it.
 	polls uint32
 }
-
-// A woken waiter is queued on its waker's P (its runnext), and the waker
-// runs on. When the waker goes on to wait for the lock it spins a round
-// and parks, and the woken waiter runs. But when the waker keeps taking
-// the lock back, the woken waiter waits for the waker to be preempted, up
-// to 10 ms, and meanwhile its woken bit keeps every Unlock from waking
-// another. So an Unlock on the waker's P that finds its woken waiter
-// still pending stuckWakeAfter after the wake-up yields the processor to
-// it. That is about as long as a waker that is going to park spins first
-// (spinBudget pauses: about 3 µs on AMD's Zen cores, up to twice that on
-// Intel's since Skylake, whose PAUSE is longer; a yield that comes too
-// soon costs one Gosched, what a yield at every wake-up cost), and short
-// beside the waits the yield bounds. Such Unlocks read the clock only
-// every stuckPollEvery, since a waker that keeps the lock runs through
-// many of them.
-const (
-	stuckWakeAfter = 4 * time.Microsecond
-	stuckPollEvery = 8
-)
 
 // tasStateSize is the size of a tasState, the hot part of a TAS-family
 // lock's line.
@@ -411,10 +367,6 @@ func (s *tasState) unlockSlow(new uint32, policy int) {
 // waiters returns how many goroutines are counted as parked or parking,
 // for tests.
 func (s *tasState) waiters() uint32 { return hal.LoadAcquireUint32(&s.state) >> tasWaiterShift }
-
-// asmChunk is the most pauses one hal.SpinLockUint32 call of Asm spends:
-// canSpinEvery, so that Asm asks canSpin as often as the Go loops do.
-const asmChunk = canSpinEvery
 
 // spinAsm is Asm's spinning round: at most budget pauses in chunks of
 // asmChunk, asking may (canSpin) before each chunk. A chunk runs in

@@ -8,13 +8,6 @@ import (
 	"github.com/gohal/gohal/hal"
 )
 
-// ticketSlots is how many waiters of one Ticket lock can sleep at the
-// same time: a waiter with ticket t publishes its parker in slot
-// t % ticketSlots. A waiter whose slot is taken (more than ticketSlots
-// goroutines hold tickets) keeps its place and waits with brief yields, as
-// every Ticket waiter did before waiters could park.
-const ticketSlots = 32
-
 // Ticket is a ticket lock, like Concurrency Kit's ck_spinlock_ticket:
 // Lock takes the next ticket with a fetch-and-add and waits until the
 // lock serves that ticket; Unlock serves the next one. Among waiters that
@@ -25,8 +18,8 @@ const ticketSlots = 32
 // holder is not running, and everyone behind it waits for the scheduler
 // (a convoy: with more goroutines than processors, most of them). Ticket
 // is preemption-adaptive instead, after the time-published queue locks of
-// He, Scherer and Scott (2005): a waiter spins for at most [spinBudget]
-// pauses and while spinning can pay, then publishes that it left (a mark
+// He, Scherer and Scott (2005): a waiter spins for at most a
+// spinning round (a few microseconds) and while spinning can pay, then publishes that it left (a mark
 // for its ticket, with its parker) and parks. A releaser that reaches a
 // ticket whose waiter left passes over it, serves the next ticket, wakes
 // that waiter (exactly the one whose ticket it passed over) and counts
@@ -251,11 +244,6 @@ func (l *Ticket) serve(s uint32) bool {
 	hal.SwapUint32(&l.serving, s)
 	return hal.LoadAcquireUint32(&l.next) != s
 }
-
-// ticketWakeBatch is how many passed-over waiters handOver wakes after
-// the handover instead of during it, so that the next ticket is served
-// without waiting for the scheduler calls.
-const ticketWakeBatch = 4
 
 // handOver completes the handover of ticket s, which the releaser has
 // just served (swapped into serving) and which a goroutine holds: it

@@ -11,7 +11,7 @@ import (
 // pause, and tries the compare-and-swap only when the word reads free:
 // waiters keep shared copies of the line instead of stealing it from the
 // holder on every attempt. This is the change OpenBSD made to mtx_enter.
-// A waiter spins for at most [spinBudget] pauses and while spinning can
+// A waiter spins for at most a few microseconds and while spinning can
 // pay, then parks until a releaser wakes it (see the package
 // documentation). The zero value is unlocked.
 //
