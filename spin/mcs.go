@@ -75,6 +75,10 @@ var nodes = sync.Pool{New: func() any { return new(mcsNode) }}
 // a Lock that finds the lock held takes a node from a sync.Pool, which
 // Unlock returns. Unlock must be called by a goroutine that is ordered
 // after the Lock (normally the same goroutine).
+//
+// An MCS is 208 bytes on amd64 (400 on arm64): its tail and holder on a
+// cache line of their own, and the node an uncontended Lock uses;
+// sync.Mutex is 8.
 type MCS struct {
 	_ [lineSize]byte
 	// tail is the last node in the queue, nil when the lock is free.
@@ -223,8 +227,8 @@ func (l *MCS) TryLock() bool {
 // one that left the queue. Unlocking an unlocked MCS panics.
 //
 // An Unlock that hands the lock to a waiter may then yield the processor
-// (runtime.Gosched), at most once per 100 µs per lock: see "Scheduling
-// points" in the package documentation.
+// (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the package
+// documentation.
 func (l *MCS) Unlock() {
 	n := l.holder
 	if n == nil {

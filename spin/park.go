@@ -63,8 +63,13 @@ func yield() {
 	runtime.Gosched()
 }
 
-// pinnedClock times a pinned goroutine's wait for a lock. A pinned
-// waiter cannot park, so it waits only as long as the holder runs, and
+// pinnedClock times a pinned goroutine's wait for a lock (see "Locking
+// while pinned" in the package documentation). Under the race detector a
+// goroutine that stays pinned for milliseconds while it spins can stall
+// inside the race runtime: keep pinned critical sections to microseconds
+// there.
+//
+// A pinned waiter cannot park, so it waits only as long as the holder runs, and
 // only a pinned holder surely does: a holder that is not pinned can block,
 // or be stopped by a stop-the-world (a GC cycle's) that itself waits for
 // the spinning waiter to stop, and the program would hang. Past

@@ -54,6 +54,16 @@ type tasState struct {
 
 // wakeMark is a TAS-family lock's record of its last wake-up while the
 // woken waiter has not yet run (see unlockSlow).
+//
+// A woken waiter is queued on its waker's P (its runnext), and the waker
+// runs on. When the waker goes on to wait for the lock it spins a round
+// and parks, and the woken waiter runs. But when the waker keeps taking
+// the lock back, the woken waiter waits for the waker to be preempted, up
+// to 10 ms, and meanwhile its woken bit keeps every Unlock from waking
+// another. So an Unlock on the waker's P that finds its woken waiter
+// still pending stuckWakeAfter after the wake-up yields the processor to
+// it (yieldIfStuck), reading the clock only every stuckPollEvery such
+// Unlocks, since a waker that keeps the lock runs through many of them.
 type wakeMark struct {
 	// at is when (schedNow, never 0) an Unlock woke a waiter that has not
 	// run since; 0 when no woken waiter is pending.
@@ -329,12 +339,10 @@ var noYieldAfterWake atomic.Bool
 // P, which runs it as soon as this goroutine waits for the lock again and
 // parks. Only when this goroutine keeps taking the lock back, so that the
 // woken waiter is still pending stuckWakeAfter later, does an Unlock on
-// this P yield to it (yieldIfStuck). A yield at every wake-up cost
-// Backoff 1.2x sync.Mutex at 4 goroutines with a 50 ns critical section
-// on the Turin-like VM (a Gosched per wake-up, against a 60-80 ns
-// acquisition), and the yield when stuck keeps halbench lockwait's worst
-// waits where the yield at every wake-up kept them: 1-5 ms, against 8-16
-// ms with no yield at all.
+// this P yield to it (yieldIfStuck). A yield at every wake-up would cost
+// a trip through the scheduler per wake-up, more than a contended
+// acquisition; no yield at all would leave the woken waiter queued until
+// the releaser is preempted (up to 10 ms).
 func (s *tasState) unlockSlow(new uint32, policy int) {
 	if (new+tasLocked)&tasLocked == 0 {
 		hal.FetchAddUint32(&s.state, tasLocked) // undo the add: leave the word as it was
