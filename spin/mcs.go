@@ -83,8 +83,9 @@ type MCS struct {
 	_ [lineSize]byte
 	// tail is the last node in the queue, nil when the lock is free.
 	tail atomic.Pointer[mcsNode]
-	// holder is the current holder's node; only the holder reads or
-	// writes it.
+	// holder is the current holder's node when it is a pooled one, nil
+	// while the holder uses own (so the uncontended Lock and Unlock
+	// write only tail); only the holder reads or writes it.
 	holder *mcsNode
 	// handovers counts the handovers to a waiter, for the scheduling
 	// point (schedpoint.go); only the holder reads or writes it.
@@ -112,12 +113,21 @@ const mcsHotSize = unsafe.Sizeof(struct {
 
 // Lock locks l, queueing behind the current holder and waiters.
 func (l *MCS) Lock() {
-	if l.tail.CompareAndSwap(nil, &l.own) {
-		l.holder = &l.own
-		return
+	if !atomic.CompareAndSwapUintptr(l.tailWord(), 0, uintptr(unsafe.Pointer(&l.own))) {
+		l.lockSlow()
 	}
-	l.lockSlow()
 }
+
+// tailWord is l.tail as a word, for the uncontended paths' swing between
+// nil and &l.own, which is then one inline compare-and-swap: sync/atomic's
+// pointer compare-and-swap is two calls (its write barrier check, then the
+// CAS), and made MCS's uncontended Lock and Unlock slower than
+// sync.Mutex's. No write barrier is needed there: &l.own points into l
+// itself, so neither storing it into l nor overwriting it can hide a live
+// object from the collector, and l.tail stays a pointer field, which the
+// collector scans and stack copying adjusts. Every swing to or from a
+// pooled node goes through sync/atomic.
+func (l *MCS) tailWord() *uintptr { return (*uintptr)(unsafe.Pointer(&l.tail)) }
 
 func (l *MCS) lockSlow() {
 	// A pinned goroutine must not use sync.Pool: its slow path (the first
@@ -214,11 +224,7 @@ func (l *MCS) lockSlow() {
 // TryLock locks l only if no goroutine holds it or waits for it, and
 // reports whether it did.
 func (l *MCS) TryLock() bool {
-	if l.tail.Load() == nil && l.tail.CompareAndSwap(nil, &l.own) {
-		l.holder = &l.own
-		return true
-	}
-	return false
+	return l.tail.Load() == nil && atomic.CompareAndSwapUintptr(l.tailWord(), 0, uintptr(unsafe.Pointer(&l.own)))
 }
 
 // Unlock unlocks l, handing it to the first waiter still in the queue if
@@ -230,10 +236,18 @@ func (l *MCS) TryLock() bool {
 // (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the package
 // documentation.
 func (l *MCS) Unlock() {
-	n := l.holder
-	if n == nil {
+	if l.holder != nil || !atomic.CompareAndSwapUintptr(l.tailWord(), uintptr(unsafe.Pointer(&l.own)), 0) {
+		l.unlockSlow()
+	}
+}
+
+// unlockSlow is Unlock when the holder's node is pooled or has a
+// successor (kept apart so that Unlock inlines).
+func (l *MCS) unlockSlow() {
+	if l.tail.Load() == nil {
 		panic("spin: unlock of unlocked MCS")
 	}
+	n := l.holderNode()
 	l.holder = nil
 	// Waiters passed over are woken after the handover, so that the next
 	// waiter gets the lock without waiting for the scheduler calls.
@@ -303,6 +317,14 @@ func (l *MCS) Unlock() {
 		}
 		n = succ
 	}
+}
+
+// holderNode returns the holder's node, for the holder of l.
+func (l *MCS) holderNode() *mcsNode {
+	if l.holder == nil {
+		return &l.own
+	}
+	return l.holder
 }
 
 // release returns a pooled node after its holder is done with it.

@@ -130,7 +130,7 @@ func queuedBehind(l Locker, timeout time.Duration) bool {
 				return true
 			}
 		case *MCS:
-			if l.holder.next.Load() != nil {
+			if l.holderNode().next.Load() != nil {
 				return true
 			}
 		default:

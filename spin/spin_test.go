@@ -268,7 +268,7 @@ func waitQueued(t *testing.T, l Locker, n int) {
 // parked.
 func mcsQueueLen(l *MCS) int {
 	n := 0
-	for p := l.holder.next.Load(); p != nil; p = p.next.Load() {
+	for p := l.holderNode().next.Load(); p != nil; p = p.next.Load() {
 		n++
 	}
 	return n

@@ -231,7 +231,7 @@ func inLine(l Locker) int {
 		return int(hal.LoadAcquireUint32(&l.next) - hal.LoadAcquireUint32(&l.serving) - 1)
 	case *MCS:
 		h := l.tail.Load()
-		if h == nil || h == l.holder {
+		if h == nil || h == l.holderNode() {
 			return 0
 		}
 		return 1 // the test has at most one waiter behind the holder
