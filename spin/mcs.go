@@ -165,7 +165,7 @@ func (l *MCS) lockSlow() {
 				return
 			}
 			if !spinning(i) {
-				if strictFIFO {
+				if strictFIFO() {
 					sw.pause() // tests only: wait in line with brief yields
 					continue
 				}

@@ -3,7 +3,6 @@ package spin
 import (
 	"runtime"
 	"sync/atomic"
-	"time"
 )
 
 // Scheduling points of the FIFO locks. Two goroutines that pass a Ticket
@@ -48,12 +47,6 @@ func schedYield() {
 	schedYields.Add(1)
 	runtime.Gosched()
 }
-
-// schedNow is the clock of the scheduling points, in nanoseconds since
-// clockBase (monotonic); tests replace it.
-var schedNow = func() int64 { return int64(time.Since(clockBase)) }
-
-var clockBase = time.Now()
 
 // schedYields counts the yields at scheduling points, for tests.
 var schedYields atomic.Uint64

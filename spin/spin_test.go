@@ -210,8 +210,7 @@ func TestUnlockOfUnlockedPanics(t *testing.T) {
 // must match. Waiters normally leave the line after their spin budget
 // (TestPassOver); strictFIFO keeps them in it here.
 func TestFIFO(t *testing.T) {
-	strictFIFO = true
-	defer func() { strictFIFO = false }()
+	useSeams(t, seams{strictFIFO: true})
 	forEachLock(t, func(t *testing.T, k lockKind) {
 		if !k.fifo {
 			t.Skip("not a FIFO lock")

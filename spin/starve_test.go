@@ -21,8 +21,7 @@ import (
 // and there is no barging to bound: the test turns the yields off.
 func TestOldWaiterBeatsBarger(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 2)))
-	noYieldAfterWake.Store(true)
-	defer noYieldAfterWake.Store(false)
+	useSeams(t, seams{noYieldAfterWake: true})
 	for _, k := range lockKinds {
 		if k.fifo {
 			continue

@@ -267,7 +267,7 @@ func (s *tasState) lockPinned() {
 // the waiter runs (see unlockSlow). The mark comes first, so that the
 // woken waiter, wherever it runs, clears it.
 func (s *tasState) wake() {
-	if !noYieldAfterWake.Load() {
+	if yieldsAfterWake() {
 		s.woke.p.Store(currentP())
 		hal.StoreReleaseUint32(&s.woke.polls, 0)
 		s.woke.at.Store(max(schedNow(), 1))
@@ -281,7 +281,7 @@ func (s *tasState) wake() {
 // nobody else can take it until the waiter runs.
 func (s *tasState) handOver() {
 	s.sema.release()
-	if !noYieldAfterWake.Load() {
+	if yieldsAfterWake() {
 		schedYield()
 	}
 }
@@ -325,11 +325,6 @@ func currentP() int32 {
 	pin.ProcUnpin()
 	return int32(p)
 }
-
-// noYieldAfterWake turns off the yields to a woken waiter (handOver's and
-// yieldIfStuck's), for a test that needs a releaser to re-lock before the
-// woken waiter runs.
-var noYieldAfterWake atomic.Bool
 
 // unlockSlow is Unlock after its atomic add left new, not 0, in the state
 // word: it panics if the lock was not held, and otherwise wakes a waiter

@@ -132,7 +132,7 @@ func (l *Ticket) wait(t uint32) {
 				return
 			}
 			if spent >= spinBudget || !canSpin(0) {
-				if !strictFIFO {
+				if !strictFIFO() {
 					break
 				}
 				var w waiter // tests only: wait in line with brief yields

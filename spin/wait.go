@@ -22,12 +22,6 @@ const lineSize = cacheline.Size
 //go:linkname canSpin sync.runtime_canSpin
 func canSpin(i int) bool
 
-// strictFIFO, set only by tests before they start goroutines, keeps
-// Ticket and MCS waiters in line (spinning and yielding) instead of
-// leaving it, so that tests can check the queue order among waiters that
-// never leave.
-var strictFIFO bool
-
 // spinning reports whether a waiter that has spun i pauses should spin
 // on.
 func spinning(i int) bool { return spinningUpTo(i, spinBudget) }
