@@ -21,14 +21,14 @@
 //
 // # Which lock
 //
-// Uncontended, TAS, TTAS, Asm, Backoff and Ticket cost what sync.Mutex
-// does: one inline atomic operation each way. Under contention Backoff is
-// the one that keeps up with sync.Mutex; TTAS and Asm lose to it when
-// several goroutines hammer a short critical section. Ticket and MCS hand
-// the lock over in order, which moves its cache line (and the data it
-// guards) to another CPU at every acquisition, so they are slower than
-// sync.Mutex whenever more than one goroutine locks; they buy order, not
-// speed. go run ./cmd/halbench -filter '^Lock/' measures all of them
+// Uncontended, every lock costs about what sync.Mutex does: one atomic
+// operation each way, inline but for Ticket's Unlock. Under contention
+// Backoff is the one that keeps up with sync.Mutex; TTAS and Asm lose to
+// it when several goroutines hammer a short critical section. Ticket and
+// MCS hand the lock over in order, which moves its cache line (and the
+// data it guards) to another CPU at every acquisition, so they are slower
+// than sync.Mutex whenever more than one goroutine locks; they buy order,
+// not speed. go run ./cmd/halbench -filter '^Lock/' measures all of them
 // beside sync.Mutex on your machine, and halbench lockwait their waits.
 //
 // # Waiting

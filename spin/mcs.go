@@ -51,16 +51,16 @@ var nodes = sync.Pool{New: func() any { return new(mcsNode) }}
 // invalidates one waiter's cache line, not every waiter's. Among waiters
 // that are running the lock is FIFO-fair.
 //
-// A strict MCS lock hands the lock to its successor even when that
-// goroutine is not running, and the whole queue waits for the scheduler.
-// MCS is preemption-adaptive instead, after the time-published queue locks
-// of He, Scherer and Scott (2005): a waiter spins for at most a
-// spinning round (a few microseconds) and while spinning can pay, then marks its node as left and
-// parks. A releaser that finds its successor's node left passes over it
-// (and recycles it), hands the lock to the next node that still waits,
-// wakes the waiter it passed over (exactly that one: its parker is in the
-// node) and counts the pass in [MCS.PassedOver]; the woken waiter joins the
-// end of the queue with a new node.
+// A strict MCS lock hands the lock to its successor even when that goroutine is
+// not running, and the whole queue waits for the scheduler. MCS is
+// preemption-adaptive instead, after the time-published queue locks of He,
+// Scherer and Scott (2005): a waiter spins for at most a spinning round (a few
+// microseconds) and while spinning can pay, then marks its node as left and
+// parks. A releaser that finds its successor's node left passes over it (and
+// recycles it), hands the lock to the next node that still waits, wakes the
+// waiter it passed over (exactly that one: its parker is in the node) and
+// counts the pass in [MCS.PassedOver]; the woken waiter joins the end of the
+// queue with a new node.
 //
 // The bounded-wait rule (sync.Mutex's 1 ms): a waiter that has already
 // slept in this Lock and waited over 1 ms does not leave when it stops
@@ -233,8 +233,8 @@ func (l *MCS) TryLock() bool {
 // one that left the queue. Unlocking an unlocked MCS panics.
 //
 // An Unlock that hands the lock to a waiter may then yield the processor
-// (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the package
-// documentation.
+// (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the
+// package documentation.
 func (l *MCS) Unlock() {
 	if l.holder != nil || !atomic.CompareAndSwapUintptr(l.tailWord(), uintptr(unsafe.Pointer(&l.own)), 0) {
 		l.unlockSlow()

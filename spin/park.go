@@ -87,8 +87,8 @@ func (c *pinnedClock) check() {
 	}
 }
 
-// timedOut counts one pause of the wait, reads the clock every pinnedPollEvery, and
-// reports whether the wait has lasted pinnedWaitLimit.
+// timedOut counts one pause of the wait, reads the clock every pinnedPollEvery,
+// and reports whether the wait has lasted pinnedWaitLimit.
 func (c *pinnedClock) timedOut() bool {
 	c.n++
 	if c.n%pinnedPollEvery != 0 {

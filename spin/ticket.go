@@ -14,18 +14,18 @@ import (
 // are running, the lock is FIFO-fair: tickets are served in the order they
 // were taken.
 //
-// A strict ticket lock hands the lock to the next ticket even when its
-// holder is not running, and everyone behind it waits for the scheduler
-// (a convoy: with more goroutines than processors, most of them). Ticket
-// is preemption-adaptive instead, after the time-published queue locks of
-// He, Scherer and Scott (2005): a waiter spins for at most a
-// spinning round (a few microseconds) and while spinning can pay, then publishes that it left (a mark
-// for its ticket, with its parker) and parks. A releaser that reaches a
-// ticket whose waiter left passes over it, serves the next ticket, wakes
-// that waiter (exactly the one whose ticket it passed over) and counts
-// the pass in [Ticket.PassedOver]; the woken waiter takes a new ticket, at
-// the end of the line. So the order is FIFO among waiters that keep
-// spinning, and a waiter that left can be overtaken.
+// A strict ticket lock hands the lock to the next ticket even when its holder
+// is not running, and everyone behind it waits for the scheduler (a convoy:
+// with more goroutines than processors, most of them). Ticket is
+// preemption-adaptive instead, after the time-published queue locks of He,
+// Scherer and Scott (2005): a waiter spins for at most a spinning round (a few
+// microseconds) and while spinning can pay, then publishes that it left (a mark
+// for its ticket, with its parker) and parks. A releaser that reaches a ticket
+// whose waiter left passes over it, serves the next ticket, wakes that waiter
+// (exactly the one whose ticket it passed over) and counts the pass in
+// [Ticket.PassedOver]; the woken waiter takes a new ticket, at the end of the
+// line. So the order is FIFO among waiters that keep spinning, and a waiter
+// that left can be overtaken.
 //
 // The bounded-wait rule (sync.Mutex's 1 ms): a waiter that has already
 // slept in this Lock and waited over 1 ms does not leave when it stops
@@ -238,8 +238,8 @@ func (l *Ticket) TryLock() bool {
 // turn, or the releaser sees the ticket taken and its mark.
 //
 // An Unlock that hands the lock to a waiter may then yield the processor
-// (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the package
-// documentation.
+// (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the
+// package documentation.
 //
 // When nobody holds the next ticket, Unlock is one call (it does not
 // inline: its loads, swap and misuse check cost the inliner more than its

@@ -12,12 +12,12 @@ import (
 // lines in pairs).
 const lineSize = cacheline.Size
 
-// canSpin is sync.Mutex's spin check, sync.runtime_canSpin in the runtime:
-// more than one CPU, another processor running Go code (where the holder
-// may be) and nothing queued on this processor, which it should run
-// instead. It is called with 0, so that its count of rounds does not
-// apply; a waiter asks it every canSpinEvery pauses (tuning.go). The runtime keeps this linkname for outside users
-// (go.dev/issue/67401).
+// canSpin is sync.Mutex's spin check, sync.runtime_canSpin in the runtime: more
+// than one CPU, another processor running Go code (where the holder may be) and
+// nothing queued on this processor, which it should run instead. It is called
+// with 0, so that its count of rounds does not apply; a waiter asks it every
+// canSpinEvery pauses (tuning.go). The runtime keeps this linkname for outside
+// users (go.dev/issue/67401).
 //
 //go:linkname canSpin sync.runtime_canSpin
 func canSpin(i int) bool
