@@ -35,7 +35,7 @@ var spinBudget = pausesIn(spinWait)
 // loses to them while it holds the woken bit, which keeps Unlock from
 // waking a parked waiter; parking sooner queues it for a wake-up.
 // Measure: go run ./cmd/halbench lockwait (the occasional median).
-var newcomerBudget = spinBudget / 2
+var newcomerBudget = max(spinBudget/2, 1)
 
 // tasNewcomerBudget is half newcomerBudget, counted in TAS's CAS attempts.
 //
