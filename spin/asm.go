@@ -11,13 +11,16 @@ import (
 // lock word, pauses (the architecture's spin hint) and reads again while
 // the lock is held, and tries the compare-and-swap when the word reads
 // free, all in one call instead of one call per pause and per
-// compare-and-swap. The call returns after [spinBudget] pauses without the
-// lock; Lock then parks until a releaser wakes it, as every waiter in this
-// package does, so the waiting policy stays in Go (an assembly loop cannot
-// park). hal.SpinLockUint32 takes a word that is only ever 0 or 1, so
-// Asm's waiters use it while nobody is parked; once waiters are counted in
-// the word (or a woken waiter must clear its flag) they run the same loop
-// in Go, as TTAS. The zero value is unlocked.
+// compare-and-swap. Each call spends at most 16 pauses; between calls
+// Lock reads the word again in Go and, past its spin budget, parks until
+// a releaser wakes it, as every waiter in this package does, so the
+// waiting policy stays in Go (an assembly loop cannot park).
+// hal.SpinLockUint32 takes only a word that is 0, so Asm's waiters call
+// it while nobody is counted in the word; otherwise they run the same
+// loop in Go, as TTAS. The zero value is unlocked.
+//
+// A Asm is two cache lines, the lock word's and padding before it: 128
+// bytes on amd64, 256 on arm64, against sync.Mutex's 8.
 type Asm struct {
 	_ [lineSize]byte
 	s tasState
@@ -40,12 +43,12 @@ func (l *Asm) Lock() {
 // held.
 func (l *Asm) TryLock() bool { return l.s.tryLock() }
 
-// Unlock unlocks l, and wakes a parked waiter (or hands it the lock, see
-// the package documentation) if one waits. While a woken waiter has not
-// yet run, an Unlock on its processor may yield to it ("Scheduling
-// points" in the package documentation). The uncontended path is one
-// inline atomic add. l may be unlocked by a goroutine other than the one
-// that locked it. Unlocking an unlocked Asm panics.
+// Unlock unlocks l, and wakes a parked waiter (or hands it the lock, see the
+// package documentation) if one waits. While a woken waiter has not yet run, an
+// Unlock on its processor may yield to it ("Waiting" in the package
+// documentation). The uncontended path is one inline atomic add. l may be
+// unlocked by a goroutine other than the one that locked it. Unlocking an
+// unlocked Asm panics.
 func (l *Asm) Unlock() {
 	if new := atomic.AddUint32(&l.s.state, ^uint32(tasLocked-1)); new != 0 {
 		l.unlockSlow(new)

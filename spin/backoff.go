@@ -6,22 +6,18 @@ import (
 	"github.com/gohal/gohal/hal"
 )
 
-// Backoff bounds: a waiter pauses minBackoff times after its first failed
-// attempt, twice as long after each further failure, up to maxBackoff.
-const (
-	minBackoff = 4
-	maxBackoff = 256
-)
-
 // Backoff is a test-and-test-and-set spin lock with bounded exponential
-// backoff, like Concurrency Kit's ck_backoff_eb: after each failed
-// attempt a waiter pauses for a number of [hal.Pause] steps that doubles,
-// from 4 up to 256, before it looks at the lock word again. Fewer waiters
-// then rush at the line at the moment of release, at the price of a
-// waiter sometimes noticing a release late. Once a waiter has paused
-// [spinBudget] times, or when spinning cannot pay, it parks until a
+// backoff, like Concurrency Kit's ck_backoff_eb: after each failed attempt a
+// waiter pauses ([hal.Pause]) for a time that doubles, from about 80 ns up to
+// about 5 µs, before it looks at the lock word again. Fewer waiters then rush
+// at the line at the moment of release, at the price of a waiter sometimes
+// noticing a release late. Once a waiter has paused for a spinning round
+// (spinWait, a few microseconds), or when spinning cannot pay, it parks until a
 // releaser wakes it (see the package documentation). The zero value is
 // unlocked.
+//
+// A Backoff is two cache lines, the lock word's and padding before it: 128
+// bytes on amd64, 256 on arm64, against sync.Mutex's 8.
 type Backoff struct {
 	_ [lineSize]byte
 	s tasState
@@ -41,12 +37,12 @@ func (l *Backoff) Lock() {
 // succeeded.
 func (l *Backoff) TryLock() bool { return l.s.tryLock() }
 
-// Unlock unlocks l, and wakes a parked waiter (or hands it the lock, see
-// the package documentation) if one waits. While a woken waiter has not
-// yet run, an Unlock on its processor may yield to it ("Scheduling
-// points" in the package documentation). The uncontended path is one
-// inline atomic add. l may be unlocked by a goroutine other than the one
-// that locked it. Unlocking an unlocked Backoff panics.
+// Unlock unlocks l, and wakes a parked waiter (or hands it the lock, see the
+// package documentation) if one waits. While a woken waiter has not yet run, an
+// Unlock on its processor may yield to it ("Waiting" in the package
+// documentation). The uncontended path is one inline atomic add. l may be
+// unlocked by a goroutine other than the one that locked it. Unlocking an
+// unlocked Backoff panics.
 func (l *Backoff) Unlock() {
 	if new := atomic.AddUint32(&l.s.state, ^uint32(tasLocked-1)); new != 0 {
 		l.unlockSlow(new)

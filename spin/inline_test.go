@@ -20,6 +20,7 @@ var inlinedPaths = []string{
 	"(*Backoff).Lock", "(*Backoff).TryLock", "(*Backoff).Unlock",
 	"(*Asm).Lock", "(*Asm).TryLock", "(*Asm).Unlock",
 	"(*Ticket).Lock", "(*Ticket).TryLock",
+	"(*MCS).Lock", "(*MCS).TryLock", "(*MCS).Unlock",
 }
 
 // TestUncontendedPathsInline compiles the package with -gcflags=-m=2 and

@@ -63,12 +63,13 @@ func yield() {
 	runtime.Gosched()
 }
 
-// pinnedWaitLimit is how long a goroutine that holds a percpu.Pin spins
-// for one lock before it panics. Tests lower it.
-var pinnedWaitLimit = time.Second
-
-// pinnedClock times a pinned goroutine's wait for a lock. A pinned
-// waiter cannot park, so it waits only as long as the holder runs, and
+// pinnedClock times a pinned goroutine's wait for a lock (see "Locking
+// while pinned" in the package documentation). Under the race detector a
+// goroutine that stays pinned for milliseconds while it spins can stall
+// inside the race runtime: keep pinned critical sections to microseconds
+// there.
+//
+// A pinned waiter cannot park, so it waits only as long as the holder runs, and
 // only a pinned holder surely does: a holder that is not pinned can block,
 // or be stopped by a stop-the-world (a GC cycle's) that itself waits for
 // the spinning waiter to stop, and the program would hang. Past
@@ -86,11 +87,11 @@ func (c *pinnedClock) check() {
 	}
 }
 
-// timedOut counts one pause of the wait, reads the clock every 1024, and
-// reports whether the wait has lasted pinnedWaitLimit.
+// timedOut counts one pause of the wait, reads the clock every pinnedPollEvery,
+// and reports whether the wait has lasted pinnedWaitLimit.
 func (c *pinnedClock) timedOut() bool {
 	c.n++
-	if c.n%1024 != 0 {
+	if c.n%pinnedPollEvery != 0 {
 		return false
 	}
 	if c.start.IsZero() {

@@ -3,7 +3,6 @@ package spin
 import (
 	"runtime"
 	"sync/atomic"
-	"time"
 )
 
 // Scheduling points of the FIFO locks. Two goroutines that pass a Ticket
@@ -15,20 +14,11 @@ import (
 // that processor) waits for the next preemption, up to 10 ms, and then
 // arrives just when one of the two stalled, which is when its wait for
 // the lock is longest. sync.Mutex has no such gap: its waiters park after
-// a few spins, and a parking goroutine enters the scheduler.
-//
-// So a releaser that hands the lock to a waiter (a contended handover)
-// reads the clock every schedEvery handovers, and if no releaser of this
-// lock has yielded for schedInterval, it yields (runtime.Gosched) after
-// the handover, holding no place in line. That bounds the wait of a
-// goroutine that became runnable on such a processor to about
-// schedInterval, for one Gosched per schedInterval of contended locking
-// (about 1 µs per 100 µs: 1 %). A releaser that holds a percpu.Pin does
-// not yield.
-const (
-	schedEvery    = 64
-	schedInterval = 100 * time.Microsecond
-)
+// a few spins, and a parking goroutine enters the scheduler. So a
+// releaser that hands the lock to a waiter (a contended handover) yields
+// after the handover, holding no place in line, when it finds that no
+// releaser of the lock has yielded for a while (schedEvery and
+// schedInterval, tuning.go). A releaser that holds a percpu.Pin does not.
 
 // schedClock is a lock's record of when one of its releasers last
 // yielded at a scheduling point. The zero value has never yielded.
@@ -57,12 +47,6 @@ func schedYield() {
 	schedYields.Add(1)
 	runtime.Gosched()
 }
-
-// schedNow is the clock of the scheduling points, in nanoseconds since
-// clockBase (monotonic); tests replace it.
-var schedNow = func() int64 { return int64(time.Since(clockBase)) }
-
-var clockBase = time.Now()
 
 // schedYields counts the yields at scheduling points, for tests.
 var schedYields atomic.Uint64

@@ -19,10 +19,6 @@ import (
 // none does. Waiters stay in line (strictFIFO), so every handover the
 // protocol makes is one the lock counts.
 func TestSchedPoint(t *testing.T) {
-	strictFIFO = true
-	defer func() { strictFIFO = false }()
-	saved := schedNow
-	defer func() { schedNow = saved }()
 	const handovers = 10 * schedEvery
 	forEachLock(t, func(t *testing.T, k lockKind) {
 		if !k.fifo {
@@ -38,7 +34,7 @@ func TestSchedPoint(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				var now atomic.Int64
-				schedNow = func() int64 { return now.Add(int64(tc.step)) }
+				useSeams(t, seams{strictFIFO: true, now: func() int64 { return now.Add(int64(tc.step)) }})
 				before := schedYields.Load()
 				pingPong(t, k.new(), handovers, false)
 				if got := schedYields.Load() - before; got != tc.yield {
@@ -56,12 +52,8 @@ func TestSchedPointPinned(t *testing.T) {
 	if !percpu.Pinned {
 		t.Skip("the fallback build of percpu pins nothing")
 	}
-	strictFIFO = true
-	defer func() { strictFIFO = false }()
-	saved := schedNow
-	defer func() { schedNow = saved }()
 	var now atomic.Int64
-	schedNow = func() int64 { return now.Add(int64(schedInterval)) }
+	useSeams(t, seams{strictFIFO: true, now: func() int64 { return now.Add(int64(schedInterval)) }})
 	forEachLock(t, func(t *testing.T, k lockKind) {
 		if !k.fifo {
 			t.Skip("not a FIFO lock")
@@ -130,7 +122,7 @@ func queuedBehind(l Locker, timeout time.Duration) bool {
 				return true
 			}
 		case *MCS:
-			if l.holder.next.Load() != nil {
+			if l.holderNode().next.Load() != nil {
 				return true
 			}
 		default:
@@ -155,11 +147,9 @@ func queuedBehind(l Locker, timeout time.Duration) bool {
 // test's.
 func TestStuckWakeYields(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	saved := schedNow
-	defer func() { schedNow = saved }()
 	var now atomic.Int64
 	now.Store(int64(time.Hour))
-	schedNow = func() int64 { return now.Load() }
+	useSeams(t, seams{now: now.Load})
 	for _, k := range lockKinds {
 		if k.fifo {
 			continue
@@ -255,9 +245,7 @@ func TestStuckWakeOtherP(t *testing.T) {
 	if !pin.Pinned {
 		t.Skip("the fallback build of internal/pin cannot name the P")
 	}
-	saved := schedNow
-	defer func() { schedNow = saved }()
-	schedNow = func() int64 { return int64(time.Hour) }
+	useSeams(t, seams{now: func() int64 { return int64(time.Hour) }})
 	var m wakeMark
 	m.p.Store(-1) // no P has this id
 	m.at.Store(1)

@@ -210,8 +210,7 @@ func TestUnlockOfUnlockedPanics(t *testing.T) {
 // must match. Waiters normally leave the line after their spin budget
 // (TestPassOver); strictFIFO keeps them in it here.
 func TestFIFO(t *testing.T) {
-	strictFIFO = true
-	defer func() { strictFIFO = false }()
+	useSeams(t, seams{strictFIFO: true})
 	forEachLock(t, func(t *testing.T, k lockKind) {
 		if !k.fifo {
 			t.Skip("not a FIFO lock")
@@ -268,7 +267,7 @@ func waitQueued(t *testing.T, l Locker, n int) {
 // parked.
 func mcsQueueLen(l *MCS) int {
 	n := 0
-	for p := l.holder.next.Load(); p != nil; p = p.next.Load() {
+	for p := l.holderNode().next.Load(); p != nil; p = p.next.Load() {
 		n++
 	}
 	return n

@@ -21,8 +21,7 @@ import (
 // and there is no barging to bound: the test turns the yields off.
 func TestOldWaiterBeatsBarger(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 2)))
-	noYieldAfterWake.Store(true)
-	defer noYieldAfterWake.Store(false)
+	useSeams(t, seams{noYieldAfterWake: true})
 	for _, k := range lockKinds {
 		if k.fifo {
 			continue
@@ -231,7 +230,7 @@ func inLine(l Locker) int {
 		return int(hal.LoadAcquireUint32(&l.next) - hal.LoadAcquireUint32(&l.serving) - 1)
 	case *MCS:
 		h := l.tail.Load()
-		if h == nil || h == l.holder {
+		if h == nil || h == l.holderNode() {
 			return 0
 		}
 		return 1 // the test has at most one waiter behind the holder

@@ -32,31 +32,6 @@ const (
 	tasWaiterShift = iota      // waiter count: state >> tasWaiterShift
 )
 
-// starvationThreshold is the bounded-wait rule: a waiter that has waited
-// longer than this switches the lock to starvation mode (handoff), as
-// sync.Mutex does after the same 1 ms.
-const starvationThreshold = time.Millisecond
-
-// newcomerBudget is the spin budget of a waiter's first round, before it
-// has parked in this Lock; a waiter woken from the semaphore spins
-// spinBudget. Goroutines that are already spinning re-check the word at
-// every pause and take it back the moment it is free, so a newcomer that
-// spins long mostly loses to them, and while it spins it may hold the
-// woken bit, which keeps Unlock from waking a parked waiter. Parking
-// sooner puts it in the queue, from which Unlock wakes it and hands it the
-// processor (unlockSlow). halbench lockwait's occasional scenario measures
-// it: with 128 pauses the occasional goroutine's median wait was 100 µs
-// or more in some runs, against sync.Mutex's 1 µs.
-const newcomerBudget = spinBudget / 2
-
-// tasNewcomerBudget is newcomerBudget for TAS, whose round counts
-// compare-and-swap attempts rather than pauses. Each attempt pulls the
-// contended line (about 35 ns on the Turin-like VM, where a PAUSE takes
-// about 25), so 32 attempts last about as long as the other policies' 64
-// pauses: lockwait's occasional median for TAS was 2.0-2.5 µs with 64,
-// 1.3-1.4 µs with 32, against sync.Mutex's 0.8-1.5 µs.
-const tasNewcomerBudget = newcomerBudget / 2
-
 // The spinning policies of the test-and-set locks, which their shared
 // slow path (tasState.lockSlow) runs before a waiter parks.
 const (
@@ -79,6 +54,16 @@ type tasState struct {
 
 // wakeMark is a TAS-family lock's record of its last wake-up while the
 // woken waiter has not yet run (see unlockSlow).
+//
+// A woken waiter is queued on its waker's P (its runnext), and the waker
+// runs on. When the waker goes on to wait for the lock it spins a round
+// and parks, and the woken waiter runs. But when the waker keeps taking
+// the lock back, the woken waiter waits for the waker to be preempted, up
+// to 10 ms, and meanwhile its woken bit keeps every Unlock from waking
+// another. So an Unlock on the waker's P that finds its woken waiter
+// still pending stuckWakeAfter after the wake-up yields the processor to
+// it (yieldIfStuck), reading the clock only every stuckPollEvery such
+// Unlocks, since a waker that keeps the lock runs through many of them.
 type wakeMark struct {
 	// at is when (schedNow, never 0) an Unlock woke a waiter that has not
 	// run since; 0 when no woken waiter is pending.
@@ -93,25 +78,6 @@ type wakeMark struct {
 	// on amd64) count it.
 	polls uint32
 }
-
-// A woken waiter is queued on its waker's P (its runnext), and the waker
-// runs on. When the waker goes on to wait for the lock it spins a round
-// and parks, and the woken waiter runs. But when the waker keeps taking
-// the lock back, the woken waiter waits for the waker to be preempted, up
-// to 10 ms, and meanwhile its woken bit keeps every Unlock from waking
-// another. So an Unlock on the waker's P that finds its woken waiter
-// still pending stuckWakeAfter after the wake-up yields the processor to
-// it. That is about as long as a waker that is going to park spins first
-// (spinBudget pauses: about 3 µs on AMD's Zen cores, up to twice that on
-// Intel's since Skylake, whose PAUSE is longer; a yield that comes too
-// soon costs one Gosched, what a yield at every wake-up cost), and short
-// beside the waits the yield bounds. Such Unlocks read the clock only
-// every stuckPollEvery, since a waker that keeps the lock runs through
-// many of them.
-const (
-	stuckWakeAfter = 4 * time.Microsecond
-	stuckPollEvery = 8
-)
 
 // tasStateSize is the size of a tasState, the hot part of a TAS-family
 // lock's line.
@@ -269,22 +235,7 @@ func (s *tasState) spin(policy int, awoke bool, budget int) bool {
 			}
 		}
 	case policyAsm:
-		// hal.SpinLockUint32 takes a word that is 0 or 1: usable while
-		// nobody else waits (the word is locked or free, nothing more),
-		// and by a waiter that owns no woken bit to clear. Otherwise the
-		// same loop in Go.
-		if !awoke && hal.LoadAcquireUint32(&s.state)&^tasLocked == 0 {
-			return hal.SpinLockUint32(&s.state, uint32(budget))
-		}
-		for i := 0; spinningUpTo(i, budget); i++ {
-			if s.tryFree(woken) {
-				return true
-			}
-			if hal.LoadAcquireUint32(&s.state)&tasStarving != 0 {
-				return false
-			}
-			pause()
-		}
+		return s.spinAsm(woken, budget, canSpin)
 	}
 	return false
 }
@@ -316,7 +267,7 @@ func (s *tasState) lockPinned() {
 // the waiter runs (see unlockSlow). The mark comes first, so that the
 // woken waiter, wherever it runs, clears it.
 func (s *tasState) wake() {
-	if !noYieldAfterWake.Load() {
+	if yieldsAfterWake() {
 		s.woke.p.Store(currentP())
 		hal.StoreReleaseUint32(&s.woke.polls, 0)
 		s.woke.at.Store(max(schedNow(), 1))
@@ -330,7 +281,7 @@ func (s *tasState) wake() {
 // nobody else can take it until the waiter runs.
 func (s *tasState) handOver() {
 	s.sema.release()
-	if !noYieldAfterWake.Load() {
+	if yieldsAfterWake() {
 		schedYield()
 	}
 }
@@ -375,11 +326,6 @@ func currentP() int32 {
 	return int32(p)
 }
 
-// noYieldAfterWake turns off the yields to a woken waiter (handOver's and
-// yieldIfStuck's), for a test that needs a releaser to re-lock before the
-// woken waiter runs.
-var noYieldAfterWake atomic.Bool
-
 // unlockSlow is Unlock after its atomic add left new, not 0, in the state
 // word: it panics if the lock was not held, and otherwise wakes a waiter
 // (or, starving, hands the lock to the first one).
@@ -388,12 +334,10 @@ var noYieldAfterWake atomic.Bool
 // P, which runs it as soon as this goroutine waits for the lock again and
 // parks. Only when this goroutine keeps taking the lock back, so that the
 // woken waiter is still pending stuckWakeAfter later, does an Unlock on
-// this P yield to it (yieldIfStuck). A yield at every wake-up cost
-// Backoff 1.2x sync.Mutex at 4 goroutines with a 50 ns critical section
-// on the Turin-like VM (a Gosched per wake-up, against a 60-80 ns
-// acquisition), and the yield when stuck keeps halbench lockwait's worst
-// waits where the yield at every wake-up kept them: 1-5 ms, against 8-16
-// ms with no yield at all.
+// this P yield to it (yieldIfStuck). A yield at every wake-up would cost
+// a trip through the scheduler per wake-up, more than a contended
+// acquisition; no yield at all would leave the woken waiter queued until
+// the releaser is preempted (up to 10 ms).
 func (s *tasState) unlockSlow(new uint32, policy int) {
 	if (new+tasLocked)&tasLocked == 0 {
 		hal.FetchAddUint32(&s.state, tasLocked) // undo the add: leave the word as it was
@@ -426,3 +370,38 @@ func (s *tasState) unlockSlow(new uint32, policy int) {
 // waiters returns how many goroutines are counted as parked or parking,
 // for tests.
 func (s *tasState) waiters() uint32 { return hal.LoadAcquireUint32(&s.state) >> tasWaiterShift }
+
+// spinAsm is Asm's spinning round: at most budget pauses in chunks of
+// asmChunk, asking may (canSpin) before each chunk. A chunk runs in
+// hal.SpinLockUint32 when the word reads locked with nothing else in it
+// and this waiter owns no woken bit to clear, else in Go, as TTAS.
+//
+// hal.SpinLockUint32 takes only a word that is 0. A waiter that counts
+// itself in while this one is inside the assembly keeps the word non-zero
+// even once the lock is free, so that call can no longer take it: the
+// chunk bounds what such a call misses to asmChunk pauses, after which
+// the word is read again here and the round goes on in Go.
+func (s *tasState) spinAsm(woken uint32, budget int, may func(int) bool) bool {
+	for spent := 0; spent < budget && may(0); spent += asmChunk {
+		old := hal.LoadAcquireUint32(&s.state)
+		if old&tasStarving != 0 {
+			return false
+		}
+		if woken == 0 && old&^tasLocked == 0 {
+			if hal.SpinLockUint32(&s.state, asmChunk) {
+				return true
+			}
+			continue
+		}
+		for range asmChunk {
+			if s.tryFree(woken) {
+				return true
+			}
+			if hal.LoadAcquireUint32(&s.state)&tasStarving != 0 {
+				return false
+			}
+			pause()
+		}
+	}
+	return false
+}

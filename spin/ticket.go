@@ -8,37 +8,33 @@ import (
 	"github.com/gohal/gohal/hal"
 )
 
-// ticketSlots is how many waiters of one Ticket lock can sleep at the
-// same time: a waiter with ticket t publishes its parker in slot
-// t % ticketSlots. A waiter whose slot is taken (more than ticketSlots
-// goroutines hold tickets) keeps its place and waits with brief yields, as
-// every Ticket waiter did before waiters could park.
-const ticketSlots = 32
-
 // Ticket is a ticket lock, like Concurrency Kit's ck_spinlock_ticket:
 // Lock takes the next ticket with a fetch-and-add and waits until the
 // lock serves that ticket; Unlock serves the next one. Among waiters that
 // are running, the lock is FIFO-fair: tickets are served in the order they
 // were taken.
 //
-// A strict ticket lock hands the lock to the next ticket even when its
-// holder is not running, and everyone behind it waits for the scheduler
-// (a convoy: with more goroutines than processors, most of them). Ticket
-// is preemption-adaptive instead, after the time-published queue locks of
-// He, Scherer and Scott (2005): a waiter spins for at most [spinBudget]
-// pauses and while spinning can pay, then publishes that it left (a mark
-// for its ticket, with its parker) and parks. A releaser that reaches a
-// ticket whose waiter left passes over it, serves the next ticket, wakes
-// that waiter (exactly the one whose ticket it passed over) and counts
-// the pass in [Ticket.PassedOver]; the woken waiter takes a new ticket, at
-// the end of the line. So the order is FIFO among waiters that keep
-// spinning, and a waiter that left can be overtaken.
+// A strict ticket lock hands the lock to the next ticket even when its holder
+// is not running, and everyone behind it waits for the scheduler (a convoy:
+// with more goroutines than processors, most of them). Ticket is
+// preemption-adaptive instead, after the time-published queue locks of He,
+// Scherer and Scott (2005): a waiter spins for at most a spinning round (a few
+// microseconds) and while spinning can pay, then publishes that it left (a mark
+// for its ticket, with its parker) and parks. A releaser that reaches a ticket
+// whose waiter left passes over it, serves the next ticket, wakes that waiter
+// (exactly the one whose ticket it passed over) and counts the pass in
+// [Ticket.PassedOver]; the woken waiter takes a new ticket, at the end of the
+// line. So the order is FIFO among waiters that keep spinning, and a waiter
+// that left can be overtaken.
 //
 // The bounded-wait rule (sync.Mutex's 1 ms): a waiter that has already
 // slept in this Lock and waited over 1 ms does not leave when it stops
 // spinning; it sleeps keeping its place, and the releaser that reaches its
 // ticket hands it the lock and wakes it. So a waiter is passed over only
 // during its first millisecond. The zero value is unlocked.
+//
+// A Ticket is 656 bytes on amd64 (784 on arm64): its two counters on a
+// cache line of their own, and 32 sleep slots; sync.Mutex is 8.
 type Ticket struct {
 	_ [lineSize]byte
 	// next is the next ticket to hand out; serving the ticket allowed
@@ -52,6 +48,20 @@ type Ticket struct {
 	passed atomic.Uint64
 	sched  schedClock
 }
+
+// What order costs (Ticket and MCS). A hand-over in order moves the
+// lock's cache line, and the data it guards, to the waiter's CPU at every
+// acquisition, and the next hand-over moves it back. sync.Mutex and the
+// TAS family let a releaser that locks again at once take the lock back
+// while the line is still in its cache, so under contention they hand
+// over far less often. Wherever moving a line between two CPUs costs more
+// than a few uncontended acquisitions, a FIFO lock is slower than
+// sync.Mutex at every goroutine count above one, by a factor no design
+// removes while it keeps the order. halbench's Handover section
+// (-filter '^Handover/') measures that floor: goroutines taking strict
+// turns through one cache line, no lock. Passing over waiters that left
+// the line lets Ticket and MCS run below it at times, at the price of the
+// order.
 
 // ticketHotSize is the size of Ticket's fields on its first line.
 const ticketHotSize = unsafe.Sizeof(struct{ next, serving uint32 }{})
@@ -122,7 +132,7 @@ func (l *Ticket) wait(t uint32) {
 				return
 			}
 			if spent >= spinBudget || !canSpin(0) {
-				if !strictFIFO {
+				if !strictFIFO() {
 					break
 				}
 				var w waiter // tests only: wait in line with brief yields
@@ -228,8 +238,8 @@ func (l *Ticket) TryLock() bool {
 // turn, or the releaser sees the ticket taken and its mark.
 //
 // An Unlock that hands the lock to a waiter may then yield the processor
-// (runtime.Gosched), at most once per 100 µs per lock: see "Scheduling
-// points" in the package documentation.
+// (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the
+// package documentation.
 //
 // When nobody holds the next ticket, Unlock is one call (it does not
 // inline: its loads, swap and misuse check cost the inliner more than its
@@ -251,11 +261,6 @@ func (l *Ticket) serve(s uint32) bool {
 	hal.SwapUint32(&l.serving, s)
 	return hal.LoadAcquireUint32(&l.next) != s
 }
-
-// ticketWakeBatch is how many passed-over waiters handOver wakes after
-// the handover instead of during it, so that the next ticket is served
-// without waiting for the scheduler calls.
-const ticketWakeBatch = 4
 
 // handOver completes the handover of ticket s, which the releaser has
 // just served (swapped into serving) and which a goroutine holds: it

@@ -12,40 +12,15 @@ import (
 // lines in pairs).
 const lineSize = cacheline.Size
 
-// Waiting policy: spin while spinning can pay, then park.
-//
-// A waiter spins (reads the lock, [hal.Pause]) for at most spinBudget
-// pauses, and only while the runtime says spinning can pay: the check
-// sync.Mutex makes before each of its spin rounds (runtime_canSpin: more
-// than one CPU, at least one other processor running Go code, where the
-// holder may be, and no goroutine waiting in this processor's run queue,
-// which the processor should run instead). When the budget is spent or
-// the check fails, the waiter parks (park.go) and the releaser wakes it.
-// The package cannot tell cheaply whether the holder itself is running,
-// so the budget stays short: 128 pauses are a few microseconds on current
-// x86 and arm64 cores, about the 4 × 30 PAUSEs sync.Mutex spins, long
-// enough to cover a short critical section of a running holder.
-//
-// canSpin is asked every canSpinEvery pauses (and before the first), not
-// at every pause: it is a call that reads a few scheduler words.
-const (
-	spinBudget   = 128
-	canSpinEvery = 16
-)
-
-// canSpin is sync.Mutex's spin check, sync.runtime_canSpin in the runtime,
-// called with 0 so that only the conditions above apply, not its count
-// of rounds. The runtime keeps this linkname for outside users
-// (go.dev/issue/67401).
+// canSpin is sync.Mutex's spin check, sync.runtime_canSpin in the runtime: more
+// than one CPU, another processor running Go code (where the holder may be) and
+// nothing queued on this processor, which it should run instead. It is called
+// with 0, so that its count of rounds does not apply; a waiter asks it every
+// canSpinEvery pauses (tuning.go). The runtime keeps this linkname for outside
+// users (go.dev/issue/67401).
 //
 //go:linkname canSpin sync.runtime_canSpin
 func canSpin(i int) bool
-
-// strictFIFO, set only by tests before they start goroutines, keeps
-// Ticket and MCS waiters in line (spinning and yielding) instead of
-// leaving it, so that tests can check the queue order among waiters that
-// never leave.
-var strictFIFO bool
 
 // spinning reports whether a waiter that has spun i pauses should spin
 // on.
@@ -60,9 +35,7 @@ func spinningUpTo(i, budget int) bool {
 // two-step operation that is known to be in progress (an MCS successor
 // between joining the queue and linking itself). They spin and yield
 // with runtime.Gosched until it finishes, asking the kernel to run another
-// thread (sched_yield on Linux) every osYieldEvery yields, for when the
-// goroutine waited for sits on an OS thread the kernel has descheduled.
-const osYieldEvery = 8
+// thread every osYieldEvery yields (tuning.go).
 
 // waiter counts the pauses and yields of one brief wait.
 type waiter struct {

@@ -1,0 +1,50 @@
+package spin
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// seams are the switches tests use to force a path. Production code reads
+// them only where it is about to park, yield or read the clock, never on
+// a path that locks or unlocks without waiting nor inside a spin loop; the
+// tests set them through useSeams (export_test.go).
+type seams struct {
+	// strictFIFO keeps Ticket and MCS waiters in line (spinning and
+	// yielding) instead of leaving it, so that tests can check the queue
+	// order among waiters that never leave.
+	strictFIFO bool
+	// noYieldAfterWake turns off the yields to a woken waiter (handOver's
+	// and yieldIfStuck's), for a test that needs a releaser to re-lock
+	// before the woken waiter runs.
+	noYieldAfterWake bool
+	// now, if not nil, is schedNow's clock.
+	now func() int64
+}
+
+// testSeams is nil outside tests.
+var testSeams atomic.Pointer[seams]
+
+// strictFIFO reports whether a test keeps FIFO waiters in line.
+func strictFIFO() bool {
+	s := testSeams.Load()
+	return s != nil && s.strictFIFO
+}
+
+// yieldsAfterWake reports whether a TAS-family releaser may yield to the
+// waiter it woke (always, but in a test that turns it off).
+func yieldsAfterWake() bool {
+	s := testSeams.Load()
+	return s == nil || !s.noYieldAfterWake
+}
+
+// schedNow is the clock of the scheduling points and of the TAS family's
+// wake marks, in nanoseconds since clockBase (monotonic).
+func schedNow() int64 {
+	if s := testSeams.Load(); s != nil && s.now != nil {
+		return s.now()
+	}
+	return int64(time.Since(clockBase))
+}
+
+var clockBase = time.Now()
