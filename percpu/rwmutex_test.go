@@ -546,3 +546,53 @@ func TestRWMutexRecheck(t *testing.T) {
 		}
 	})
 }
+
+// TestRWMutexNoStarvation: a writer gets the lock while readers hold it
+// in turns without a gap, and a reader gets it while writers take it back
+// to back. Each side stops only when the other has finished, so a
+// starving side hangs the test (go test's timeout fails it).
+func TestRWMutexNoStarvation(t *testing.T) {
+	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+		rounds := 200
+		if testing.Short() {
+			rounds = 20
+		}
+		for _, writers := range []bool{false, true} {
+			rw := newLock()
+			var done atomic.Bool
+			var wg, started sync.WaitGroup
+			for range 3 { // the crowd: readers, or writers
+				wg.Add(1)
+				started.Add(1)
+				go func() {
+					defer wg.Done()
+					started.Done()
+					for !done.Load() {
+						if writers {
+							rw.Lock()
+							rw.Unlock()
+						} else {
+							rw.RLock()
+							for range 100 { // hold it, so the readers overlap
+							}
+							rw.RUnlock()
+						}
+					}
+				}()
+			}
+			started.Wait()
+			for range rounds { // the other side
+				if writers {
+					rw.RLock()
+					rw.RUnlock()
+				} else {
+					rw.Lock()
+					rw.Unlock()
+				}
+			}
+			done.Store(true)
+			wg.Wait()
+		}
+	})
+}
