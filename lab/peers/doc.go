@@ -1,18 +1,19 @@
 // Package peers measures gohal's kit side by side with what a Go user would
 // pick instead.
 //
-// The peers are github.com/puzpuzpuz/xsync's striped Counter, sync.Mutex, a
-// hand-rolled runtime.Gosched spin lock, a sync.Mutex-guarded 128-bit pair
-// and sync.Pool. It is a module of its own (with a replace directive back to
+// The peers are github.com/puzpuzpuz/xsync's striped Counter and RBMutex,
+// sync.Mutex, sync.RWMutex, a hand-rolled runtime.Gosched spin lock, a
+// sync.Mutex-guarded 128-bit pair and sync.Pool. It is a module of its own (with a replace directive back to
 // the library, as the generator's module is), so that the peer libraries
 // never enter the library's go.mod.
 //
 // The package has no API: its content is BenchmarkPeer, whose
 // sub-benchmarks are named
 //
-//	what=<counter|lock|uint128|cache>/impl=<name>/threads=<n>[/op=<load|store|cas>]
+//	what=<counter|lock|uint128|cache|rwlock>/impl=<name>/threads=<n>[/op=<op>]
 //
-// (op only for uint128). An impl whose name starts with "gohal-" is
+// (op only for uint128: load, store or cas; and for rwlock: wN, N writes
+// per 1000 operations). An impl whose name starts with "gohal-" is
 // gohal's; every other impl is a peer. Every sub-benchmark reports the
 // "cycles/op" metric through the same harness as the library's own
 // benchmarks (lab/cyclebench: n goroutines released together by a
