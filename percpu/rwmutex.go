@@ -337,15 +337,6 @@ func (rw *RWMutex) TryLock() bool {
 // bias in one store, then the heavy fence that pairs with the readers'
 // light ones. It records when readers may turn the bias back on.
 func (rw *RWMutex) raise() {
-	if rw.wake.Load() == nil && rw.cells.Load() != nil {
-		// A reader on a per-P line may count out with FenceLight only:
-		// it must find the channel once it sees the flag, so the
-		// channel exists before the flag goes up. (Readers on the lock's
-		// own counters use locked instructions; for them waitReaders
-		// may make it after the flag.)
-		c := make(chan struct{}, 1)
-		rw.wake.Store(&c)
-	}
 	s := rw.state.Load()
 	for {
 		ns := s | rwWriter
@@ -358,6 +349,14 @@ func (rw *RWMutex) raise() {
 		s = rw.state.Load() // a reader turned the bias on
 	}
 	if s&rwBiased != 0 {
+		if rw.wake.Load() == nil {
+			// Readers that count out with fenceLight must find the
+			// channel when they see the flag: the heavy fence below
+			// publishes it to them. (Readers that fence fully find it
+			// by the argument in waitReaders.)
+			c := make(chan struct{}, 1)
+			rw.wake.Store(&c)
+		}
 		t0 := monotonic()
 		fenceHeavy()
 		rw.until.Store(t0 + (monotonic()-t0)*rwInhibitFactor)
@@ -466,11 +465,12 @@ func (rw *RWMutex) waitReaders() string {
 	}
 	ch := rw.wake.Load()
 	if ch == nil {
-		// Only readers on the lock's own counters can be inside (see
-		// raise): they count out with a locked add and then load the
-		// flag and the channel, and this store and the loads below are
-		// sequentially consistent, so either such a reader finds the
-		// channel or the loop below sees its count.
+		// No revocation made it (see raise), so the readers inside
+		// count out with a locked add and then load the flag and the
+		// channel; this store and the loads below are sequentially
+		// consistent too, so either such a reader finds the channel or
+		// the loop below sees its count. (A reader that counts out with
+		// fenceLight is one a revocation waited for: gone by now.)
 		c := make(chan struct{}, 1)
 		ch = &c
 		rw.wake.Store(ch) // only writers store it, under w
