@@ -44,11 +44,11 @@ func (l *Asm) Lock() {
 func (l *Asm) TryLock() bool { return l.s.tryLock() }
 
 // Unlock unlocks l, and wakes a parked waiter (or hands it the lock, see the
-// package documentation) if one waits. While a woken waiter has not yet run, an
-// Unlock on its processor may yield to it ("Waiting" in the package
-// documentation). The uncontended path is one inline atomic add. l may be
-// unlocked by a goroutine other than the one that locked it. Unlocking an
-// unlocked Asm panics.
+// package documentation) if one waits. While a woken waiter has not yet run,
+// an Unlock on its processor may yield to it ("Scheduling points" in the
+// package documentation). The uncontended path is one inline atomic add. l
+// may be unlocked by a goroutine other than the one that locked it.
+// Unlocking an unlocked Asm panics.
 func (l *Asm) Unlock() {
 	if new := atomic.AddUint32(&l.s.state, ^uint32(tasLocked-1)); new != 0 {
 		l.unlockSlow(new)

@@ -46,9 +46,16 @@
 // lock to a goroutine that is not ([Ticket.PassedOver] counts it); a
 // strict FIFO lock convoys whenever goroutines outnumber processors.
 //
-// Releasers sometimes yield the processor (runtime.Gosched) so that a
-// waiter they woke, or a goroutine queued behind them, gets to run; see
-// tasstate.go and schedpoint.go for when.
+// # Scheduling points
+//
+// A processor runs the goroutines queued on it, and its expired timers,
+// only when it enters the scheduler, so an Unlock sometimes yields
+// (runtime.Gosched): a TAS-family Unlock on the processor where a waiter
+// it woke has waited over 4 µs to run, or one that hands the lock to a
+// starving waiter; a Ticket or MCS Unlock that hands over, at most once
+// per 100 µs of contended locking. A releaser that holds a percpu.Pin
+// never yields. The design notes are beside the code, in tasstate.go
+// (wakeMark) and schedpoint.go.
 //
 // # Locking while pinned
 //

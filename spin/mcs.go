@@ -233,8 +233,8 @@ func (l *MCS) TryLock() bool {
 // one that left the queue. Unlocking an unlocked MCS panics.
 //
 // An Unlock that hands the lock to a waiter may then yield the processor
-// (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the
-// package documentation.
+// (runtime.Gosched), at most once per 100 µs per lock: see "Scheduling
+// points" in the package documentation.
 func (l *MCS) Unlock() {
 	if l.holder != nil || !atomic.CompareAndSwapUintptr(l.tailWord(), uintptr(unsafe.Pointer(&l.own)), 0) {
 		l.unlockSlow()

@@ -35,13 +35,13 @@ func (l *TAS) Lock() {
 func (l *TAS) TryLock() bool { return l.s.tryLock() }
 
 // Unlock unlocks l, and wakes a parked waiter (or hands it the lock, see the
-// package documentation) if one waits. While a woken waiter has not yet run, an
-// Unlock on its processor may yield to it ("Waiting" in the package
-// documentation). The uncontended path is one inline atomic add (sync/atomic's,
-// which hal's amd64 binding is too; hal's wrapper costs the inliner 5 more than
-// Unlock's budget leaves), as in sync.Mutex. As with sync.Mutex, l may be
-// unlocked by a goroutine other than the one that locked it. Unlocking an
-// unlocked TAS panics.
+// package documentation) if one waits. While a woken waiter has not yet run,
+// an Unlock on its processor may yield to it ("Scheduling points" in the
+// package documentation). The uncontended path is one inline atomic add
+// (sync/atomic's, which hal's amd64 binding is too; hal's wrapper costs the
+// inliner 5 more than Unlock's budget leaves), as in sync.Mutex. As with
+// sync.Mutex, l may be unlocked by a goroutine other than the one that
+// locked it. Unlocking an unlocked TAS panics.
 func (l *TAS) Unlock() {
 	if new := atomic.AddUint32(&l.s.state, ^uint32(tasLocked-1)); new != 0 {
 		l.unlockSlow(new)

@@ -238,8 +238,8 @@ func (l *Ticket) TryLock() bool {
 // turn, or the releaser sees the ticket taken and its mark.
 //
 // An Unlock that hands the lock to a waiter may then yield the processor
-// (runtime.Gosched), at most once per 100 µs per lock: see "Waiting" in the
-// package documentation.
+// (runtime.Gosched), at most once per 100 µs per lock: see "Scheduling
+// points" in the package documentation.
 //
 // When nobody holds the next ticket, Unlock is one call (it does not
 // inline: its loads, swap and misuse check cost the inliner more than its
