@@ -25,7 +25,7 @@ const spinLockCap = 1024
 // microseconds), with runtime.Gosched between them (each call starts with
 // one more read of *addr): a garbage collection or another goroutine waits
 // for at most one call. A budget of at most 1024 is a single call.
-// spin.Asm uses 128.
+// spin.Asm calls it with at most 16 pauses at a time.
 func SpinLockUint32(addr *uint32, spins uint32) (acquired bool) {
 	if spins <= spinLockCap {
 		return spinLockUint32(addr, spins)

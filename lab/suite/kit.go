@@ -30,7 +30,7 @@ func init() {
 	addLegends("Lock", [][2]string{
 		{"kind=tas", "test-and-set: CAS until it wins"},
 		{"kind=ttas", "test-and-test-and-set: read, pause, CAS when free"},
-		{"kind=asm", "TTAS whose whole acquire loop is one assembly call (hal.SpinLockUint32)"},
+		{"kind=asm", "TTAS whose acquire loop is assembly (hal.SpinLockUint32, in calls of a few pauses)"},
 		{"kind=backoff", "TTAS with bounded exponential backoff"},
 		{"kind=ticket", "ticket lock, FIFO among spinning waiters; passes over parked ones"},
 		{"kind=mcs", "Mellor-Crummey-Scott queue lock, FIFO among spinning waiters; passes over parked ones"},
