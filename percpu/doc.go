@@ -4,7 +4,7 @@
 // indexed by the P's number has exactly one writer, and three structures
 // built on it — a sharded [Counter], a per-P object [Cache] after FreeBSD's
 // UMA per-CPU buckets, and [RWMutex], a drop-in for sync.RWMutex whose
-// readers, once they collide, write only their own P's cache line.
+// readers, once they overlap, write only their own P's cache line.
 //
 // # Pin and Unpin
 //
@@ -83,7 +83,7 @@
 // # RWMutex
 //
 // An [RWMutex] counts readers in and out on per-P lines once two readers
-// have collided, and is biased toward readers where hal's heavy fence
+// have overlapped, and is biased toward readers where a heavy fence
 // reaches every running thread: its type documentation says when it pays
 // and what it costs a writer.
 //

@@ -9,7 +9,7 @@ import (
 )
 
 // RWMutex is a reader/writer mutual exclusion lock whose readers, once
-// they collide, write no shared cache line.
+// they overlap, write no shared cache line.
 //
 // It is a drop-in for [sync.RWMutex]: the same methods, the zero value is
 // an unlocked lock, RUnlock needs no token from RLock and may run on
@@ -21,11 +21,11 @@ import (
 // # Design
 //
 // Readers count themselves in, and out, on counters that only grow: until
-// two readers collide on the lock's own word they use the lock's counters
-// with a compare-and-swap (what sync.RWMutex costs); from the first
-// collision on, each P has its own pair of counters on a cache line of its
-// own (Linux's percpu-rwsem and SRCU), and a reader writes only its P's
-// line. A reader that migrates between RLock and RUnlock counts in on one
+// a reader finds another inside, they use the lock's own counters with an
+// atomic add (what sync.RWMutex costs); from then on each P has its own
+// pair of counters on a cache line of its own (Linux's percpu-rwsem and
+// SRCU), and a reader writes only its P's line. A lock read by one
+// goroutine at a time never pays for the lines. A reader that migrates between RLock and RUnlock counts in on one
 // P and out on another; a writer sums every P's counts out first and then
 // every P's counts in, and only equal sums mean no reader is inside.
 //
@@ -65,8 +65,8 @@ import (
 //
 // # Memory
 //
-// A lock takes 56 bytes on 64-bit platforms (36 on 32-bit). The first time
-// two readers collide it allocates one cache line per P
+// A lock takes 56 bytes on 64-bit platforms (40 on 32-bit). The first time
+// a reader finds another inside it allocates one cache line per P
 // (cacheline-size × GOMAXPROCS bytes: 1 KiB with 16 Ps on amd64), since a
 // reader's counts must sit on a line that no other P writes; and the first
 // writer that has to wait for readers allocates a channel (about 100
@@ -95,11 +95,11 @@ type RWMutex struct {
 	state hal.Uint64 // gen*rwGen | rwBiased | rwWriter
 
 	// locks and unlocks count readers in and out on the lock itself:
-	// every reader until readers collide, and the readers of the slow
+	// every reader until readers overlap, and the readers of the slow
 	// path. They only grow, and are updated atomically.
 	locks, unlocks uintptr
 
-	cells pin.Table[rwCell]             // per-P counts, made at the first collision
+	cells pin.Table[rwCell]             // per-P counts, made when readers first overlap
 	wake  atomic.Pointer[chan struct{}] // a waiting writer's wake-up, made by the first writer that waits
 	w     sync.Mutex                    // writers exclude each other here
 	until atomic.Int64                  // monotonic time before which readers keep the bias off
@@ -146,26 +146,27 @@ func (rw *RWMutex) TryRLock() bool {
 // call of it, and the paths are written out here rather than in helpers:
 // a call costs about what the path's stores do.
 func (rw *RWMutex) rlock(try bool) bool {
+	cs := rw.cells.Load()
+	if cs == nil {
+		// Readers have not overlapped: the lock's own counters, what
+		// sync.RWMutex costs. The add is a full fence, so the flag
+		// loaded after it is the only check needed.
+		n := atomic.AddUintptr(&rw.locks, 1)
+		if rw.state.Load()&rwWriter == 0 {
+			if n-atomic.LoadUintptr(&rw.unlocks) > 1 {
+				// Another reader is inside: readers overlap on this
+				// word, so spread the next ones over per-P lines.
+				rw.spread()
+			}
+			return true
+		}
+		atomic.AddUintptr(&rw.unlocks, 1)
+		rw.wakeWriter()
+		return rw.rlockFailed(try)
+	}
 	s := rw.state.Load()
 	if s&rwWriter != 0 {
 		return rw.rlockFailed(try)
-	}
-	cs := rw.cells.Load()
-	if cs == nil {
-		// Readers have not collided: the lock's own counters, what
-		// sync.RWMutex costs.
-		n := atomic.LoadUintptr(&rw.locks)
-		if atomic.CompareAndSwapUintptr(&rw.locks, n, n+1) {
-			if rw.state.Load() == s {
-				return true
-			}
-			atomic.AddUintptr(&rw.unlocks, 1)
-			rw.wakeWriter()
-			return rw.rlockFailed(try)
-		}
-		// Another reader wrote the word between our load and our CAS:
-		// readers collide here, so spread them over per-P lines.
-		cs = rw.spread()
 	}
 	id := pin.ProcPin()
 	if uint(id) >= uint(len(cs)) {
@@ -241,27 +242,44 @@ func (rw *RWMutex) rlockSlow() {
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	s := rw.state.Load()
-	cs := rw.cells.Load()
-	if cs == nil {
-		// Every count so far is on the lock itself (cells, once made,
-		// stay), so this RUnlock's RLock counted in here: more outs than
-		// ins means an RUnlock without RLock.
-		u := atomic.AddUintptr(&rw.unlocks, 1)
-		if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
-			atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
-			rwPanic("percpu: RUnlock of unlocked RWMutex")
-		}
-		rw.wakeWriter()
+	if rw.cells.Load() != nil {
+		rw.runlockCell()
 		return
 	}
-	// A state older than a revocation is that of a reader the revoking
-	// writer waits for: it sees this count out, however it is made.
+	// Every count so far is on the lock itself (cells, once made, stay),
+	// so this RUnlock's RLock counted in here.
+	if u := atomic.AddUintptr(&rw.unlocks, 1); int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.state.Load()&rwWriter != 0 {
+		rw.runlockCheck(u)
+	}
+}
+
+// runlockCheck ends an RUnlock on the lock's own counters that found more
+// outs than ins (u of them), an RUnlock without RLock, or a writer's flag.
+func (rw *RWMutex) runlockCheck(u uintptr) {
+	if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
+		atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
+		rwPanic("percpu: RUnlock of unlocked RWMutex")
+	}
+	rw.wakeWriter()
+}
+
+// runlockCell is RUnlock on the current P's line. A state older than a
+// revocation is that of a reader the revoking writer waits for: it sees
+// this count out, however it is made.
+func (rw *RWMutex) runlockCell() {
+	s := rw.state.Load()
+	cs := rw.cells.Load()
 	id := pin.ProcPin()
 	if uint(id) >= uint(len(cs)) {
 		cs = rw.cells.Grow(id + 1)
 	}
-	countOut(cs[id], pin.Pinned && s&rwBiased != 0)
+	c := cs[id]
+	if pin.Pinned && s&rwBiased != 0 {
+		hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
+		fenceLight()
+	} else {
+		atomic.AddUintptr(&c.unlocks, 1)
+	}
 	pin.ProcUnpin()
 	rw.wakeWriter()
 }

@@ -422,9 +422,9 @@ func TestRWMutexGOMAXPROCSGrows(t *testing.T) {
 	hammerRW(t, rw, 2, 4, 200)
 }
 
-// TestRWMutexSpreadsOnCollision: readers that collide on the lock's own
+// TestRWMutexSpreadsOnOverlap: readers that overlap on the lock's own
 // counters move it to per-P lines.
-func TestRWMutexSpreadsOnCollision(t *testing.T) {
+func TestRWMutexSpreadsOnOverlap(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	rw := new(RWMutex)
 	var wg sync.WaitGroup

@@ -24,7 +24,7 @@ func init() {
 	AddSection(Section{Name: "RWLock", Title: "Reader/writer locks: RLock + read + RUnlock, or Lock + write + Unlock",
 		Doc: "writes = writes per 1000 operations on each goroutine; ns/op is wall time per operation over all goroutines. Ratio: against sync.RWMutex at the same threads and writes."})
 	addLegends("RWLock", [][2]string{
-		{"kind=percpu", "percpu.RWMutex: readers count themselves on per-P lines once they collide; biased toward readers where hal's heavy fence is asymmetric"},
+		{"kind=percpu", "percpu.RWMutex: readers count themselves on per-P lines once they overlap; biased toward readers where a heavy fence (membarrier) reaches every thread"},
 		{"kind=rwmutex", "sync.RWMutex, the baseline"},
 		{"kind=mutex", "sync.Mutex for reads and writes alike"},
 		{"writes=N", "N of every 1000 operations are writes (an increment of the guarded counter); the others are reads (a load of it)"},
