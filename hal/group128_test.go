@@ -114,6 +114,9 @@ func TestUint128Layout(t *testing.T) {
 	if got := unsafe.Sizeof(c); got != cacheline.Size {
 		t.Errorf("cell128 is %d bytes, want %d (one cache line, a size class whose objects are line aligned)", got, cacheline.Size)
 	}
+	if got := unsafe.Sizeof(stripe{}); got != cacheline.Size {
+		t.Errorf("a portable 128-bit lock stripe is %d bytes, want one %d-byte line", got, cacheline.Size)
+	}
 	// Neighbouring Uint128s get cells on lines of their own.
 	us := make([]Uint128, 8)
 	for i := range us {

@@ -6,9 +6,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // Litmus tests run the classic two-thread shapes many times on the real CPU
@@ -23,9 +25,9 @@ import (
 // lines, as the classic tests do.
 type litmusWords struct {
 	x uint64
-	_ [56]byte
+	_ [cacheline.Size - unsafe.Sizeof(uint64(0))%cacheline.Size]byte
 	y uint64
-	_ [56]byte
+	_ [cacheline.Size - unsafe.Sizeof(uint64(0))%cacheline.Size]byte
 }
 
 // litmus runs body0 and body1 concurrently iters times and returns, per
@@ -311,9 +313,9 @@ func TestLitmusMessagePassing32(t *testing.T) {
 	iters := litmusIters()
 	type words32 struct {
 		x uint32
-		_ [60]byte
+		_ [cacheline.Size - unsafe.Sizeof(uint32(0))%cacheline.Size]byte
 		y uint32
-		_ [60]byte
+		_ [cacheline.Size - unsafe.Sizeof(uint32(0))%cacheline.Size]byte
 	}
 	ws := make([]words32, iters)
 	var idx0, idx1 int

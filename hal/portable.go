@@ -1,6 +1,7 @@
 package hal
 
 import (
+	"github.com/gohal/gohal/internal/cacheline"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -88,7 +89,7 @@ func fence_portable() { atomic.AddUint32(&fenceWord, 0) }
 // nothing there either).
 type stripe struct {
 	v uint32
-	_ [60]byte
+	_ [cacheline.Size - unsafe.Sizeof(uint32(0))%cacheline.Size]byte
 }
 
 func (s *stripe) Lock() {

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"golang.org/x/sys/cpu"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // Uint128 is a 128-bit word updated atomically as a whole. The zero value is
@@ -53,21 +53,22 @@ type Uint128 struct {
 }
 
 // cell128 is where a Uint128's value lives: one cache line without
-// pointers (cellSize, a size class whose objects are aligned to
+// pointers (cacheline.Size, a size class whose objects are aligned to
 // it), so v is 16-byte aligned (own checks it) and two Uint128s never
 // share a line, however their owners lay them out. owner is the address
 // of the Uint128 the cell belongs to: the slow path checks it before it
 // sets the key.
 type cell128 struct {
-	v     [2]uint64
-	owner uintptr
-	_     [cellSize - 16 - unsafe.Sizeof(uintptr(0))]byte
+	cellWords
+	_ [cacheline.Size - unsafe.Sizeof(cellWords{})%cacheline.Size]byte
 }
 
-// cellSize is a cell's size: the line size x/sys/cpu pads to on this
-// GOARCH (64 on amd64, 128 on arm64, ...), at least 64 (internal/cacheline
-// computes the same Size for the kit; hal keeps to its own dependencies).
-const cellSize = max(unsafe.Sizeof(cpu.CacheLinePad{}), 64)
+// cellWords are a cell's words: the value first (the generated entries
+// read it at offset 0), then the owner.
+type cellWords struct {
+	v     [2]uint64
+	owner uintptr
+}
 
 // noCopy makes go vet's copylocks check report copies of a Uint128.
 type noCopy struct{}
@@ -143,7 +144,7 @@ func (u *Uint128) own() *[2]uint64 {
 			return &old.v
 		}
 		if n == nil {
-			n = &cell128{owner: me}
+			n = &cell128{cellWords: cellWords{owner: me}}
 			if uintptr(unsafe.Pointer(&n.v))&15 != 0 {
 				panic("gohal: Uint128: the allocator returned a 32-byte object that is not 16-byte aligned")
 			}

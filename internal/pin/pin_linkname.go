@@ -3,7 +3,7 @@
 package pin
 
 import (
-	_ "unsafe" // go:linkname
+	"unsafe" // also for go:linkname
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
@@ -37,7 +37,7 @@ func ProcUnpin() { procUnpin() }
 // depthSlot is one P's pin depth, on a cache line of its own.
 type depthSlot struct {
 	v uint32
-	_ [cacheline.Size - 4]byte
+	_ [cacheline.Size - unsafe.Sizeof(uint32(0))%cacheline.Size]byte
 }
 
 // depths counts, per P, the Pins not yet matched by an Unpin. Only the

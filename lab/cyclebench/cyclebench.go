@@ -37,6 +37,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
@@ -142,13 +143,9 @@ func RunLoop(b *testing.B, threads int, loop func(worker, n int)) *Result {
 	return runWorkers(b, threads, loop)
 }
 
-// lineSize is the padding unit that keeps per-goroutine data on separate
-// cache lines.
-const lineSize = cacheline.Size
-
 type paddedUint64 struct {
 	v uint64
-	_ [lineSize - 8]byte
+	_ [cacheline.Size - unsafe.Sizeof(uint64(0))%cacheline.Size]byte
 }
 
 // runWorkers starts threads goroutines, waits until all are ready, resets

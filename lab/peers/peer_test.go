@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/puzpuzpuz/xsync/v4"
 
@@ -91,14 +92,12 @@ func BenchmarkPeer(b *testing.B) {
 	}
 }
 
-const lineSize = cacheline.Size
-
 // padded keeps a value on cache lines of its own, as gohal's kit keeps
 // its words, so that no implementation wins or loses by false sharing.
 type padded[T any] struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	v T
-	_ [lineSize]byte
+	_ cacheline.Line
 }
 
 // wantCount fails b unless got equals b.N: each operation added one.
@@ -180,9 +179,9 @@ func counterAtomic(b *testing.B, threads int) {
 // to 1, and on failure yield the processor with runtime.Gosched and retry.
 // It is a peer, written here as users write it.
 type goschedSpin struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	v atomic.Uint32
-	_ [lineSize - 4]byte
+	_ [cacheline.Size - unsafe.Sizeof(atomic.Uint32{})%cacheline.Size]byte
 }
 
 func (l *goschedSpin) Lock() {
@@ -407,18 +406,18 @@ type pair128 interface {
 // halPair is gohal's hal.Uint128 (LOCK CMPXCHG16B, CASPAL, ... or the
 // portable fallback, as hal selected).
 type halPair struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	hal.Uint128
-	_ [lineSize]byte
+	_ cacheline.Line
 }
 
 // mutexPair is what Go offers without a 128-bit atomic (this Go's
 // sync/atomic has no 128-bit type): two words under a sync.Mutex.
 type mutexPair struct {
-	_      [lineSize]byte
+	_      cacheline.Line
 	mu     sync.Mutex
 	lo, hi uint64
-	_      [lineSize]byte
+	_      cacheline.Line
 }
 
 func (p *mutexPair) Load() (lo, hi uint64) {

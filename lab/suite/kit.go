@@ -10,6 +10,7 @@ import (
 
 	"github.com/gohal/gohal/counter"
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/refimpl"
 	"github.com/gohal/gohal/refcount"
@@ -181,9 +182,9 @@ const capCheckMask = 63
 // goroutines when the run cap passes.
 type progress struct {
 	stop  atomic.Bool
-	_     [lineSize]byte
+	_     cacheline.Line
 	abort atomic.Bool
-	_     [lineSize]byte
+	_     cacheline.Line
 	at    []int
 	ops   []int
 	timer *time.Timer
@@ -407,9 +408,9 @@ func lockMCS(cs int) func(*testing.B, int) {
 // paddedMutex keeps the baseline's lock word on a line of its own, as the
 // spin locks keep theirs.
 type paddedMutex struct {
-	_  [lineSize]byte
+	_  cacheline.Line
 	mu sync.Mutex
-	_  [lineSize]byte
+	_  cacheline.Line
 }
 
 func lockMutex(cs int) func(*testing.B, int) {
@@ -486,9 +487,9 @@ func handoverTurn(cs int) func(*testing.B, int) {
 
 // padded keeps a value on cache lines of its own.
 type padded[T any] struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	v T
-	_ [lineSize]byte
+	_ cacheline.Line
 }
 
 // The refcount bodies: one Inc per operation of a count that starts at 1

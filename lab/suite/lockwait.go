@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 
@@ -321,9 +322,9 @@ func MeasureLockWait(cfg LockWaitConfig) ([]LockWaitResult, error) {
 type runGate struct {
 	ready atomic.Int32
 	start atomic.Bool
-	_     [lineSize]byte
+	_     cacheline.Line
 	stop  atomic.Bool
-	_     [lineSize]byte
+	_     cacheline.Line
 	cut   atomic.Bool
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/counter"
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/percpu"
 	"github.com/gohal/gohal/spin"
@@ -135,10 +136,10 @@ func (f *freeList) put(it *cacheItem) { f.objs = append(f.objs, it) }
 
 // lockedList is a free list and its sync.Mutex, on lines of their own.
 type lockedList struct {
-	_  [lineSize]byte
+	_  cacheline.Line
 	mu sync.Mutex
 	l  freeList
-	_  [lineSize]byte
+	_  cacheline.Line
 }
 
 func cacheMutex(b *testing.B, threads int) {
@@ -160,7 +161,7 @@ func cacheMutex(b *testing.B, threads int) {
 type spinList struct {
 	mu spin.Backoff
 	l  freeList
-	_  [lineSize]byte
+	_  cacheline.Line
 }
 
 func cacheSpin(b *testing.B, threads int) {

@@ -404,15 +404,12 @@ func RunSection(b *testing.B, section string, threads []int) {
 	}
 }
 
-// lineSize is the cache-line padding unit of the cells the bodies work on.
-const lineSize = cacheline.Size
-
 // cell is a word on a cache line of its own, the shared word of the
 // dispatch and contention benchmarks.
 type cell struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	v uint64
-	_ [lineSize - 8]byte
+	_ [cacheline.Size - unsafe.Sizeof(uint64(0))%cacheline.Size]byte
 }
 
 // cell128 is a 128-bit word on cache lines of its own: u for the api
@@ -421,10 +418,10 @@ type cell struct {
 // panics while the portable 128-bit variants run, as under -race or
 // GOHAL=load128=portable, so those modes use a word of their own.)
 type cell128 struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	u hal.Uint128
 	w [3]uint64 // word returns its 16-byte-aligned half
-	_ [lineSize]byte
+	_ cacheline.Line
 }
 
 // word returns c's raw 16-byte-aligned word.
