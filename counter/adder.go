@@ -4,6 +4,9 @@ import (
 	"runtime"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // Adder is a counter that costs what a sync/atomic add costs while nobody
@@ -30,12 +33,14 @@ import (
 // goroutine) never fail a probe, so a counter that is not contended never
 // grows cells.
 //
-// Add is inlined into the caller: a load of the cells pointer, an
-// increment of the probe tick (both on the base's own line) and a
-// fetch-and-add. Once cells exist, Add is a call to the cell path: no
-// system call, no pinning, a compare-and-swap on a line that, in the
-// steady state, only one CPU writes. The cells are never taken back: an
-// Adder that was contended once pays that call from then on.
+// Add's fast path is an atomic load and store of the probe tick (on the
+// base's own line, no locked instruction) and a fetch-and-add. Add is a
+// call, not inlined: the tick's two hal operations take its body past
+// the inliner's budget (80 cost units). Once cells exist, Add calls the
+// cell path: no system call, no pinning, a compare-and-swap on a line
+// that, in the steady state, only one CPU writes. The cells are never
+// taken back: an Adder that was contended once pays that call from then
+// on.
 //
 // Load is not atomic with respect to concurrent Adds (it may miss an Add
 // in progress, or see an Add of +1 on one cell and not a -1 on another),
@@ -54,27 +59,53 @@ import (
 type Adder struct {
 	_ noCopy
 	_ align64
+	adderWords
+	_ [cacheline.Size - unsafe.Sizeof(adderWords{})%cacheline.Size]byte
+}
+
+// adderWords are an Adder's words, on one line.
+type adderWords struct {
 	// base holds what Adds added before the cells existed (and what
 	// Adds that loaded a nil cells pointer just before they appeared
-	// still add). It is a plain int64 at offset 0 used with sync/atomic
-	// functions, not an atomic.Int64 and not after a padding line,
-	// because either costs Add inlining cost units that would take it
-	// past the inliner's budget (80).
+	// still add), updated with sync/atomic's fetch-and-add, which the
+	// compiler inlines.
 	base  int64
 	cells atomic.Pointer[adderCells]
 	// ticks counts Adds on the base modulo probeEvery, to pick the
-	// probes, and is spread once there are cells. It is a hint written
-	// without synchronization (see adder_norace.go), on the base's line:
-	// a second line would make the Adder larger for nothing, and a plain
-	// load and store there cost nothing next to the locked add.
-	ticks tickCount
-	_     [lineSize - 8 - unsafe.Sizeof(uintptr(0)) - unsafe.Sizeof(tickCount(0))]byte
+	// probes, and says spread once there are cells. It is a hint, read
+	// and written with hal's acquire load and release store (see Add), on
+	// the base's line: a second line would make the Adder larger for
+	// nothing.
+	ticks uint32
 }
 
 // probeEvery is how many Adds on the base make one probe: one in
-// probeEvery is a compare-and-swap. It is the range of the tick count, a
-// uint8, so the probe is the Add whose increment wraps the count to 0.
+// probeEvery is a compare-and-swap, the Add whose increment takes the tick
+// count to a multiple of probeEvery.
 const probeEvery = 1 << 8
+
+// Add adds delta to the counter.
+//
+// The tick count is a hint: it picks which Adds probe for contention and
+// says whether the Adder has cells, and the count is right whatever it
+// holds, as every path adds to a word Load sums. Two goroutines may lose
+// each other's stores, which only moves a probe. So it needs atomic
+// accesses (a plain one would be a data race) but no ordering, and its
+// load and store are the cheapest atomic ones hal has: the acquire load
+// and the release store: MOVs on amd64 (the store in an assembly call
+// where hal does not bind it inline), LDAR and STLR on arm64. There is one body in every build, so
+// the race detector (under which hal's ops are sync/atomic ones) checks
+// the Add that users run. The store cannot go: without a write per Add
+// nothing counts Adds (a probe picked from the base's value misses
+// counters that go up and down by one, whose values repeat).
+func (a *Adder) Add(delta int64) {
+	if t := hal.LoadAcquireUint32(&a.ticks) + 1; t%probeEvery != 0 {
+		hal.StoreReleaseUint32(&a.ticks, t)
+		atomic.AddInt64(&a.base, delta)
+	} else {
+		a.addSlow(delta)
+	}
+}
 
 // adderCells is one generation of an Adder's cells. A larger generation
 // links the one it replaced, whose cells keep what was added to them (and
@@ -93,8 +124,9 @@ type adderCells struct {
 
 // spread is the tick count of an Adder that has cells: the count that
 // sends Add to addSlow (spread+1 is 0, a multiple of probeEvery) and that
-// addSlow leaves as it is.
-const spread = ^uint8(0)
+// addSlow leaves as it is. The fast path may also store it (every 2^32
+// Adds); addSlow tells the two apart by the cells pointer.
+const spread = ^uint32(0)
 
 // addSlow is Add's probe and Add once there are cells: with no cells
 // yet, it adds delta to the base by a compare-and-swap and creates the
@@ -105,7 +137,7 @@ const spread = ^uint8(0)
 func (a *Adder) addSlow(delta int64) {
 	s := a.cells.Load()
 	if s == nil {
-		a.storeTicks(a.loadTicks() + 1)
+		a.storeTicks(a.loadTicks() + 1) // past the multiple of probeEvery
 		old := atomic.LoadInt64(&a.base)
 		if atomic.CompareAndSwapInt64(&a.base, old, old+delta) {
 			return
@@ -186,3 +218,8 @@ func (a *Adder) Load() int64 {
 	}
 	return int64(sum)
 }
+
+// loadTicks and storeTicks read and write the tick count, as Add does.
+func (a *Adder) loadTicks() uint32 { return hal.LoadAcquireUint32(&a.ticks) }
+
+func (a *Adder) storeTicks(t uint32) { hal.StoreReleaseUint32(&a.ticks, t) }

@@ -3,6 +3,8 @@ package counter
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // TestEmbeddedAfterUint32 embeds each counter after a uint32 field, the
@@ -47,5 +49,25 @@ func TestEmbeddedAfterUint32(t *testing.T) {
 	var st stripe
 	if unsafe.Alignof(st) < 8 || unsafe.Offsetof(st.v)%8 != 0 {
 		t.Errorf("stripe alignment %d, word offset %d", unsafe.Alignof(st), unsafe.Offsetof(st.v))
+	}
+}
+
+// TestPaddedSizes checks that every padded type is a whole number of cache
+// lines (package cacheline's rule), so that arrays of them and the fields
+// after them start on a line of their own.
+func TestPaddedSizes(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		size, want uintptr
+	}{
+		{"CASLoop", unsafe.Sizeof(CASLoop{}), 2 * cacheline.Size},
+		{"FetchAdd", unsafe.Sizeof(FetchAdd{}), 2 * cacheline.Size},
+		{"Adder", unsafe.Sizeof(Adder{}), cacheline.Size},
+		{"stripe", unsafe.Sizeof(stripe{}), cacheline.Size},
+		{"atomicCounter", unsafe.Sizeof(atomicCounter{}), 2 * cacheline.Size},
+	} {
+		if c.size%cacheline.Size != 0 || c.size != c.want {
+			t.Errorf("%s is %d bytes, want %d (lines of %d)", c.name, c.size, c.want, cacheline.Size)
+		}
 	}
 }

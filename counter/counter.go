@@ -32,7 +32,8 @@
 // that must not pass a limit needs [CASLoop] or [FetchAdd] (AddLimited).
 //
 // CASLoop, FetchAdd and Striped go through gohal's [hal] operations; Adder
-// uses sync/atomic, which the compiler inlines, for its base. Each keeps
+// uses sync/atomic, which the compiler inlines, for its base, and hal's
+// acquire load and release store for its probe tick. Each keeps
 // its words on cache lines of their own. The zero value of each is a
 // counter at 0.
 package counter
@@ -40,14 +41,11 @@ package counter
 import (
 	"math"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
 )
-
-// lineSize is the cache-line padding unit (64 bytes on amd64, 128 on
-// arm64).
-const lineSize = cacheline.Size
 
 // align64 is a zero-size field that gives a struct 8-byte alignment, on
 // 32-bit platforms too, as sync/atomic's 64-bit types have: with it a
@@ -56,6 +54,10 @@ const lineSize = cacheline.Size
 // aligns a type holding atomic.Int64 to 8 bytes; an array of none of them
 // takes no space.
 type align64 [0]atomic.Int64
+
+// word is the 64-bit word of a CASLoop, a FetchAdd or a stripe, which pad
+// it to a cache line (package cacheline's rule).
+type word struct{ v uint64 }
 
 // noCopy makes go vet's copylocks check report a copied counter: a copy
 // is a second counter, and adds to it are lost.
@@ -70,9 +72,9 @@ func (*noCopy) Unlock() {}
 type CASLoop struct {
 	_ noCopy
 	_ align64
-	_ [lineSize]byte
-	v uint64
-	_ [lineSize - 8]byte
+	_ cacheline.Line
+	word
+	_ [cacheline.Size - unsafe.Sizeof(word{})%cacheline.Size]byte
 }
 
 // Add adds delta to the counter.
@@ -115,9 +117,9 @@ func (c *CASLoop) Load() int64 { return int64(hal.LoadAcquireUint64(&c.v)) }
 type FetchAdd struct {
 	_ noCopy
 	_ align64
-	_ [lineSize]byte
-	v uint64
-	_ [lineSize - 8]byte
+	_ cacheline.Line
+	word
+	_ [cacheline.Size - unsafe.Sizeof(word{})%cacheline.Size]byte
 }
 
 // Add adds delta to the counter.

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/countertest"
 )
 
@@ -35,9 +36,9 @@ func (c *mutexCounter) Add(d int64) { c.mu.Lock(); c.v += d; c.mu.Unlock() }
 func (c *mutexCounter) Load() int64 { c.mu.Lock(); defer c.mu.Unlock(); return c.v }
 
 type atomicCounter struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	v atomic.Int64
-	_ [lineSize - 8]byte
+	_ [cacheline.Size - unsafe.Sizeof(atomic.Int64{})%cacheline.Size]byte
 }
 
 func (c *atomicCounter) Add(d int64) { c.v.Add(d) }
@@ -175,8 +176,8 @@ func TestStripedSpreads(t *testing.T) {
 	if n&(n-1) != 0 || n < 4*runtime.GOMAXPROCS(0) && n < 256 || n > 256 {
 		t.Fatalf("%d stripes for GOMAXPROCS %d", n, runtime.GOMAXPROCS(0))
 	}
-	if unsafe.Sizeof(stripe{}) != lineSize {
-		t.Fatalf("stripe is %d bytes, want a %d-byte line", unsafe.Sizeof(stripe{}), lineSize)
+	if unsafe.Sizeof(stripe{}) != cacheline.Size {
+		t.Fatalf("stripe is %d bytes, want a %d-byte line", unsafe.Sizeof(stripe{}), cacheline.Size)
 	}
 	// Many goroutines end up on more than one stripe.
 	var wg sync.WaitGroup

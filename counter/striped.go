@@ -6,13 +6,14 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // stripe is one cache line of a Striped counter.
 type stripe struct {
 	_ align64
-	v uint64
-	_ [lineSize - 8]byte
+	word
+	_ [cacheline.Size - unsafe.Sizeof(word{})%cacheline.Size]byte
 }
 
 // slots is the number of entries in a Striped counter's goroutine-to-stripe
