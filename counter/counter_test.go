@@ -179,15 +179,29 @@ func TestStripedSpreads(t *testing.T) {
 	if unsafe.Sizeof(stripe{}) != cacheline.Size {
 		t.Fatalf("stripe is %d bytes, want a %d-byte line", unsafe.Sizeof(stripe{}), cacheline.Size)
 	}
-	// Many goroutines end up on more than one stripe.
-	var wg sync.WaitGroup
+	// Goroutines that run at the same time have stacks of their own, so
+	// their hashes name different slots, and slots start on different
+	// stripes: 16 of them, all alive while they add, use more than one
+	// stripe. Goroutines that run one after another may reuse one stack,
+	// hence one hash and one stripe, and nothing here asks otherwise:
+	// they do not contend. So every goroutine first waits until all 16
+	// have started, and none returns (freeing its stack) before all have
+	// added. Stripes would be used by chance; which ones depends only on
+	// the stack addresses, not on how busy the machine is.
+	var started, added, wg sync.WaitGroup
+	started.Add(16)
+	added.Add(16)
 	for range 16 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			started.Done()
+			started.Wait()
 			for range 1000 {
 				c.Add(1)
 			}
+			added.Done()
+			added.Wait()
 		}()
 	}
 	wg.Wait()
@@ -198,7 +212,7 @@ func TestStripedSpreads(t *testing.T) {
 		}
 	}
 	if used < 2 {
-		t.Fatalf("16 goroutines used %d stripe(s)", used)
+		t.Fatalf("16 goroutines alive at once used %d stripe(s)", used)
 	}
 	if c.Load() != 16007 {
 		t.Fatalf("Load = %d", c.Load())
@@ -206,28 +220,33 @@ func TestStripedSpreads(t *testing.T) {
 }
 
 // TestGoroutineHash checks the hash is stable within a goroutine and
-// differs between most goroutines.
+// differs between goroutines that are alive at once (each has a stack of
+// its own). Goroutines that run one after another may reuse one stack and
+// one hash, so all 32 are kept alive until every one has hashed.
 func TestGoroutineHash(t *testing.T) {
 	if goroutineHash() != goroutineHash() {
 		t.Fatal("hash differs between two calls on one goroutine")
 	}
-	seen := map[uint32]bool{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range 32 {
+	const n = 32
+	var hashes [n]uint32
+	var hashed, wg sync.WaitGroup
+	hashed.Add(n)
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			h := goroutineHash() % slots
-			mu.Lock()
-			seen[h] = true
-			mu.Unlock()
-			runtime.Gosched()
+			hashes[i] = goroutineHash()
+			hashed.Done()
+			hashed.Wait()
 		}()
 	}
 	wg.Wait()
+	seen := map[uint32]bool{}
+	for _, h := range hashes {
+		seen[h%slots] = true
+	}
 	if len(seen) < 8 {
-		t.Fatalf("32 goroutines hashed to %d of %d slots", len(seen), slots)
+		t.Fatalf("%d goroutines alive at once hashed to %d of %d slots: %x", n, len(seen), slots, hashes)
 	}
 }
 
