@@ -84,7 +84,7 @@ func litmus(t *testing.T, iters int, body0, body1 func(w *litmusWords) uint64) m
 }
 
 // litmusBudget bounds one litmus run's time (see litmus).
-const litmusBudget = 10 * time.Second
+const litmusBudget = 5 * time.Second
 
 // ran returns how many iterations a litmus run's outcome counts cover.
 func ran(counts map[[2]uint64]int) int {
