@@ -140,7 +140,7 @@ func selectStatic(f *dispatch.Features, override dispatch.Override, level string
 }
 
 // Binding reports how the exported function of op reaches its variant in
-// this build: "inline", "guarded", "flag", "single", "static" or
+// this build: "inline", "plain", "guarded", "flag", "single", "static" or
 // "portable" (a string type), and "" for an unknown op. An op bound
 // "guarded" runs sync/atomic's inlined intrinsic while its variant is the
 // one the intrinsic runs on this CPU, and calls its flag entry once GOHAL
@@ -152,14 +152,15 @@ func Binding(op string) binding.Kind { return bindings[op] }
 
 // Inlined reports whether op's exported function runs, now, the compiler's
 // inlined sync/atomic intrinsic with no call: always for an op bound
-// "inline", and for one bound "guarded" while its guard is clear (the
+// "inline" or "plain" (a plain access, inlined the same way), and for one
+// bound "guarded" while its guard is clear (the
 // chosen variant is what the intrinsic runs on this CPU). Otherwise it
 // reports false: for an op bound in assembly, for the static and portable
 // builds (see Binding for theirs), and for an unknown op. It is tooling
 // (see the package documentation, "Tooling").
 func Inlined(op string) bool {
 	switch Binding(op) {
-	case binding.Inline:
+	case binding.Inline, binding.Plain:
 		return true
 	case binding.Guarded:
 		_, set := guardSet(op)
