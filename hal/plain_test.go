@@ -88,7 +88,8 @@ var plainArches = []struct {
 // release stores are bound "plain" and reads its machine code: in each
 // function, hal's release store is exactly one store instruction, to the
 // flag; the data's store (publish*) or load (handoff) comes before it; and
-// nothing is called. Where the GOARCH is native or its qemu is installed,
+// nothing is called. On amd64 it also reads FenceLight's inlined code
+// (checkFenceLight). Where the GOARCH is native or its qemu is installed,
 // it runs the binary too.
 //
 // What the gc compiler guarantees, and this checks: every memory
@@ -126,6 +127,9 @@ func TestPlainDisassembly(t *testing.T) {
 					flag = a.flag[0]
 				}
 				checkPlainStore(t, gobin, bin, a.file, "main."+fn, flag, a.data, a.call)
+			}
+			if a.goarch == "amd64" {
+				checkFenceLight(t, gobin, bin)
 			}
 			var run *exec.Cmd
 			switch {
@@ -192,5 +196,34 @@ func checkPlainStore(t *testing.T, gobin, bin, file, fn, flag string, data, call
 		t.Errorf("%s: hal's instruction %q is not the store to the flag (%q):\n%s", fn, code[hal[0]], flag, out)
 	case dataAt < 0 || dataAt > hal[0]:
 		t.Errorf("%s: the data access is not before the release store:\n%s", fn, out)
+	}
+}
+
+// checkFenceLight checks plaincaller's light on amd64: FenceLight is
+// inlined as a test of hal's flag byte with a call of Fence on one
+// branch, the data's store comes before the test and the later load
+// after it, so the compiler moved neither across the fence.
+func checkFenceLight(t *testing.T, gobin, bin string) {
+	t.Helper()
+	out, err := exec.Command(gobin, "tool", "objdump", "-s", "^main.light$", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool objdump: %v", err)
+	}
+	store, test, call, load := -1, -1, -1, -1
+	for i, line := range strings.Split(string(out), "\n") {
+		switch {
+		case store < 0 && regexp.MustCompile(`MOVQ \$0x1, 0\(`).MatchString(line):
+			store = i
+		case strings.Contains(line, "hal.fenceMembarrier(SB)"):
+			test = i
+		case strings.Contains(line, "CALL github.com/gohal/gohal/hal.Fence"):
+			call = i
+		case regexp.MustCompile(`MOVQ 0x8\(`).MatchString(line):
+			load = i
+		}
+	}
+	if store < 0 || test < 0 || call < 0 || load < 0 || !(store < test && test < call && call < load) {
+		t.Errorf("main.light: want the data store, the flag test, the call of Fence, then the load (lines %d %d %d %d):\n%s",
+			store, test, call, load, out)
 	}
 }

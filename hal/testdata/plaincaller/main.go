@@ -2,7 +2,8 @@
 // and reads back: small functions that publish data with hal's release
 // stores, each bound by its plain Go store on amd64 and s390x. The test
 // checks that the compiler emits one store instruction per release store,
-// after every earlier store and load of the function, and no call.
+// after every earlier store and load of the function, and no call; and
+// that FenceLight, inlined, keeps a store before it and a load after it.
 package main
 
 import (
@@ -41,8 +42,19 @@ func handoff(m *msg) uint64 {
 	return d
 }
 
+// light writes the data, runs FenceLight, then reads another word: the
+// store must stay before the fence's flag test and the load after it.
+//
+//go:noinline
+func light(m *msg) uint64 {
+	m.data = 1
+	hal.FenceLight()
+	return m.seen
+}
+
 func main() {
 	var m msg
+	_ = light(&m)
 	publish32(&m, 1)
 	publish64(&m, 2)
 	publishUintptr(&m, 3)
