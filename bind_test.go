@@ -43,7 +43,7 @@ func TestInlineBindingIsInlined(t *testing.T) {
 	checked := 0
 	for op, fn := range goNames {
 		switch hal.Binding(op) {
-		case binding.Inline, binding.Guarded:
+		case binding.Inline, binding.Plain, binding.Guarded:
 			if !inlined[fn] {
 				t.Errorf("%s is bound %q but hal.%s was not inlined into lab/suite", op, hal.Binding(op), fn)
 			}

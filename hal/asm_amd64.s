@@ -10,39 +10,6 @@ TEXT ·Pause(SB), NOSPLIT, $0
 	PAUSE
 	RET
 
-// func StoreReleaseUintptr(addr *uintptr, val uintptr)
-TEXT ·StoreReleaseUintptr(SB), NOSPLIT, $0-16
-	// StoreReleaseUintptr: the entry of op storereleaseuintptr.
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a store is not reordered with earlier loads or stores,
-	// so a plain (aligned, hence atomic) MOV is a release store.
-	MOVQ val+8(FP), AX
-	MOVQ AX, (CX)
-	RET
-
-// func StoreReleaseUint32(addr *uint32, val uint32)
-TEXT ·StoreReleaseUint32(SB), NOSPLIT, $0-12
-	// StoreReleaseUint32: the entry of op storerelease32.
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a store is not reordered with earlier loads or stores,
-	// so a plain (aligned, hence atomic) MOV is a release store.
-	MOVL val+8(FP), AX
-	MOVL AX, (CX)
-	RET
-
-// func StoreReleaseUint64(addr *uint64, val uint64)
-TEXT ·StoreReleaseUint64(SB), NOSPLIT, $0-16
-	// StoreReleaseUint64: the entry of op storerelease64.
-	MOVQ addr+0(FP), CX
-
-	// x86-TSO: a store is not reordered with earlier loads or stores,
-	// so a plain (aligned, hence atomic) MOV is a release store.
-	MOVQ val+8(FP), AX
-	MOVQ AX, (CX)
-	RET
-
 // func Fence()
 // Requires: SSE2
 TEXT ·Fence(SB), NOSPLIT, $0

@@ -173,27 +173,6 @@ cs_loop:
 	MOVD      R4, old+16(FP)
 	RET
 
-// StoreReleaseUintptr: the entry of op storereleaseuintptr.
-TEXT ·StoreReleaseUintptr(SB), NOSPLIT, $0-16
-	MOVD      addr+0(FP), R2
-	MOVD      val+8(FP), R3
-	MOVD      R3, (R2)
-	RET
-
-// StoreReleaseUint32: the entry of op storerelease32.
-TEXT ·StoreReleaseUint32(SB), NOSPLIT, $0-12
-	MOVD      addr+0(FP), R2
-	MOVWZ     val+8(FP), R3
-	MOVW      R3, (R2)
-	RET
-
-// StoreReleaseUint64: the entry of op storerelease64.
-TEXT ·StoreReleaseUint64(SB), NOSPLIT, $0-16
-	MOVD      addr+0(FP), R2
-	MOVD      val+8(FP), R3
-	MOVD      R3, (R2)
-	RET
-
 // Fence: the entry of op fence.
 // It runs the variant whose index hal stored in selFence.
 TEXT ·Fence(SB), NOSPLIT, $0-0

@@ -22,8 +22,12 @@ func init() {
 	// GOHAL is parsed here, once; everything after takes the pairs.
 	override, err := dispatch.ParseOverride(os.Getenv(dispatch.EnvVar))
 	var choices []Choice
+	var pair Choice
 	if err == nil {
-		choices, err = choose(dispatch.Host(), override)
+		choices, err = choose(dispatch.Host(), withoutFenceHeavy(override))
+	}
+	if err == nil {
+		pair, err = chooseFenceHeavy(override)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gohal:", err)
@@ -35,6 +39,7 @@ func init() {
 		}
 	}
 	selected = choices
+	applyFenceHeavy(pair)
 }
 
 // choose returns this build's choices for CPU f with override: the
@@ -140,7 +145,7 @@ func selectStatic(f *dispatch.Features, override dispatch.Override, level string
 }
 
 // Binding reports how the exported function of op reaches its variant in
-// this build: "inline", "guarded", "flag", "single", "static" or
+// this build: "inline", "plain", "guarded", "flag", "single", "static" or
 // "portable" (a string type), and "" for an unknown op. An op bound
 // "guarded" runs sync/atomic's inlined intrinsic while its variant is the
 // one the intrinsic runs on this CPU, and calls its flag entry once GOHAL
@@ -152,14 +157,15 @@ func Binding(op string) binding.Kind { return bindings[op] }
 
 // Inlined reports whether op's exported function runs, now, the compiler's
 // inlined sync/atomic intrinsic with no call: always for an op bound
-// "inline", and for one bound "guarded" while its guard is clear (the
+// "inline" or "plain" (a plain access, inlined the same way), and for one
+// bound "guarded" while its guard is clear (the
 // chosen variant is what the intrinsic runs on this CPU). Otherwise it
 // reports false: for an op bound in assembly, for the static and portable
 // builds (see Binding for theirs), and for an unknown op. It is tooling
 // (see the package documentation, "Tooling").
 func Inlined(op string) bool {
 	switch Binding(op) {
-	case binding.Inline:
+	case binding.Inline, binding.Plain:
 		return true
 	case binding.Guarded:
 		_, set := guardSet(op)
@@ -199,9 +205,10 @@ func findOp(name string) *opImpl {
 }
 
 // Selected returns the variant chosen for every op, with the reason, in
-// spec order. The slice is a copy.
+// spec order, then the asymmetric fence pair's choice (op "fenceheavy",
+// see FenceHeavy). The slice is a copy.
 func Selected() []Choice {
-	return append([]Choice(nil), selected...)
+	return append(append([]Choice(nil), selected...), fenceHeavyChoice)
 }
 
 // Ops returns the names of the ops in this build, in spec order. It is
@@ -218,6 +225,9 @@ func Ops() []string {
 // preference, whether or not this CPU can run them, and false for an
 // unknown op. It is tooling (see the package documentation, "Tooling").
 func Variants(op string) ([]dispatch.Variant, bool) {
+	if op == fenceHeavyOp {
+		return []dispatch.Variant{{Name: fenceHeavyVariants[0]}, {Name: fenceHeavyVariants[1]}}, true
+	}
 	o := findOp(op)
 	if o == nil {
 		return nil, false

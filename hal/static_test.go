@@ -137,7 +137,7 @@ func TestSelectStaticMissingFeature(t *testing.T) {
 func TestBindingNamesEveryOp(t *testing.T) {
 	for _, op := range Ops() {
 		switch b := Binding(op); b {
-		case binding.Inline, binding.Guarded, binding.Flag, binding.Single, binding.Static, binding.Portable:
+		case binding.Inline, binding.Plain, binding.Guarded, binding.Flag, binding.Single, binding.Static, binding.Portable:
 			if staticBuild != (b == binding.Static) {
 				t.Errorf("%s: binding %q in a build with staticBuild=%v", op, b, staticBuild)
 			}

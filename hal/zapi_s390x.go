@@ -35,11 +35,11 @@ var bindings = map[string]binding.Kind{
 	"fetchadduintptr":     binding.Guarded,
 	"swapuintptr":         binding.Inline,
 	"loadacquireuintptr":  binding.Inline,
-	"storereleaseuintptr": binding.Single,
+	"storereleaseuintptr": binding.Plain,
 	"loadacquire32":       binding.Inline,
 	"loadacquire64":       binding.Inline,
-	"storerelease32":      binding.Single,
-	"storerelease64":      binding.Single,
+	"storerelease32":      binding.Plain,
+	"storerelease64":      binding.Plain,
 	"fence":               binding.Flag,
 	"cas128":              binding.Single,
 	"load128":             binding.Flag,
@@ -188,9 +188,9 @@ func LoadAcquireUintptr(addr *uintptr) uintptr {
 
 // StoreReleaseUintptr atomically stores val into *addr with release
 // ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUintptr(addr *uintptr, val uintptr)
+func StoreReleaseUintptr(addr *uintptr, val uintptr) {
+	*addr = val
+}
 
 // LoadAcquireUint32 atomically loads *addr with acquire ordering: no later
 // load or store moves before it.
@@ -206,15 +206,15 @@ func LoadAcquireUint64(addr *uint64) uint64 {
 
 // StoreReleaseUint32 atomically stores val into *addr with release
 // ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUint32(addr *uint32, val uint32)
+func StoreReleaseUint32(addr *uint32, val uint32) {
+	*addr = val
+}
 
 // StoreReleaseUint64 atomically stores val into *addr with release
 // ordering: no earlier load or store moves after it.
-//
-//go:noescape
-func StoreReleaseUint64(addr *uint64, val uint64)
+func StoreReleaseUint64(addr *uint64, val uint64) {
+	*addr = val
+}
 
 // Fence is a full memory barrier: no load or store moves across it in
 // either direction.

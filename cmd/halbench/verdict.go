@@ -151,6 +151,9 @@ func buildVerdict(r *report) verdict {
 		if ops := byBinding[binding.Inline]; len(ops) > 0 {
 			bind += fmt.Sprintf(" Ops whose only variant is exactly a sync/atomic intrinsic (%s) are Go functions over it, which the compiler inlines: nothing to choose, no call.", strings.Join(ops, ", "))
 		}
+		if ops := byBinding[binding.Plain]; len(ops) > 0 {
+			bind += fmt.Sprintf(" Ops whose only variant is the plain access, a plain store being a release store here (%s), are Go functions of that access, which the compiler inlines: no call.", strings.Join(ops, ", "))
+		}
 		if ops := byBinding[binding.Guarded]; len(ops) > 0 {
 			bind += fmt.Sprintf(" Ops with several variants one of which is the sync/atomic intrinsic (%s) are Go functions the compiler inlines: a one-byte guard, then the intrinsic's own code, with a call of the flag entry only when GOHAL or hal.Force chose a variant the intrinsic does not run.", strings.Join(ops, ", "))
 		}

@@ -93,5 +93,5 @@ var (
 	// (CX), AX; loop: MOVQ BX, DX; ORQ AX, DX; LOCK CMPXCHGQ DX, (CX); JNE).
 	casLoop      = []spec.Variant{{Name: "cmpxchg", Intrinsic: true, Brief: "MOV, OR/AND, LOCK CMPXCHG loop: what sync/atomic's intrinsic emits, bound inline", Why: "loop of MOV, OR/AND, LOCK CMPXCHG: x86 has no fetch-or/and; what the compiler emits for atomic.OrUint64/AndUint64 with the result used"}}
 	loadAcquire  = []spec.Variant{{Name: "mov", Intrinsic: true, Brief: "TSO: a plain load is acquire", Why: "plain MOV: under x86-TSO a load is never reordered with later loads or stores, so it is an acquire load"}}
-	storeRelease = []spec.Variant{{Name: "mov", Brief: "TSO: a plain store is release", Why: "plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store"}}
+	storeRelease = []spec.Variant{{Name: "mov", Plain: true, Brief: "TSO: a plain store is release; bound as Go's plain store", Why: "plain MOV: under x86-TSO a store is never reordered with earlier loads or stores, so it is a release store"}}
 )

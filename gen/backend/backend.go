@@ -210,7 +210,7 @@ func Generate(b Backend) (map[string][]byte, error) {
 	// variant beside assembly ones is a tail jump from the assembly entry.
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
-		if op.InlineBinding(arch) || op.GoEntry(arch) {
+		if op.InlineBinding(arch) || op.PlainBinding(arch) || op.GoEntry(arch) {
 			continue
 		}
 		vs := op.Variants(arch)

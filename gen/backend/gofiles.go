@@ -104,6 +104,15 @@ func inlineBody(op *spec.Op) string {
 	return "return " + op.Inline
 }
 
+// plainBody returns the statement of a Go function that is the op's plain
+// access.
+func plainBody(op *spec.Op) string {
+	if len(op.Results) == 0 {
+		return op.Plain
+	}
+	return "return " + op.Plain
+}
+
 func anyInline(ops []spec.Op, f func(*spec.Op) bool) bool {
 	for i := range ops {
 		if f(&ops[i]) {
@@ -193,6 +202,8 @@ func zasmFile(arch string) *goWriter {
 // rules are in gen/README.md, "Bindings").
 func bindingOf(op *spec.Op, arch string) binding.Kind {
 	switch {
+	case op.PlainBinding(arch):
+		return binding.Plain
 	case op.InlineBinding(arch):
 		return binding.Inline
 	case op.GuardedBinding(arch):
@@ -208,7 +219,7 @@ func bindingExpr(k binding.Kind) string {
 	for _, c := range []struct {
 		k    binding.Kind
 		name string
-	}{{binding.Inline, "Inline"}, {binding.Guarded, "Guarded"}, {binding.Flag, "Flag"}, {binding.Single, "Single"}, {binding.Static, "Static"}, {binding.Portable, "Portable"}} {
+	}{{binding.Inline, "Inline"}, {binding.Plain, "Plain"}, {binding.Guarded, "Guarded"}, {binding.Flag, "Flag"}, {binding.Single, "Single"}, {binding.Static, "Static"}, {binding.Portable, "Portable"}} {
 		if c.k == k {
 			return "binding." + c.name
 		}
@@ -284,6 +295,10 @@ func zapiFile(arch string) *goWriter {
 		op := &spec.Ops[i]
 		w.p("\n")
 		w.doc(op.Doc)
+		if op.PlainBinding(arch) {
+			w.p("func %s {\n\t%s\n}\n", op.Decl(op.GoName)[len("func "):], plainBody(op))
+			continue
+		}
 		if op.InlineBinding(arch) {
 			w.p("func %s {\n\t%s\n}\n", op.Decl(op.GoName)[len("func "):], inlineBody(op))
 			continue
@@ -487,6 +502,9 @@ func zlevelFile(arch string, ls []spec.Level, i int) *goWriter {
 		if op.StaticInline(arch, l) {
 			how = "the inlined sync/atomic intrinsic, which is that variant"
 		}
+		if op.StaticPlain(arch, l) {
+			how = "its plain Go access, which is that variant"
+		}
 		text := fmt.Sprintf("%s is %s with its variant fixed at compile time, as hal's\n"+
 			"%s is in a gohal_static build: at %s, variant %q, bound by\n%s.",
 			op.StaticName(), op.Name, op.GoName, l.Tag, v.Name, how)
@@ -504,6 +522,9 @@ func zlevelFile(arch string, ls []spec.Level, i int) *goWriter {
 		body := call(op, op.DirectName(v.Name))
 		if op.StaticInline(arch, l) {
 			body = inlineBody(op)
+		}
+		if op.StaticPlain(arch, l) {
+			body = plainBody(op)
 		}
 		w.p("func %s {\n\t%s\n}\n", op.Decl(op.StaticName())[len("func "):], body)
 	}

@@ -37,7 +37,7 @@ func TestAsm(t *testing.T) {
 		"CS        R3, R4, (R2)\n\tBNE       cs_fail\n\tMOVB      $1, swapped+16(FP)\n",
 		// Acquire and release are plain; the fences are BCR 14,0 and 15,0.
 		"TEXT ·LoadAcquireUint64Mov(SB), NOSPLIT, $0-16\n\tMOVD      addr+0(FP), R2\n\tMOVD      (R2), R3\n\tMOVD      R3, ret+8(FP)\n\tRET\n",
-		"TEXT ·StoreReleaseUint32(SB), NOSPLIT, $0-12\n\tMOVD      addr+0(FP), R2\n\tMOVWZ     val+8(FP), R3\n\tMOVW      R3, (R2)\n\tRET\n",
+		"TEXT ·StoreReleaseUint32Mov(SB), NOSPLIT, $0-12\n\tMOVD      addr+0(FP), R2\n\tMOVWZ     val+8(FP), R3\n\tMOVW      R3, (R2)\n\tRET\n",
 		"TEXT ·Fence(SB), NOSPLIT, $0-0\n\tMOVBZ     ·selFence(SB), R1\n\tCMPBNE    R1, $0, bcr15\n\t// selFence = 0: bcr14\n\tSYNC\n\tRET\n",
 		"BYTE      $0x07; BYTE $0xf0 // bcr 15,0\n\tRET\n",
 		// 128 bits: alignment check, then the pair instructions on

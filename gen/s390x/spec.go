@@ -53,7 +53,7 @@ var (
 	// compiler's atomic.Store* adds SYNC (BCR 14,0) after the store for
 	// sequential consistency with later loads, which release does not ask.
 	loadAcquire  = []spec.Variant{{Name: "mov", Intrinsic: true, Brief: "L/LG", Why: "plain L/LG: no later load or store passes a load on s390x; what the compiler emits for atomic.Load*"}}
-	storeRelease = []spec.Variant{{Name: "mov", Brief: "ST/STG", Why: "plain ST/STG: no earlier load or store passes a store on s390x (Go's StoreRel); atomic.Store* adds BCR 14,0, which release does not need"}}
+	storeRelease = []spec.Variant{{Name: "mov", Plain: true, Brief: "ST/STG; bound as Go's plain store", Why: "plain ST/STG: no earlier load or store passes a store on s390x (Go's StoreRel); atomic.Store* adds BCR 14,0, which release does not need"}}
 )
 
 // Spec is s390x's part of the op spec.

@@ -63,6 +63,14 @@ type Variant struct {
 	// against the disassembly). A guarded op keeps its guard clear for it
 	// then (see Op.GuardedBinding).
 	IntrinsicFallback bool
+
+	// Plain says that this variant is the plain Go access of the op's
+	// Plain statement: the gc compiler emits exactly its one instruction
+	// for it (amd64's MOV for *addr = val, checked in hal's
+	// TestPlainDisassembly). Only an op with a Plain statement may have
+	// such a variant, and it requires no feature. hal then binds the op
+	// by that statement (see Op.PlainBinding).
+	Plain bool
 }
 
 // PortableName is the name of every Go variant: hal's <op>_portable.
@@ -118,6 +126,13 @@ type Op struct {
 	// ("atomic.AddUint64(addr, delta) - delta"); empty when it has none
 	// (pause, fences, the 128-bit CAS, the cycle counter).
 	Inline string
+
+	// Plain is the op as one Go statement of plain (non-atomic) accesses,
+	// in the parameter names ("*addr = val"), where some architecture's
+	// instruction for the op is the plain access (x86-TSO: a plain store
+	// is a release store); empty otherwise. It binds the op only where a
+	// variant is marked Variant.Plain.
+	Plain string
 
 	// Uint128 marks a 128-bit op on the word of a hal.Uint128. Its
 	// variants check that addr is 16-byte aligned and jump to hal's (or
@@ -319,6 +334,16 @@ func (op *Op) InlineBinding(goarch string) bool {
 	return op.Inline != "" && len(vs) == 1 && vs[0].Intrinsic && !vs[0].Go && len(vs[0].Requires) == 0
 }
 
+// PlainBinding reports whether hal binds the op on goarch by its Plain
+// statement, a plain Go access the compiler inlines: when the op has
+// exactly one variant, it needs no feature, and it is marked
+// Variant.Plain. The rule, and what the compiler keeps of the
+// statement's order, are in this module's README, "Bindings".
+func (op *Op) PlainBinding(goarch string) bool {
+	vs := op.Variants(goarch)
+	return op.Plain != "" && len(vs) == 1 && vs[0].Plain && !vs[0].Go && len(vs[0].Requires) == 0
+}
+
 // GuardedBinding reports whether hal binds the op on goarch by inlining
 // its sync/atomic intrinsic behind a one-byte guard: when the op has an
 // Inline expression, several variants, all of them written by the backend,
@@ -461,6 +486,13 @@ func needsOS(v Variant) bool {
 		}
 	}
 	return false
+}
+
+// StaticPlain reports whether the static binding of the op at level l is
+// its Plain statement: the chosen variant is marked Variant.Plain.
+func (op *Op) StaticPlain(goarch string, l Level) bool {
+	v := op.StaticVariant(goarch, l)
+	return op.Plain != "" && v.Plain && len(v.Requires) == 0
 }
 
 // StaticInline reports whether the static binding of the op at level l is
@@ -623,6 +655,7 @@ load or store moves before it.`,
 		Name: "storereleaseuintptr", GoName: "StoreReleaseUintptr",
 		PortableBrief: "atomic.Store",
 		Inline:        `atomic.StoreUintptr(addr, val)`,
+		Plain:         `*addr = val`,
 		Params:        []Param{addrPtr, {"val", "uintptr"}},
 		Doc: `StoreReleaseUintptr atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
@@ -649,6 +682,7 @@ load or store moves before it.`,
 		Name: "storerelease32", GoName: "StoreReleaseUint32",
 		PortableBrief: "atomic.Store",
 		Inline:        `atomic.StoreUint32(addr, val)`,
+		Plain:         `*addr = val`,
 		Params:        []Param{addr32, {"val", "uint32"}},
 		Doc: `StoreReleaseUint32 atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
@@ -657,6 +691,7 @@ ordering: no earlier load or store moves after it.`,
 		Name: "storerelease64", GoName: "StoreReleaseUint64",
 		PortableBrief: "atomic.Store",
 		Inline:        `atomic.StoreUint64(addr, val)`,
+		Plain:         `*addr = val`,
 		Params:        []Param{addr64, {"val", "uint64"}},
 		Doc: `StoreReleaseUint64 atomically stores val into *addr with release
 ordering: no earlier load or store moves after it.`,
@@ -823,6 +858,9 @@ func Validate(goarch string) error {
 				if !ok || len(iv.Requires) == 0 || v.Intrinsic || v.Go {
 					return fmt.Errorf("spec: op %s variant %s is marked IntrinsicFallback without an Intrinsic variant that requires a feature", op.Name, v.Name)
 				}
+			}
+			if v.Plain && (op.Plain == "" || v.Go || v.Intrinsic || len(v.Requires) > 0) {
+				return fmt.Errorf("spec: op %s variant %s is marked Plain but the op has no Plain statement, or the variant is Go, Intrinsic or requires a feature", op.Name, v.Name)
 			}
 			if v.Intrinsic && (op.Inline == "" || v.Go) {
 				return fmt.Errorf("spec: op %s variant %s is marked Intrinsic but the op has no Inline expression", op.Name, v.Name)

@@ -295,3 +295,36 @@ func TestValidateIntrinsicFallback(t *testing.T) {
 		t.Errorf("arm64 fetchadd64's fallback: %v %v", v.Name, ok)
 	}
 }
+
+func TestPlainBinding(t *testing.T) {
+	for _, name := range []string{"storerelease32", "storerelease64", "storereleaseuintptr"} {
+		op := spec.Find(name)
+		for _, a := range spec.Arches() {
+			want := a == "amd64" || a == "s390x"
+			if got := op.PlainBinding(a); got != want {
+				t.Errorf("%s on %s: PlainBinding = %v, want %v", name, a, got, want)
+			}
+			if op.PlainBinding(a) && (op.InlineBinding(a) || op.GuardedBinding(a)) {
+				t.Errorf("%s on %s: plain and inline or guarded", name, a)
+			}
+		}
+	}
+	op := spec.Find("fetchadd64")
+	saved := op.Arch
+	defer func() { op.Arch = saved }()
+	// fetchadd64 has no Plain statement: a Plain variant is refused.
+	op.Arch = map[string][]spec.Variant{"amd64": {{Name: "lock", Plain: true}}}
+	if err := spec.Validate("amd64"); err == nil || !strings.Contains(err.Error(), "marked Plain") {
+		t.Errorf("plain variant of an op without a Plain statement: %v", err)
+	}
+	if op.PlainBinding("amd64") {
+		t.Error("fetchadd64 bound plain without a Plain statement")
+	}
+	sr := spec.Find("storerelease64")
+	savedSR := sr.Arch
+	defer func() { sr.Arch = savedSR }()
+	sr.Arch = map[string][]spec.Variant{"amd64": {{Name: "mov", Plain: true, Requires: []string{dispatch.FeatureCX16}}}}
+	if err := spec.Validate("amd64"); err == nil || !strings.Contains(err.Error(), "marked Plain") {
+		t.Errorf("plain variant that requires a feature: %v", err)
+	}
+}

@@ -181,9 +181,9 @@ func StaticLoadAcquireUintptr(addr *uintptr) uintptr {
 
 // StaticStoreReleaseUintptr is storereleaseuintptr with its variant fixed at
 // compile time, as hal's StoreReleaseUintptr is in a gohal_static build: at
-// s390x, variant "mov", bound by a direct call to StoreReleaseUintptrMov.
+// s390x, variant "mov", bound by its plain Go access, which is that variant.
 func StaticStoreReleaseUintptr(addr *uintptr, val uintptr) {
-	StoreReleaseUintptrMov(addr, val)
+	*addr = val
 }
 
 // StaticLoadAcquireUint32 is loadacquire32 with its variant fixed at compile
@@ -204,16 +204,16 @@ func StaticLoadAcquireUint64(addr *uint64) uint64 {
 
 // StaticStoreReleaseUint32 is storerelease32 with its variant fixed at compile
 // time, as hal's StoreReleaseUint32 is in a gohal_static build: at s390x,
-// variant "mov", bound by a direct call to StoreReleaseUint32Mov.
+// variant "mov", bound by its plain Go access, which is that variant.
 func StaticStoreReleaseUint32(addr *uint32, val uint32) {
-	StoreReleaseUint32Mov(addr, val)
+	*addr = val
 }
 
 // StaticStoreReleaseUint64 is storerelease64 with its variant fixed at compile
 // time, as hal's StoreReleaseUint64 is in a gohal_static build: at s390x,
-// variant "mov", bound by a direct call to StoreReleaseUint64Mov.
+// variant "mov", bound by its plain Go access, which is that variant.
 func StaticStoreReleaseUint64(addr *uint64, val uint64) {
-	StoreReleaseUint64Mov(addr, val)
+	*addr = val
 }
 
 // StaticFence is fence with its variant fixed at compile time, as hal's Fence

@@ -21,6 +21,10 @@ const (
 	// Inline: a Go function over the sync/atomic intrinsic that is the
 	// op's only variant; the compiler inlines it into the caller.
 	Inline Kind = "inline"
+	// Plain: a Go function that is the op's plain (non-atomic) access,
+	// where that access is the op's only variant (amd64's MOV as the
+	// release store); the compiler inlines it into the caller.
+	Plain Kind = "plain"
 	// Guarded: a Go function that runs the op's sync/atomic intrinsic
 	// inline while the op's one-byte guard is 0, and otherwise calls the
 	// op's flag entry (as Flag). hal sets the guard, at init and under
@@ -42,4 +46,4 @@ const (
 )
 
 // All lists every Kind, in the order above.
-var All = []Kind{Inline, Guarded, Flag, Single, Static, Portable}
+var All = []Kind{Inline, Plain, Guarded, Flag, Single, Static, Portable}
