@@ -1,22 +1,31 @@
 package percpu
 
-// RWMutex's asymmetric fence pair, after folly's AsymmetricThreadFence:
-// fenceLight on the readers' path and fenceHeavy on the revoking writer's,
-// such that for a reader's store, fenceLight, load and the writer's store,
-// fenceHeavy, load, at least one of the loads sees the other side's store.
-//
-// Where the heavy side can make every running thread of the process
-// execute a full barrier (Linux membarrier, fence_linux.go), asymmetric is
-// true and fenceLight only has to keep the compiler from moving the
-// reader's load above its store: the gc compiler keeps every memory
-// operation on one chain and never moves an atomic load (the reader's
-// load of the state word) above an earlier store, so fenceLight is empty.
-// Elsewhere, and in race builds (the race detector cannot see a
-// membarrier), asymmetric is false, both sides are full fences and
-// RWMutex never biases toward readers.
-//
-// This is percpu's own until hal has the pair as an op of its own
-// (issue 30, item 1).
+import "github.com/gohal/gohal/hal"
 
-// asymmetricWhy says why asymmetric has its value, for tests and tools.
-var asymmetricWhy string
+// RWMutex's readers and writers order their flag and count accesses with
+// hal's asymmetric fence pair: hal.FenceLight on the readers' path and
+// hal.FenceHeavy on the revoking writer's, such that for a reader's store,
+// FenceLight, load and a writer's store, FenceHeavy, load, at least one of
+// the loads sees the other side's store.
+
+// asymmetric reports whether hal's pair runs a variant whose heavy side
+// reaches every running thread (FenceLight then a compiler barrier), read
+// once at init from hal.Selected. Only then does an RWMutex bias toward
+// readers: with both sides full fences a biased reader would pay a fence
+// on top of its per-P count, which the central count's locked add already
+// is. The value is fixed for the process; if the pair is forced to another
+// variant later, both sides still pair (a full fence pairs with either),
+// so a lock that is biased stays correct.
+var asymmetric = asymmetricFencePair()
+
+func asymmetricFencePair() bool {
+	for _, c := range hal.Selected() {
+		if c.Op == fencePairOp {
+			return c.Variant != "portable"
+		}
+	}
+	return false
+}
+
+// fencePairOp is the name hal.Selected gives the asymmetric fence pair.
+const fencePairOp = "fenceheavy"

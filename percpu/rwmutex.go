@@ -3,8 +3,10 @@ package percpu
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/pin"
 )
 
@@ -25,15 +27,15 @@ import (
 // atomic add (what sync.RWMutex costs); from then on each P has its own
 // pair of counters on a cache line of its own (Linux's percpu-rwsem and
 // SRCU), and a reader writes only its P's line. A lock read by one
-// goroutine at a time never pays for the lines. A reader that migrates between RLock and RUnlock counts in on one
-// P and out on another; a writer sums every P's counts out first and then
+// goroutine at a time never pays for the lines. A reader that migrates
+// between RLock and RUnlock counts in on one P and out on another; a writer sums every P's counts out first and then
 // every P's counts in, and only equal sums mean no reader is inside.
 //
 // A reader must make its count visible before it checks for a writer, and
 // a writer its flag before it reads the counts: each needs a full fence.
-// Where a heavy fence can reach every running thread of the process (Linux
-// membarrier(2) with MEMBARRIER_CMD_PRIVATE_EXPEDITED, registered at init;
-// refused by some sandboxes and seccomp profiles), the lock is biased
+// Where hal's heavy fence can reach every running thread of the process
+// (hal.FenceHeavy's membarrier variant: Linux, registered at init, refused
+// by some sandboxes and seccomp profiles; see hal.Selected), the lock is biased
 // toward readers (BRAVO, Dice and Kogan, USENIX ATC 2019): a reader's
 // fence is only a compiler barrier, and the writer that revokes the bias
 // pays the heavy fence, a system call that interrupts every CPU running
@@ -108,11 +110,16 @@ type RWMutex struct {
 // rwCell is one P's reader counts for one RWMutex, on a cache line of its
 // own: written only by goroutines pinned to that P.
 type rwCell struct {
-	locks, unlocks uintptr
-	_              [lineSize - 2*ptrSize]byte
+	rwCounts
+	_ [cacheline.Size - unsafe.Sizeof(rwCounts{})%cacheline.Size]byte
 }
 
-const ptrSize = 4 << (^uintptr(0) >> 63)
+// rwCounts are the counts a reader adds to on its P: RLocks and RUnlocks,
+// each only growing (wrapping), so that their difference is the readers
+// inside whichever P they left from.
+type rwCounts struct {
+	locks, unlocks uintptr
+}
 
 // The state word.
 const (
@@ -175,9 +182,9 @@ func (rw *RWMutex) rlock(try bool) bool {
 	c := cs[id]
 	light := pin.Pinned && s&rwBiased != 0
 	if light {
-		// The revoking writer's heavy fence pairs with fenceLight.
+		// The revoking writer's heavy fence pairs with hal.FenceLight.
 		hal.StoreReleaseUintptr(&c.locks, hal.LoadAcquireUintptr(&c.locks)+1)
-		fenceLight()
+		hal.FenceLight()
 	} else {
 		atomic.AddUintptr(&c.locks, 1) // a full fence
 	}
@@ -209,7 +216,7 @@ func (rw *RWMutex) rlockFailed(try bool) bool {
 func countOut(c *rwCell, light bool) {
 	if light {
 		hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
-		fenceLight()
+		hal.FenceLight()
 		return
 	}
 	atomic.AddUintptr(&c.unlocks, 1)
@@ -276,7 +283,7 @@ func (rw *RWMutex) runlockCell() {
 	c := cs[id]
 	if pin.Pinned && s&rwBiased != 0 {
 		hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
-		fenceLight()
+		hal.FenceLight()
 	} else {
 		atomic.AddUintptr(&c.unlocks, 1)
 	}
@@ -368,7 +375,7 @@ func (rw *RWMutex) raise() {
 	}
 	if s&rwBiased != 0 {
 		if rw.wake.Load() == nil {
-			// Readers that count out with fenceLight must find the
+			// Readers that count out with hal.FenceLight must find the
 			// channel when they see the flag: the heavy fence below
 			// publishes it to them. (Readers that fence fully find it
 			// by the argument in waitReaders.)
@@ -376,7 +383,7 @@ func (rw *RWMutex) raise() {
 			rw.wake.Store(&c)
 		}
 		t0 := monotonic()
-		fenceHeavy()
+		hal.FenceHeavy()
 		rw.until.Store(t0 + (monotonic()-t0)*rwInhibitFactor)
 	}
 }
@@ -488,7 +495,7 @@ func (rw *RWMutex) waitReaders() string {
 		// channel; this store and the loads below are sequentially
 		// consistent too, so either such a reader finds the channel or
 		// the loop below sees its count. (A reader that counts out with
-		// fenceLight is one a revocation waited for: gone by now.)
+		// hal.FenceLight is one a revocation waited for: gone by now.)
 		c := make(chan struct{}, 1)
 		ch = &c
 		rw.wake.Store(ch) // only writers store it, under w

@@ -480,7 +480,7 @@ func TestRWMutexRevocationInhibits(t *testing.T) {
 
 func TestRWMutexSize(t *testing.T) {
 	want := uintptr(56)
-	if ptrSize == 4 {
+	if unsafe.Sizeof(uintptr(0)) == 4 {
 		want = 40
 	}
 	if got := unsafe.Sizeof(RWMutex{}); got != want {

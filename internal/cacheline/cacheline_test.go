@@ -64,10 +64,8 @@ func TestTailIsWholeLines(t *testing.T) {
 // the package's way; each entry is removed when its file is converted.
 var pending = map[string]bool{
 	"percpu/cache.go":       true,
-	"percpu/fence_test.go":  true,
 	"percpu/counter.go":     true,
 	"percpu/percpu_test.go": true,
-	"percpu/rwmutex.go":     true,
 	"spin/backoff.go":       true,
 	"spin/mcs.go":           true,
 	"spin/tas.go":           true,
