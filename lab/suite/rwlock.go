@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/percpu"
@@ -28,6 +29,7 @@ func init() {
 		{"kind=rwmutex", "sync.RWMutex, the baseline"},
 		{"kind=mutex", "sync.Mutex for reads and writes alike"},
 		{"writes=N", "N of every 1000 operations are writes (an increment of the guarded counter); the others are reads (a load of it)"},
+		{"revoke", "the first write after a read-only stretch: each operation reads for " + RWLockStretch.String() + " on two goroutines, then writes once; the difference from sync.RWMutex is what that write costs more (percpu: the revocation of the readers' bias, a heavy fence)"},
 	})
 	AddPair(Pair{Title: "percpu.RWMutex vs sync.RWMutex: 2 goroutines, reads only",
 		Base: RWLockName("rwmutex", 2, 0), Other: RWLockName("percpu", 2, 0)})
@@ -39,7 +41,15 @@ func init() {
 			Add(Bench{Name: RWLockName(k.kind, 0, wpm), Baseline: RWLockName("rwmutex", 0, wpm), Threaded: k.body(wpm)})
 		}
 	}
+	Add(Bench{Name: RWLockRevokeName("percpu"), Baseline: RWLockRevokeName("rwmutex"), F: rwRevokePercpu})
+	Add(Bench{Name: RWLockRevokeName("rwmutex"), Baseline: RWLockRevokeName("rwmutex"), F: rwRevokeSync})
 }
+
+// RWLockStretch is how long each revoke operation reads before its write.
+// It is several times percpu.RWMutex's inhibition after a revocation (9
+// times the revocation's cost, a few microseconds), so that the readers
+// turn the bias back on before every write.
+const RWLockStretch = 40 * time.Microsecond
 
 // RWLockName returns the name of an RWLock benchmark (threads 0 gives the
 // threads=* name).
@@ -49,6 +59,45 @@ func RWLockName(kind string, threads, wpm int) string {
 		n = withThreads(n, threads)
 	}
 	return n
+}
+
+// RWLockRevokeName returns the name of the revoke benchmark of a kind.
+func RWLockRevokeName(kind string) string { return "RWLock/kind=" + kind + "/revoke" }
+
+// rwRevokeRun runs the revoke operations on b: each reads for
+// RWLockStretch (by the clock, checked every 64 reads) beside a second
+// goroutine that reads until it ends, then writes once. The two readers
+// overlap, which is what spreads a percpu.RWMutex and biases it; the
+// second goroutine is started and stopped in every operation so that the
+// write finds no reader inside, as the first write after a read-only
+// stretch does.
+func rwRevokeRun(b *testing.B, read, write func()) {
+	m := cyclebench.Start(b)
+	for b.Loop() {
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for range 64 {
+					read()
+				}
+			}
+		}()
+		for end := time.Now().Add(RWLockStretch); time.Now().Before(end); {
+			for range 64 {
+				read()
+			}
+		}
+		close(stop)
+		<-done
+		write()
+	}
+	m.Stop()
 }
 
 // rwRun runs threads goroutines over one lock; op does operation i of a
@@ -121,5 +170,37 @@ func rwMutex(wpm int) func(*testing.B, int) {
 			_ = x.v
 			return false
 		})
+	}
+}
+
+func rwRevokePercpu(b *testing.B) {
+	l, x := new(padded[percpu.RWMutex]), new(guarded)
+	rwRevokeRun(b, func() {
+		l.v.RLock()
+		_ = x.v
+		l.v.RUnlock()
+	}, func() {
+		l.v.Lock()
+		x.v++
+		l.v.Unlock()
+	})
+	if x.v != int64(b.N) {
+		b.Fatalf("%d writes incremented the guarded counter to %d: a writer was not alone", b.N, x.v)
+	}
+}
+
+func rwRevokeSync(b *testing.B) {
+	l, x := new(padded[sync.RWMutex]), new(guarded)
+	rwRevokeRun(b, func() {
+		l.v.RLock()
+		_ = x.v
+		l.v.RUnlock()
+	}, func() {
+		l.v.Lock()
+		x.v++
+		l.v.Unlock()
+	})
+	if x.v != int64(b.N) {
+		b.Fatalf("%d writes incremented the guarded counter to %d: a writer was not alone", b.N, x.v)
 	}
 }
