@@ -56,7 +56,7 @@ func TestForgottenFallbackFailsToBuild(t *testing.T) {
 	for _, f := range []string{"go.mod", "go.sum"} {
 		copyFile(t, filepath.Join("..", f), filepath.Join(root, f))
 	}
-	for _, dir := range []string{"dispatch", "hal", "internal/binding"} {
+	for _, dir := range []string{"dispatch", "hal", "internal/binding", "internal/cacheline"} {
 		copyTree(t, filepath.Join("..", dir), filepath.Join(root, dir))
 	}
 	for name, data := range files {
