@@ -6,8 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // goNames maps the ops of the Dispatch table to hal's exported functions.
@@ -24,7 +23,7 @@ func TestInlineBindingIsInlined(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the compiler; skipped in -short")
 	}
-	if b := hal.Binding("fetchadd64"); b == binding.Static || b == binding.Portable {
+	if b := haltool.Binding("fetchadd64"); b == haltool.Static || b == haltool.Portable {
 		t.Skipf("the child build would need this test's build tags (binding %q)", b)
 	}
 	gobin, err := exec.LookPath("go")
@@ -42,15 +41,15 @@ func TestInlineBindingIsInlined(t *testing.T) {
 	}
 	checked := 0
 	for op, fn := range goNames {
-		switch hal.Binding(op) {
-		case binding.Inline, binding.Plain, binding.Guarded:
+		switch haltool.Binding(op) {
+		case haltool.Inline, haltool.Plain, haltool.Guarded:
 			if !inlined[fn] {
-				t.Errorf("%s is bound %q but hal.%s was not inlined into lab/suite", op, hal.Binding(op), fn)
+				t.Errorf("%s is bound %q but hal.%s was not inlined into lab/suite", op, haltool.Binding(op), fn)
 			}
 			checked++
-		case binding.Flag, binding.Single:
+		case haltool.Flag, haltool.Single:
 			if inlined[fn] {
-				t.Errorf("%s is bound %q (assembly), yet the compiler reports inlining hal.%s", op, hal.Binding(op), fn)
+				t.Errorf("%s is bound %q (assembly), yet the compiler reports inlining hal.%s", op, haltool.Binding(op), fn)
 			}
 		}
 	}

@@ -14,6 +14,9 @@
 //     gohal_static build tag;
 //   - [github.com/gohal/gohal/hal/direct]: every variant's assembly on its
 //     own, for callers who choose for themselves;
+//   - [github.com/gohal/gohal/hal/haltool]: hal's tooling, for tests and
+//     benchmarks (your own too): forcing a variant in a running process,
+//     listing the variants, how each op is bound, the dispatch table;
 //   - [github.com/gohal/gohal/dispatch]: CPU features and the choice;
 //   - [github.com/gohal/gohal/spin]: spin locks, each a sync.Locker;
 //   - [github.com/gohal/gohal/counter]: contended counters, LongAdder and

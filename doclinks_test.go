@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -211,6 +212,13 @@ func TestDocLinks(t *testing.T) {
 	dirs := libraryDirs(t)
 	if len(dirs) < 8 {
 		t.Fatalf("found %d library packages (%q): the walk did not start at the module root", len(dirs), dirs)
+	}
+	// The public packages under hal, haltool (the tooling) included, are
+	// library packages: their links are checked like hal's.
+	for _, want := range []string{"hal", filepath.Join("hal", "direct"), filepath.Join("hal", "haltool")} {
+		if !slices.Contains(dirs, want) {
+			t.Errorf("package %s is not among the library packages checked (%q)", want, dirs)
+		}
 	}
 	cache := map[string]*docPkg{} // by import path
 	var load func(ip string) *docPkg

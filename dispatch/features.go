@@ -8,7 +8,7 @@
 // Beside each op's own choice it applies the one rule between ops: the ops
 // of a [Group] (the 128-bit ops, which share their words) run all their
 // portable variants or none. Package hal parses GOHAL and calls Select once
-// at init, and sets its flags from the result; hal.Force passes its (op,
+// at init, and sets its flags from the result; haltool.Force passes its (op,
 // variant) pair as an Override, with nothing to parse; tests and tools call
 // Select with made-up features to see what another CPU would get.
 package dispatch

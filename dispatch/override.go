@@ -17,7 +17,7 @@ type Pair struct {
 
 // Override is a parsed GOHAL value: the variants it chooses, in the order
 // it names them. [ParseOverride] makes one from the variable's text; a tool
-// choosing a variant for itself (hal.Force) writes the pairs directly, and
+// choosing a variant for itself (haltool.Force) writes the pairs directly, and
 // nothing is parsed. The zero value overrides nothing.
 type Override []Pair
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 // build compiles the same zportable.go as purego, and building the
 // standard library with the race tag would take minutes), naming the
 // missing function — never build and fail at
-// init. It also shows the op's DispatchTable row and portable binding need
+// init. It also shows the op's DispatchTable rows and portable binding need
 // no hand-written line: they are generated.
 func TestForgottenFallbackFailsToBuild(t *testing.T) {
 	if testing.Short() {
@@ -45,9 +46,14 @@ func TestForgottenFallbackFailsToBuild(t *testing.T) {
 	if err != nil {
 		t.Fatalf("generate: %v", err)
 	}
-	for _, want := range []string{"ForgetMe Entry[fnForgetMe]", "rowForgetMe(nil, []variant[fnForgetMe]{{name: \"portable\", fn: forgetme_portable}})"} {
+	for _, want := range []string{"rowForgetMe(nil, []variant[fnForgetMe]{{name: \"portable\", fn: forgetme_portable}})"} {
 		if !strings.Contains(string(files["ztable.go"]), want) {
 			t.Errorf("ztable.go lacks the generated %q", want)
+		}
+	}
+	for _, name := range []string{"internal/tooling/ztable.go", "haltool/ztable.go"} {
+		if want := regexp.MustCompile(`\n\tForgetMe +Entry\[func\(\) uint64\]\n`); !want.Match(files[name]) {
+			t.Errorf("%s lacks the generated field %q", name, want)
 		}
 	}
 

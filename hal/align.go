@@ -7,8 +7,9 @@ import (
 )
 
 // AlignmentError is the value a 128-bit operation panics with when the word
-// it is given is not 16-byte aligned ([DispatchTable]'s 128-bit rows and
-// package hal/direct's 128-bit functions; a [Uint128] is always aligned).
+// it is given is not 16-byte aligned (the 128-bit rows of
+// [github.com/gohal/gohal/hal/haltool.DispatchTable] and package
+// hal/direct's 128-bit functions; a [Uint128] is always aligned).
 // The message names the address and the requirement; the panic can be
 // recovered.
 type AlignmentError = direct.AlignmentError

@@ -14,14 +14,14 @@ import (
 // running thread of the process; variant "portable" makes both a full
 // fence (Fence). It is chosen at init (membarrier where Linux grants it,
 // with the refusal's errno in the reason otherwise), listed by Selected,
-// and overridden by GOHAL=fenceheavy=<variant> or Force.
+// and overridden by GOHAL=fenceheavy=<variant> or haltool.Force.
 
-// fenceHeavyOp is the pair's op name in Selected, GOHAL and Force.
+// fenceHeavyOp is the pair's op name in Selected, GOHAL and haltool.Force.
 const fenceHeavyOp = "fenceheavy"
 
 // fenceMembarrier is 1 while the membarrier variant is chosen. FenceLight
-// reads it; it changes only at init and under Force, when no goroutine
-// may be using the pair.
+// reads it; it changes only at init and under haltool.Force, when no
+// goroutine may be using the pair.
 var fenceMembarrier uint8
 
 // fenceHeavyChoice is the pair's entry in Selected.
@@ -75,7 +75,7 @@ func chooseFenceHeavy(override dispatch.Override) (Choice, error) {
 		return Choice{Op: fenceHeavyOp, Variant: portableName, Index: 1,
 			Reason: fmt.Sprintf("override %s=%s=%s", dispatch.EnvVar, fenceHeavyOp, want)}, nil
 	}
-	if raceBuild || puregoBuild || Binding("fence") == binding.Portable {
+	if raceBuild || puregoBuild || bindingOf("fence") == binding.Portable {
 		why := "portable build: FenceLight must be a full fence the race detector and weak arches see"
 		if forced {
 			return Choice{}, &dispatch.OverrideError{Op: fenceHeavyOp, Variant: want,
@@ -124,7 +124,7 @@ func withoutFenceHeavy(o dispatch.Override) dispatch.Override {
 	return out
 }
 
-// forceFenceHeavy is Force for the pair.
+// forceFenceHeavy is force for the pair.
 func forceFenceHeavy(variant string) (func(), error) {
 	c, err := chooseFenceHeavy(dispatch.Override{{Op: fenceHeavyOp, Variant: variant}})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // fenceHeavy returns the pair's entry in hal.Selected.
@@ -33,8 +33,8 @@ func TestFenceHeavySelected(t *testing.T) {
 	}
 	switch c.Variant {
 	case "membarrier":
-		if runtime.GOOS != "linux" || hal.Binding("fence") == binding.Portable {
-			t.Errorf("membarrier chosen on %s in a build whose fence binding is %q", runtime.GOOS, hal.Binding("fence"))
+		if runtime.GOOS != "linux" || haltool.Binding("fence") == haltool.Portable {
+			t.Errorf("membarrier chosen on %s in a build whose fence binding is %q", runtime.GOOS, haltool.Binding("fence"))
 		}
 	case "portable":
 		// A refusal names its errno; a portable build says so.
@@ -46,7 +46,7 @@ func TestFenceHeavySelected(t *testing.T) {
 	default:
 		t.Errorf("variant %q", c.Variant)
 	}
-	if vs, ok := hal.Variants("fenceheavy"); !ok || len(vs) != 2 || vs[0].Name != "membarrier" || vs[1].Name != "portable" {
+	if vs, ok := haltool.Variants("fenceheavy"); !ok || len(vs) != 2 || vs[0].Name != "membarrier" || vs[1].Name != "portable" {
 		t.Errorf("Variants(fenceheavy) = %v, %v", vs, ok)
 	}
 }
@@ -56,7 +56,7 @@ func TestFenceHeavySelected(t *testing.T) {
 func eachFenceVariant(t *testing.T, f func(t *testing.T)) {
 	for _, v := range []string{"membarrier", "portable"} {
 		t.Run("fenceheavy="+v, func(t *testing.T) {
-			restore, err := hal.Force("fenceheavy", v)
+			restore, err := haltool.Force("fenceheavy", v)
 			var oe *dispatch.OverrideError
 			if errors.As(err, &oe) && v == "membarrier" {
 				t.Skipf("membarrier not available here: %v", err)
@@ -132,7 +132,7 @@ func TestFenceHeavyGOHAL(t *testing.T) {
 // empty loop, per variant.
 func BenchmarkFencePair(b *testing.B) {
 	for _, v := range []string{"membarrier", "portable"} {
-		restore, err := hal.Force("fenceheavy", v)
+		restore, err := haltool.Force("fenceheavy", v)
 		if err != nil {
 			b.Logf("%s: %v", v, err)
 			continue

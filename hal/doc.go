@@ -17,9 +17,12 @@
 // can run is chosen, and [Selected] says which and why. GOHAL overrides it
 // (GOHAL=fetchadd64=llsc,pause=yield); a mistake makes init print one line
 // naming GOHAL and exit with status 2, never an illegal instruction. The
-// variants, and how each exported function reaches its own ([Binding]),
-// are listed in the module's docs/variants.md and gen/README.md.
-// [github.com/gohal/gohal/hal/direct] exports each variant on its own.
+// variants, and how each exported function reaches its own, are listed in
+// the module's docs/variants.md and gen/README.md.
+// [github.com/gohal/gohal/hal/direct] exports each variant on its own;
+// [github.com/gohal/gohal/hal/haltool] is for tests, benchmarks and tools
+// (forcing a variant in a running process, listing them, the dispatch
+// table), and a program that only calls the ops does not need it.
 //
 // # Static builds
 //
@@ -27,20 +30,13 @@
 // from the level the program is built for (GOAMD64, GOARM64, ...): the first
 // assembly variant whose features the level guarantees, with no flag read
 // on any call. [Selected] reports "static build (gohal_static, <level>)";
-// GOHAL and [Force] may name only the compiled-in variants.
+// GOHAL and haltool.Force may name only the compiled-in variants.
 //
 // # Portable fallback
 //
 // On architectures without a backend, with the purego build tag, and under
 // -race, every op is Go over sync/atomic (so the race detector sees it),
 // Pause is runtime.Gosched and the 128-bit ops take striped locks.
-//
-// # Tooling
-//
-// [Force], [Ops], [Variants], [Runnable], [Binding], [Inlined] and [Table]
-// serve tests, benchmarks and halbench: switching an op's variant in a
-// running process, listing variants, saying how each op is bound, and
-// holding each op's choice as a func value in a [DispatchTable].
 //
 // # Generated files
 //

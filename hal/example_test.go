@@ -1,13 +1,11 @@
 package hal_test
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"sync"
 	"time"
 
-	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
 )
 
@@ -56,22 +54,21 @@ func ExampleUint128() {
 func ExampleSelected() {
 	// Which variant runs each op on this machine, and why. The variants
 	// depend on the CPU (and on GOHAL), so this prints only what holds
-	// everywhere: every op of this build has a choice, and it is one this
-	// CPU can run. Print c.Variant and c.Reason to see the choices
-	// (go run ./cmd/halbench features prints them all).
+	// everywhere: every op has a choice with its reason, and the last is
+	// the asymmetric fence pair's. Print c.Op, c.Variant and c.Reason to
+	// see them (go run ./cmd/halbench features prints them all).
 	choices := hal.Selected()
-	runnable := 0
+	complete := 0
 	for _, c := range choices {
-		if ok, _ := hal.Runnable(c.Op, c.Variant); ok && c.Reason != "" {
-			runnable++
+		if c.Op != "" && c.Variant != "" && c.Reason != "" {
+			complete++
 		}
 	}
-	// The ops' choices, then the asymmetric fence pair's ("fenceheavy").
-	fmt.Println("every op has a choice:", len(choices) == len(hal.Ops())+1)
-	fmt.Println("every choice runs here:", runnable == len(choices))
+	fmt.Println("every choice has a variant and a reason:", complete == len(choices))
+	fmt.Println("the last is the fence pair's:", choices[len(choices)-1].Op)
 	// Output:
-	// every op has a choice: true
-	// every choice runs here: true
+	// every choice has a variant and a reason: true
+	// the last is the fence pair's: fenceheavy
 }
 
 // SpinLockUint32 is a whole test-and-test-and-set acquire loop in one call.
@@ -126,38 +123,6 @@ func ExampleStoreReleaseUint64() {
 	// Output: written before release
 }
 
-// Force switches an op to another of its variants in a running program, as
-// a benchmark comparing the variants does; restore puts the previous choice
-// back. Values written under one variant are valid under the others.
-func ExampleForce() {
-	var n uint64
-	variants, _ := hal.Variants("fetchadd64")
-	forced := 0
-	for _, v := range variants {
-		if ok, _ := hal.Runnable("fetchadd64", v.Name); !ok {
-			continue // needs a feature this CPU lacks
-		}
-		restore, err := hal.Force("fetchadd64", v.Name)
-		if err != nil {
-			continue // a gohal_static build compiles in one variant only
-		}
-		hal.FetchAddUint64(&n, 1)
-		restore()
-		forced++
-	}
-	fmt.Println(n == uint64(forced), forced > 0)
-
-	// A variant that does not exist is refused, and nothing changes.
-	_, err := hal.Force("fetchadd64", "abacus")
-	var oe *dispatch.OverrideError
-	if errors.As(err, &oe) {
-		fmt.Printf("refused: op %s, variant %s\n", oe.Op, oe.Variant)
-	}
-	// Output:
-	// true true
-	// refused: op fetchadd64, variant abacus
-}
-
 // Cycles counts ticks of the CPU's cycle counter; CycleFrequency converts
 // them to seconds. Here a 1 ms sleep measures at least about 1 ms (the
 // sleep may take longer, never shorter).
@@ -168,23 +133,4 @@ func ExampleCycles() {
 	elapsed := time.Duration(float64(ticks) / hal.CycleFrequency() * float64(time.Second))
 	fmt.Println(elapsed >= 900*time.Microsecond)
 	// Output: true
-}
-
-func ExampleTable() {
-	// The dispatch table offers the chosen variants as func values, for
-	// callers that keep operations in data.
-	add := hal.Table().FetchAddUint64.Func
-	var n uint64
-	add(&n, 5)
-	fmt.Println(n)
-	// Output: 5
-}
-
-func ExampleInlined() {
-	// Whether hal.FetchAddUint64 runs the compiler's inlined intrinsic
-	// right now, with no call: on amd64 always (binding "inline"); on
-	// arm64 (binding "guarded") while the chosen variant is what the
-	// intrinsic runs on this CPU, so not under GOHAL=fetchadd64=llsc. The
-	// output depends on the CPU and GOHAL, so it is not checked here.
-	fmt.Println(hal.Binding("fetchadd64"), hal.Inlined("fetchadd64"))
 }

@@ -6,20 +6,13 @@ import (
 	"github.com/gohal/gohal/dispatch"
 )
 
-// Force makes variant the live implementation of op, as GOHAL=op=variant
-// would have at init, and returns a function that restores the previous
-// choice. It is tooling (see the package documentation, "Tooling"), for
-// tests and benchmarks that compare variants in one process: call it only
-// while no other goroutine is using op. Every variant of an op keeps the
-// same memory layout, so values written under one are valid under another.
-// A 128-bit op takes the others of its group along ([dispatch.Group]), as
-// GOHAL does, and the restore function brings all of them back.
-//
-// Force returns an *dispatch.OverrideError for an unknown op or variant or
-// a variant this CPU cannot run, and in a gohal_static build for any
-// variant but the one compiled in; nothing changes then. (Forcing the
-// compiled-in variant of a static build changes nothing and succeeds.)
-func Force(op, variant string) (restore func(), err error) {
+// force is haltool.Force (whose doc says what it promises): it makes
+// variant the live implementation of op, as GOHAL=op=variant would have at
+// init, and returns a function that restores the previous choice. A
+// 128-bit op takes the others of its group along ([dispatch.Group]), and
+// the restore function brings all of them back. In a gohal_static build it
+// accepts only the compiled-in variant, and changes nothing.
+func force(op, variant string) (restore func(), err error) {
 	if op == fenceHeavyOp {
 		return forceFenceHeavy(variant)
 	}
@@ -73,12 +66,11 @@ func Force(op, variant string) (restore func(), err error) {
 	}, nil
 }
 
-// Runnable reports whether this CPU can run the named variant of op, and if
-// not, the first missing feature. An unknown op or variant reports false
-// with an empty feature. It is tooling (see the package documentation,
-// "Tooling").
-func Runnable(op, variant string) (ok bool, missing string) {
-	vs, found := Variants(op)
+// runnable is haltool.Runnable: whether this CPU can run the named variant
+// of op, and if not, the first missing feature; false with an empty
+// feature for an unknown op or variant.
+func runnable(op, variant string) (ok bool, missing string) {
+	vs, found := variantsOf(op)
 	if !found {
 		return false, ""
 	}

@@ -75,13 +75,13 @@ func TestGroup128(t *testing.T) {
 		return // Force cannot change a static build's variants
 	}
 	before := Selected()
-	restore, err := Force("store128", portableName)
+	restore, err := force("store128", portableName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range group128 {
 		if c := variantOf(Selected(), o); c.Variant != portableName {
-			t.Errorf("after Force(store128, portable): %s runs %q", o, c.Variant)
+			t.Errorf("after force(store128, portable): %s runs %q", o, c.Variant)
 		}
 	}
 	restore()

@@ -1,6 +1,6 @@
 package hal
 
-// guard is one op bound binding.Guarded (see Binding): its guard byte,
+// guard is one op bound binding.Guarded (see bindingOf): its guard byte,
 // which its exported function tests before running the inlined sync/atomic
 // intrinsic, and the variant that intrinsic is, with the features it
 // needs. The generated guards list holds one per such op.

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // The ops testdata/guardcaller calls, with the function that calls each,
@@ -50,7 +49,7 @@ func TestGuardedDisassembly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-builds for arm64; skipped in -short")
 	}
-	if b := hal.Binding("fetchadd64"); b == binding.Static || b == binding.Portable {
+	if b := haltool.Binding("fetchadd64"); b == haltool.Static || b == haltool.Portable {
 		t.Skipf("the child build would need this test's build tags (binding %q)", b)
 	}
 	gobin, err := exec.LookPath("go")

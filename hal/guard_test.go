@@ -33,16 +33,16 @@ func chosen(op string) string {
 // would still run (the guard is set), and this test says so.
 func TestGuardFollowsChoice(t *testing.T) {
 	for _, g := range guards {
-		if Binding(g.op) != binding.Guarded {
-			t.Errorf("%s is in guards but bound %q", g.op, Binding(g.op))
+		if bindingOf(g.op) != binding.Guarded {
+			t.Errorf("%s is in guards but bound %q", g.op, bindingOf(g.op))
 		}
 		v := chosen(g.op)
 		has, set := guardSet(g.op)
 		if !has || set != wantGuard(g, v) {
 			t.Errorf("%s: variant %q, intrinsic %q (runs: %v): guard set=%v", g.op, v, g.intrinsic, intrinsicRuns(g.requires), set)
 		}
-		if Inlined(g.op) == set {
-			t.Errorf("%s: Inlined=%v with guard set=%v", g.op, Inlined(g.op), set)
+		if inlined(g.op) == set {
+			t.Errorf("%s: Inlined=%v with guard set=%v", g.op, inlined(g.op), set)
 		}
 	}
 	for op, b := range bindings {
@@ -61,7 +61,7 @@ func TestGuardFollowsChoice(t *testing.T) {
 		// hal's llsc).
 		if os.Getenv(dispatch.EnvVar) == "" && hal == rt {
 			for _, op := range []string{"fetchadd64", "cas64", "swap64", "fetchadd32", "cas32", "swap32", "casuintptr"} {
-				if !Inlined(op) {
+				if !inlined(op) {
 					t.Errorf("%s: LSE CPU, no override, yet not inlined (variant %q)", op, chosen(op))
 				}
 			}
@@ -82,15 +82,15 @@ func TestForceFlipsGuard(t *testing.T) {
 	for _, g := range guards {
 		before := *g.flag
 		for _, v := range findOp(g.op).variants {
-			if ok, _ := Runnable(g.op, v.name); !ok {
+			if ok, _ := runnable(g.op, v.name); !ok {
 				continue
 			}
-			restore, err := Force(g.op, v.name)
+			restore, err := force(g.op, v.name)
 			if err != nil {
-				t.Fatalf("Force(%s, %s): %v", g.op, v.name, err)
+				t.Fatalf("force(%s, %s): %v", g.op, v.name, err)
 			}
 			if has, set := guardSet(g.op); !has || set != wantGuard(g, v.name) {
-				t.Errorf("Force(%s, %s): guard set=%v", g.op, v.name, set)
+				t.Errorf("force(%s, %s): guard set=%v", g.op, v.name, set)
 			}
 			if *g.flag != 0 {
 				flipped++
@@ -99,7 +99,7 @@ func TestForceFlipsGuard(t *testing.T) {
 				wantFlipped++
 			}
 			if err := exercise(g.op); err != "" {
-				t.Errorf("Force(%s, %s): %s", g.op, v.name, err)
+				t.Errorf("force(%s, %s): %s", g.op, v.name, err)
 			}
 			restore()
 			if *g.flag != before {

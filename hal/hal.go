@@ -7,16 +7,15 @@ import (
 	"strings"
 
 	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/hal/internal/tooling"
 	"github.com/gohal/gohal/internal/binding"
 )
 
 // Choice is the variant chosen for one op and the reason.
 type Choice = dispatch.Choice
 
-var (
-	selected []Choice
-	table    DispatchTable
-)
+// selected is the live choice of every op, in spec order.
+var selected []Choice
 
 func init() {
 	// GOHAL is parsed here, once; everything after takes the pairs.
@@ -63,7 +62,7 @@ func selectFor(f *dispatch.Features, override dispatch.Override) ([]Choice, erro
 	}
 	choices, err := dispatch.Select(f, ops, override)
 	if err != nil {
-		if e, ok := err.(*dispatch.OverrideError); ok && Binding(archOps[0].name) == binding.Portable {
+		if e, ok := err.(*dispatch.OverrideError); ok && bindingOf(archOps[0].name) == binding.Portable {
 			err = portableOverrideError(e, f.GOARCH)
 		}
 		return nil, err
@@ -144,38 +143,8 @@ func selectStatic(f *dispatch.Features, override dispatch.Override, level string
 	return out, nil
 }
 
-// Binding reports how the exported function of op reaches its variant in
-// this build: "inline", "plain", "guarded", "flag", "single", "static" or
-// "portable" (a string type), and "" for an unknown op. An op bound
-// "guarded" runs sync/atomic's inlined intrinsic while its variant is the
-// one the intrinsic runs on this CPU, and calls its flag entry once GOHAL
-// or [Force] chooses another; [Inlined] says which, now. The generator
-// decides each op's binding from the op spec (module
-// github.com/gohal/gohal/gen documents the rules, "Bindings"). It is
-// tooling (see the package documentation, "Tooling").
-func Binding(op string) binding.Kind { return bindings[op] }
-
-// Inlined reports whether op's exported function runs, now, the compiler's
-// inlined sync/atomic intrinsic with no call: always for an op bound
-// "inline" or "plain" (a plain access, inlined the same way), and for one
-// bound "guarded" while its guard is clear (the
-// chosen variant is what the intrinsic runs on this CPU). Otherwise it
-// reports false: for an op bound in assembly, for the static and portable
-// builds (see Binding for theirs), and for an unknown op. It is tooling
-// (see the package documentation, "Tooling").
-func Inlined(op string) bool {
-	switch Binding(op) {
-	case binding.Inline, binding.Plain:
-		return true
-	case binding.Guarded:
-		_, set := guardSet(op)
-		return !set
-	}
-	return false
-}
-
-// apply makes c the live choice: it sets the op's flag byte and its Table
-// entry.
+// apply makes c the live choice: it sets the op's flag byte, its guard
+// byte if it has one, and its row of the dispatch table (tooling.Table).
 func apply(c Choice) error {
 	op := findOp(c.Op)
 	if op == nil {
@@ -189,7 +158,7 @@ func apply(c Choice) error {
 			*op.sel = uint8(i)
 		}
 		setGuards(c)
-		v.set(&table, c.Reason)
+		v.set(&tooling.Table, c.Reason)
 		return nil
 	}
 	return fmt.Errorf("hal: op %q has no variant %q", c.Op, c.Variant)
@@ -209,34 +178,6 @@ func findOp(name string) *opImpl {
 // see FenceHeavy). The slice is a copy.
 func Selected() []Choice {
 	return append(append([]Choice(nil), selected...), fenceHeavyChoice)
-}
-
-// Ops returns the names of the ops in this build, in spec order. It is
-// tooling (see the package documentation, "Tooling").
-func Ops() []string {
-	s := make([]string, len(archOps))
-	for i, op := range archOps {
-		s[i] = op.name
-	}
-	return s
-}
-
-// Variants returns the variants of op compiled into this build, in order of
-// preference, whether or not this CPU can run them, and false for an
-// unknown op. It is tooling (see the package documentation, "Tooling").
-func Variants(op string) ([]dispatch.Variant, bool) {
-	if op == fenceHeavyOp {
-		return []dispatch.Variant{{Name: fenceHeavyVariants[0]}, {Name: fenceHeavyVariants[1]}}, true
-	}
-	o := findOp(op)
-	if o == nil {
-		return nil, false
-	}
-	out := make([]dispatch.Variant, len(o.variants))
-	for i, v := range o.variants {
-		out[i] = dispatch.Variant{Name: v.name, Requires: v.requires}
-	}
-	return out, true
 }
 
 // portableName is the name of every op's portable Go variant.

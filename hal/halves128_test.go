@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // The halves of a 128-bit word are lo = addr[0] (the lower address) and
@@ -52,7 +53,7 @@ func halvesCheck(t *testing.T, w *[2]uint64, load func() (uint64, uint64), store
 }
 
 // TestUint128HalvesOrder runs every variant of load128, store128 and
-// cas128, forced through the Uint128 methods and through hal.Table()'s
+// cas128, forced through the Uint128 methods and through haltool.Table()'s
 // rows, against plain reads and writes of the word hal.WordOf returns.
 func TestUint128HalvesOrder(t *testing.T) {
 	for _, op := range []string{"load128", "store128", "cas128"} {
@@ -87,7 +88,7 @@ func TestDirect128HalvesOrder(t *testing.T) {
 	}{{"load128", keys(direct128.loads)}, {"store128", keys(direct128.stores)}, {"cas128", keys(direct128.cases)}} {
 		for _, v := range c.names {
 			t.Run(c.op+"/"+v, func(t *testing.T) {
-				if ok, missing := hal.Runnable(c.op, v); !ok {
+				if ok, missing := haltool.Runnable(c.op, v); !ok {
 					t.Skipf("this CPU lacks feature %q needed by %s/%s", missing, c.op, v)
 				}
 				switch c.op {

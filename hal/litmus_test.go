@@ -10,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/internal/cacheline"
 )
 
@@ -244,19 +244,19 @@ func TestLitmusLoadBuffering(t *testing.T) {
 // forEachVariant runs f once per runnable variant of op, forced through the
 // dispatch layer, and restores the original choice.
 func forEachVariant(t *testing.T, op string, f func(t *testing.T)) {
-	vs, ok := hal.Variants(op)
+	vs, ok := haltool.Variants(op)
 	if !ok {
 		t.Fatalf("no op %q", op)
 	}
 	for _, v := range vs {
 		t.Run(op+"="+v.Name, func(t *testing.T) {
-			if ok, missing := hal.Runnable(op, v.Name); !ok {
+			if ok, missing := haltool.Runnable(op, v.Name); !ok {
 				t.Skipf("CPU lacks %s", missing)
 			}
-			if hal.Binding(op) == binding.Static && v.Name != selectedVariant(op) {
+			if haltool.Binding(op) == haltool.Static && v.Name != selectedVariant(op) {
 				t.Skipf("static build: %s/%s is compiled in, not %s", op, selectedVariant(op), v.Name)
 			}
-			restore, err := hal.Force(op, v.Name)
+			restore, err := haltool.Force(op, v.Name)
 			if err != nil {
 				t.Fatal(err)
 			}

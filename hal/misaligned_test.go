@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // TestMisaligned128 gives every 128-bit function that takes a raw word a
@@ -48,7 +49,7 @@ func TestMisaligned128(t *testing.T) {
 	for _, op := range []string{"cas128", "load128", "store128"} {
 		t.Run(op, func(t *testing.T) {
 			eachVariant(t, op, func(t *testing.T, _ calls) {
-				tb := hal.Table()
+				tb := haltool.Table()
 				switch op {
 				case "cas128":
 					check(t, "Table().CompareAndSwap128", func() { tb.CompareAndSwap128.Func(mis, 0, 0, 1, 1) })

@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // binding is one way to call the ops: through the exported API (apiFuncs:
 // each exported function as user code calls it) or through the func
-// values of hal.Table() (tableFuncs). opFuncs, apiFuncs and tableFuncs are
+// values of haltool.Table() (tableFuncs). opFuncs, apiFuncs and tableFuncs are
 // generated from the spec (zops_test.go), one field per op.
 type calls struct {
 	opFuncs
@@ -52,7 +52,7 @@ func apiBinding() calls {
 // tableBinding reads the table after any Force, so it calls the variant
 // forced.
 func tableBinding() calls {
-	t := hal.Table()
+	t := haltool.Table()
 	c128, l128, s128 := t.CompareAndSwap128.Func, t.Load128.Func, t.Store128.Func
 	return calls{
 		opFuncs: tableFuncs(),
@@ -72,7 +72,7 @@ func tableBinding() calls {
 				oLo, oHi = l, h
 			}
 		},
-		spinlock32: hal.Table().SpinLockUint32.Func,
+		spinlock32: haltool.Table().SpinLockUint32.Func,
 	}
 }
 
@@ -81,22 +81,22 @@ func tableBinding() calls {
 // skipped, naming the missing feature.
 func eachVariant(t *testing.T, op string, f func(t *testing.T, b calls)) {
 	t.Helper()
-	vs, ok := hal.Variants(op)
+	vs, ok := haltool.Variants(op)
 	if !ok {
-		t.Fatalf("hal.Variants(%q): unknown op", op)
+		t.Fatalf("haltool.Variants(%q): unknown op", op)
 	}
 	if len(vs) == 0 {
 		t.Fatalf("op %s has no variants", op)
 	}
 	for _, v := range vs {
 		t.Run(v.Name, func(t *testing.T) {
-			if ok, missing := hal.Runnable(op, v.Name); !ok {
+			if ok, missing := haltool.Runnable(op, v.Name); !ok {
 				t.Skipf("this CPU lacks feature %q needed by %s/%s", missing, op, v.Name)
 			}
-			if hal.Binding(op) == binding.Static && v.Name != selectedVariant(op) {
+			if haltool.Binding(op) == haltool.Static && v.Name != selectedVariant(op) {
 				t.Skipf("static build: %s/%s is compiled in, not %s", op, selectedVariant(op), v.Name)
 			}
-			restore, err := hal.Force(op, v.Name)
+			restore, err := haltool.Force(op, v.Name)
 			if err != nil {
 				t.Fatalf("Force(%s, %s): %v", op, v.Name, err)
 			}
@@ -129,7 +129,7 @@ func selectedVariant(op string) string {
 }
 
 func TestOpsList(t *testing.T) {
-	got := hal.Ops()
+	got := haltool.Ops()
 	if len(got) != len(allOps) {
 		t.Fatalf("Ops() = %v, want %v", got, allOps)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 var benchWord uint64
@@ -20,7 +21,7 @@ func BenchmarkStoreRelease(b *testing.B) {
 			benchWord = i
 		}
 	})
-	b.Run("hal/"+string(hal.Binding("storerelease64")), func(b *testing.B) {
+	b.Run("hal/"+string(haltool.Binding("storerelease64")), func(b *testing.B) {
 		var i uint64
 		for b.Loop() {
 			i++

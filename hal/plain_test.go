@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // Message passing with plain data, per release store: thread 0 writes the
@@ -40,7 +40,7 @@ func TestLitmusMessagePassingPlainData(t *testing.T) {
 		{"storerelease64", func(w *words) { hal.StoreReleaseUint64(&w.f64, 1) }, func(w *words) bool { return hal.LoadAcquireUint64(&w.f64) == 1 }},
 		{"storereleaseuintptr", func(w *words) { hal.StoreReleaseUintptr(&w.fp, 1) }, func(w *words) bool { return hal.LoadAcquireUintptr(&w.fp) == 1 }},
 	} {
-		t.Run(c.op+"/"+string(hal.Binding(c.op)), func(t *testing.T) {
+		t.Run(c.op+"/"+string(haltool.Binding(c.op)), func(t *testing.T) {
 			ws := make([]words, iters)
 			var i0, i1 int
 			counts := litmus(t, iters,
@@ -105,7 +105,7 @@ func TestPlainDisassembly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-builds; skipped in -short")
 	}
-	if b := hal.Binding("storerelease32"); b == binding.Static || b == binding.Portable {
+	if b := haltool.Binding("storerelease32"); b == haltool.Static || b == haltool.Portable {
 		t.Skipf("the child build would need this test's build tags (binding %q)", b)
 	}
 	gobin, err := exec.LookPath("go")

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // A GOHAL override that is valid in an assembly build of this GOARCH names
@@ -14,14 +14,14 @@ import (
 // does not have: the child exits 2 with one line that names the build,
 // what it supports ("portable"), and where the variant exists.
 func TestGOHALPortableBuildNamesBuild(t *testing.T) {
-	if hal.Binding(hal.Ops()[0]) != binding.Portable {
+	if haltool.Binding(haltool.Ops()[0]) != haltool.Portable {
 		t.Skip("not the portable build")
 	}
 	// A variant this GOARCH's backend has, if it has one, and the
 	// portable build lacks: the first in the spec (hal's table of every
 	// backend's variants, in every build).
 	op, v, valid := "fence", "mfence", false
-	for _, o := range hal.Ops() {
+	for _, o := range haltool.Ops() {
 		for _, name := range hal.SpecVariants(runtime.GOARCH, o) {
 			if !valid && name != "portable" {
 				op, v, valid = o, name, true

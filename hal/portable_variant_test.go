@@ -74,13 +74,13 @@ func TestGoEntryFollowsFlag(t *testing.T) {
 	}
 	for _, v := range findOp("cas128").variants {
 		t.Run(v.name, func(t *testing.T) {
-			if ok, missing := Runnable("cas128", v.name); !ok {
+			if ok, missing := runnable("cas128", v.name); !ok {
 				t.Skipf("this CPU lacks %q", missing)
 			}
 			if staticBuild && v.name != staticVariant("cas128") {
 				t.Skipf("static build: cas128/%s is compiled in", staticVariant("cas128"))
 			}
-			restore, err := Force("cas128", v.name)
+			restore, err := force("cas128", v.name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 func TestSelectedNamesAVariantForEveryOp(t *testing.T) {
@@ -22,14 +22,14 @@ func TestSelectedNamesAVariantForEveryOp(t *testing.T) {
 		t.Fatalf("Selected does not end with the fenceheavy choice: %v", sel)
 	}
 	sel = sel[:len(sel)-1]
-	if len(sel) != len(hal.Ops()) {
-		t.Fatalf("Selected has %d choices for %d ops", len(sel), len(hal.Ops()))
+	if len(sel) != len(haltool.Ops()) {
+		t.Fatalf("Selected has %d choices for %d ops", len(sel), len(haltool.Ops()))
 	}
 	for i, c := range sel {
-		if c.Op != hal.Ops()[i] {
-			t.Fatalf("Selected()[%d] is op %q, want %q", i, c.Op, hal.Ops()[i])
+		if c.Op != haltool.Ops()[i] {
+			t.Fatalf("Selected()[%d] is op %q, want %q", i, c.Op, haltool.Ops()[i])
 		}
-		if ok, missing := hal.Runnable(c.Op, c.Variant); !ok {
+		if ok, missing := haltool.Runnable(c.Op, c.Variant); !ok {
 			t.Errorf("%s: selected variant %q is not runnable here (missing %q)", c.Op, c.Variant, missing)
 		}
 		if c.Reason == "" {
@@ -140,10 +140,10 @@ func TestGOHALOverrideErrors(t *testing.T) {
 	// Every variant compiled in that this CPU cannot run: on this amd64
 	// VM cycles=rdtscp, on arm64 under qemu -cpu cortex-a53 the lse
 	// variants (missing "atomics") and ldapr (missing "lrcpc").
-	for _, op := range hal.Ops() {
-		vs, _ := hal.Variants(op)
+	for _, op := range haltool.Ops() {
+		vs, _ := haltool.Variants(op)
 		for _, v := range vs {
-			if ok, missing := hal.Runnable(op, v.Name); !ok {
+			if ok, missing := haltool.Runnable(op, v.Name); !ok {
 				cases = append(cases, tc{op + "=" + v.Name, []string{"GOHAL", `"` + op + `"`, `"` + v.Name + `"`, `"` + missing + `"`}})
 			}
 		}
@@ -175,10 +175,10 @@ func TestGOHALOverrideErrors(t *testing.T) {
 // the child selected exactly that.
 func TestGOHALOverrideAccepted(t *testing.T) {
 	var items, want []string
-	for _, op := range hal.Ops() {
-		vs, _ := hal.Variants(op)
+	for _, op := range haltool.Ops() {
+		vs, _ := haltool.Variants(op)
 		for i := len(vs) - 1; i >= 1; i-- {
-			if ok, _ := hal.Runnable(op, vs[i].Name); ok {
+			if ok, _ := haltool.Runnable(op, vs[i].Name); ok {
 				items = append(items, op+"="+vs[i].Name)
 				want = append(want, op+"="+vs[i].Name)
 				break
@@ -189,7 +189,7 @@ func TestGOHALOverrideAccepted(t *testing.T) {
 		t.Skip("no op has a second runnable variant in this build")
 	}
 	stdout, stderr, code := runWithGOHAL(t, strings.Join(items, ","))
-	if hal.Binding(hal.Ops()[0]) == binding.Static {
+	if haltool.Binding(haltool.Ops()[0]) == haltool.Static {
 		// A static build accepts no variant but the compiled-in one.
 		if code != 2 || !strings.Contains(stderr, "static build") {
 			t.Fatalf("static build: exit status %d, stderr %q; want 2 and a line naming the static build", code, stderr)
@@ -212,12 +212,12 @@ func TestGOHALOverrideAccepted(t *testing.T) {
 // honours for cx16 and atomics): init must exit with status 2 and one line
 // naming the static build and the feature, never reach the instruction.
 func TestStaticBuildRefusesMissingFeature(t *testing.T) {
-	if hal.Binding(hal.Ops()[0]) != binding.Static {
+	if haltool.Binding(haltool.Ops()[0]) != haltool.Static {
 		t.Skip("not a gohal_static build")
 	}
 	off := ""
 	for _, c := range hal.Selected() {
-		vs, _ := hal.Variants(c.Op)
+		vs, _ := haltool.Variants(c.Op)
 		for _, r := range vs[c.Index].Requires {
 			if r == "cx16" || r == "atomics" {
 				off = r

@@ -135,8 +135,8 @@ func TestSelectStaticMissingFeature(t *testing.T) {
 }
 
 func TestBindingNamesEveryOp(t *testing.T) {
-	for _, op := range Ops() {
-		switch b := Binding(op); b {
+	for _, op := range opNames() {
+		switch b := bindingOf(op); b {
 		case binding.Inline, binding.Plain, binding.Guarded, binding.Flag, binding.Single, binding.Static, binding.Portable:
 			if staticBuild != (b == binding.Static) {
 				t.Errorf("%s: binding %q in a build with staticBuild=%v", op, b, staticBuild)
@@ -145,7 +145,7 @@ func TestBindingNamesEveryOp(t *testing.T) {
 			t.Errorf("%s: binding %q", op, b)
 		}
 	}
-	if Binding("bogus") != "" {
-		t.Error(`Binding("bogus") != ""`)
+	if bindingOf("bogus") != "" {
+		t.Error(`bindingOf("bogus") != ""`)
 	}
 }

@@ -161,7 +161,8 @@ func (u *Uint128) own() *[2]uint64 {
 }
 
 // Addr returns the 16-byte-aligned word that holds u's value now, for use
-// with [DispatchTable]'s 128-bit rows and with package hal/direct. Access
+// with package hal/direct and the 128-bit rows of hal/haltool's dispatch
+// table. Access
 // it only through gohal's 128-bit operations, and call Addr again after u
 // may have moved (see [Uint128]): the word returned belongs to u where it
 // was when Addr was called.
@@ -183,8 +184,9 @@ func (u *Uint128) own() *[2]uint64 {
 // [2]uint64 with one family of functions only (hal's table rows, or
 // hal/direct's functions, never both while the portable variant runs).
 // Words taken while the hardware variants run stay valid for hal/direct;
-// [Force] to a portable 128-bit variant while such a word is in use
-// brings back the torn reads (Force is for tests, with the op idle).
+// forcing a portable 128-bit variant ([github.com/gohal/gohal/hal/haltool.Force])
+// while such a word is in use brings back the torn reads (Force is for
+// tests, with the op idle).
 func (u *Uint128) Addr() *[2]uint64 {
 	if why := portable128(); why != "" {
 		panic(errors.New(why))

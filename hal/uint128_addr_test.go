@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 // direct128Funcs holds hal/direct's 128-bit functions of this build by
@@ -26,7 +27,7 @@ type direct128Funcs struct {
 func runnable[F any](op string, m map[string]F) []string {
 	var out []string
 	for name := range m {
-		if ok, _ := hal.Runnable(op, name); ok {
+		if ok, _ := haltool.Runnable(op, name); ok {
 			out = append(out, name)
 		}
 	}
@@ -267,7 +268,7 @@ func TestUint128AddrUnderGOHAL(t *testing.T) {
 
 // offersVariant reports whether hal has variant v of op on this GOARCH.
 func offersVariant(op, v string) bool {
-	vs, _ := hal.Variants(op)
+	vs, _ := haltool.Variants(op)
 	for _, x := range vs {
 		if x.Name == v {
 			return true
@@ -278,6 +279,6 @@ func offersVariant(op, v string) bool {
 
 // onlyVariant reports whether op has a single variant on this GOARCH.
 func onlyVariant(op string) bool {
-	vs, _ := hal.Variants(op)
+	vs, _ := haltool.Variants(op)
 	return len(vs) == 1
 }

@@ -17,7 +17,7 @@ const staticLevel = ""
 func staticVariant(op string) string { return "" }
 
 // bindings says how each op's exported function reaches its variant
-// in this build (see Binding).
+// in this build (haltool.Binding reports it).
 var bindings = map[string]binding.Kind{
 	"pause":               binding.Single,
 	"cas32":               binding.Single,

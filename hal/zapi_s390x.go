@@ -18,7 +18,7 @@ const staticLevel = ""
 func staticVariant(op string) string { return "" }
 
 // bindings says how each op's exported function reaches its variant
-// in this build (see Binding).
+// in this build (haltool.Binding reports it).
 var bindings = map[string]binding.Kind{
 	"pause":               binding.Single,
 	"cas32":               binding.Inline,
@@ -51,7 +51,7 @@ var bindings = map[string]binding.Kind{
 
 // Guard bytes of the ops bound "guarded": while an op's byte is 0 its exported
 // function runs the inlined sync/atomic intrinsic; hal sets it, at init
-// and under Force, only when the chosen variant is not what the
+// and under haltool.Force, only when the chosen variant is not what the
 // intrinsic runs on this CPU (see guard).
 var (
 	guardFetchadd32      uint8 // fetchadd32

@@ -8,10 +8,10 @@ import (
 	"github.com/gohal/gohal/hal/direct"
 )
 
-// Flag bytes: hal sets each, at init and under Force, to the index of
-// the chosen variant in its op's archOps row; the op's assembly entry
-// reads it with one byte load and branches to that variant's body. A
-// gohal_static build has no entries, and nothing reads them.
+// Flag bytes: hal sets each, at init and under haltool.Force, to the
+// index of the chosen variant in its op's archOps row; the op's assembly
+// entry reads it with one byte load and branches to that variant's body.
+// A gohal_static build has no entries, and nothing reads them.
 var (
 	selPause              uint8 // pause
 	selCas32              uint8 // cas32

@@ -2,7 +2,10 @@
 
 package hal_test
 
-import "github.com/gohal/gohal/hal"
+import (
+	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
+)
 
 // allOps is the spec's op list, in spec order: every build has exactly
 // these ops.
@@ -36,9 +39,9 @@ var allOps = []string{
 	"cpu",
 }
 
-// tableVariant returns the variant that op's row of hal.Table() names.
+// tableVariant returns the variant that op's row of haltool.Table() names.
 func tableVariant(op string) string {
-	t := hal.Table()
+	t := haltool.Table()
 	switch op {
 	case "pause":
 		return t.Pause.Variant
@@ -156,10 +159,10 @@ func apiFuncs() opFuncs {
 	}
 }
 
-// tableFuncs calls the func values of hal.Table() as they are now (after
-// any Force).
+// tableFuncs calls the func values of haltool.Table() as they are now
+// (after any haltool.Force).
 func tableFuncs() opFuncs {
-	t := hal.Table()
+	t := haltool.Table()
 	return opFuncs{
 		pause:               t.Pause.Func,
 		cas32:               t.CompareAndSwapUint32.Func,

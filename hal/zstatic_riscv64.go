@@ -32,7 +32,7 @@ func staticVariant(op string) string {
 }
 
 // bindings says how each op's exported function reaches its variant
-// in this build (see Binding).
+// in this build (haltool.Binding reports it).
 var bindings = map[string]binding.Kind{
 	"pause":               binding.Static,
 	"cas32":               binding.Static,

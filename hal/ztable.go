@@ -2,6 +2,8 @@
 
 package hal
 
+import "github.com/gohal/gohal/hal/internal/tooling"
+
 // The Go type of each op's functions.
 type (
 	fnPause                 = func()
@@ -33,236 +35,166 @@ type (
 	fnCPU                   = func() int
 )
 
-// DispatchTable holds, per op, the variant chosen at init and a func value
-// bound to it. Calling through Table is an indirect call; when the variant
-// is assembly it also passes through the ABI wrapper the Go toolchain puts
-// in front of every assembly function used as a func value. It exists to
-// measure that cost and for callers that store operations in data; the
-// exported functions of this package are the cheaper binding. It is
-// tooling (see the package documentation, "Tooling").
-type DispatchTable struct {
-	// Pause is the row of op "pause" (see [Pause]).
-	Pause Entry[fnPause]
-	// CompareAndSwapUint32 is the row of op "cas32" (see [CompareAndSwapUint32]).
-	CompareAndSwapUint32 Entry[fnCompareAndSwapUint32]
-	// CompareAndSwapUint64 is the row of op "cas64" (see [CompareAndSwapUint64]).
-	CompareAndSwapUint64 Entry[fnCompareAndSwapUint64]
-	// CompareAndSwapUintptr is the row of op "casuintptr" (see [CompareAndSwapUintptr]).
-	CompareAndSwapUintptr Entry[fnCompareAndSwapUintptr]
-	// FetchAddUint32 is the row of op "fetchadd32" (see [FetchAddUint32]).
-	FetchAddUint32 Entry[fnFetchAddUint32]
-	// FetchAddUint64 is the row of op "fetchadd64" (see [FetchAddUint64]).
-	FetchAddUint64 Entry[fnFetchAddUint64]
-	// SwapUint32 is the row of op "swap32" (see [SwapUint32]).
-	SwapUint32 Entry[fnSwapUint32]
-	// SwapUint64 is the row of op "swap64" (see [SwapUint64]).
-	SwapUint64 Entry[fnSwapUint64]
-	// FetchOrUint32 is the row of op "fetchor32" (see [FetchOrUint32]).
-	FetchOrUint32 Entry[fnFetchOrUint32]
-	// FetchOrUint64 is the row of op "fetchor64" (see [FetchOrUint64]).
-	FetchOrUint64 Entry[fnFetchOrUint64]
-	// FetchAndUint32 is the row of op "fetchand32" (see [FetchAndUint32]).
-	FetchAndUint32 Entry[fnFetchAndUint32]
-	// FetchAndUint64 is the row of op "fetchand64" (see [FetchAndUint64]).
-	FetchAndUint64 Entry[fnFetchAndUint64]
-	// FetchAddUintptr is the row of op "fetchadduintptr" (see [FetchAddUintptr]).
-	FetchAddUintptr Entry[fnFetchAddUintptr]
-	// SwapUintptr is the row of op "swapuintptr" (see [SwapUintptr]).
-	SwapUintptr Entry[fnSwapUintptr]
-	// LoadAcquireUintptr is the row of op "loadacquireuintptr" (see [LoadAcquireUintptr]).
-	LoadAcquireUintptr Entry[fnLoadAcquireUintptr]
-	// StoreReleaseUintptr is the row of op "storereleaseuintptr" (see [StoreReleaseUintptr]).
-	StoreReleaseUintptr Entry[fnStoreReleaseUintptr]
-	// LoadAcquireUint32 is the row of op "loadacquire32" (see [LoadAcquireUint32]).
-	LoadAcquireUint32 Entry[fnLoadAcquireUint32]
-	// LoadAcquireUint64 is the row of op "loadacquire64" (see [LoadAcquireUint64]).
-	LoadAcquireUint64 Entry[fnLoadAcquireUint64]
-	// StoreReleaseUint32 is the row of op "storerelease32" (see [StoreReleaseUint32]).
-	StoreReleaseUint32 Entry[fnStoreReleaseUint32]
-	// StoreReleaseUint64 is the row of op "storerelease64" (see [StoreReleaseUint64]).
-	StoreReleaseUint64 Entry[fnStoreReleaseUint64]
-	// Fence is the row of op "fence" (see [Fence]).
-	Fence Entry[fnFence]
-	// CompareAndSwap128 is the raw 128-bit CAS on a 16-byte-aligned word:
-	// it returns the value found and whether it swapped. Use it on a
-	// 16-byte-aligned word of your own, or the one [Uint128.Addr] returns
-	// while the 128-bit ops run hardware variants.
-	CompareAndSwap128 Entry[fnCompareAndSwap128]
-	// Load128 is the row of op "load128" (see [Uint128]).
-	Load128 Entry[fnLoad128]
-	// Store128 is the row of op "store128" (see [Uint128]).
-	Store128 Entry[fnStore128]
-	// Cycles is the row of op "cycles" (see [Cycles]).
-	Cycles Entry[fnCycles]
-	// SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
-	// the chosen variant, without its cap: the assembly cannot be preempted, so
-	// keep spins as small as [SpinLockUint32] does (it splits a larger budget
-	// into calls of at most a fixed number of spins).
-	SpinLockUint32 Entry[fnSpinLockUint32]
-	// CPU is the row of op "cpu" (see [CPU]).
-	CPU Entry[fnCPU]
-}
-
 // rowPause builds op pause's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowPause(sel *uint8, vs []variant[fnPause]) opImpl {
-	return row("pause", sel, func(t *DispatchTable, e Entry[fnPause]) { t.Pause = e }, vs)
+	return row("pause", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnPause]) { t.Pause = e }, vs)
 }
 
 // rowCompareAndSwapUint32 builds op cas32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowCompareAndSwapUint32(sel *uint8, vs []variant[fnCompareAndSwapUint32]) opImpl {
-	return row("cas32", sel, func(t *DispatchTable, e Entry[fnCompareAndSwapUint32]) { t.CompareAndSwapUint32 = e }, vs)
+	return row("cas32", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnCompareAndSwapUint32]) { t.CompareAndSwapUint32 = e }, vs)
 }
 
 // rowCompareAndSwapUint64 builds op cas64's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowCompareAndSwapUint64(sel *uint8, vs []variant[fnCompareAndSwapUint64]) opImpl {
-	return row("cas64", sel, func(t *DispatchTable, e Entry[fnCompareAndSwapUint64]) { t.CompareAndSwapUint64 = e }, vs)
+	return row("cas64", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnCompareAndSwapUint64]) { t.CompareAndSwapUint64 = e }, vs)
 }
 
 // rowCompareAndSwapUintptr builds op casuintptr's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowCompareAndSwapUintptr(sel *uint8, vs []variant[fnCompareAndSwapUintptr]) opImpl {
-	return row("casuintptr", sel, func(t *DispatchTable, e Entry[fnCompareAndSwapUintptr]) { t.CompareAndSwapUintptr = e }, vs)
+	return row("casuintptr", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnCompareAndSwapUintptr]) { t.CompareAndSwapUintptr = e }, vs)
 }
 
 // rowFetchAddUint32 builds op fetchadd32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowFetchAddUint32(sel *uint8, vs []variant[fnFetchAddUint32]) opImpl {
-	return row("fetchadd32", sel, func(t *DispatchTable, e Entry[fnFetchAddUint32]) { t.FetchAddUint32 = e }, vs)
+	return row("fetchadd32", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFetchAddUint32]) { t.FetchAddUint32 = e }, vs)
 }
 
 // rowFetchAddUint64 builds op fetchadd64's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowFetchAddUint64(sel *uint8, vs []variant[fnFetchAddUint64]) opImpl {
-	return row("fetchadd64", sel, func(t *DispatchTable, e Entry[fnFetchAddUint64]) { t.FetchAddUint64 = e }, vs)
+	return row("fetchadd64", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFetchAddUint64]) { t.FetchAddUint64 = e }, vs)
 }
 
 // rowSwapUint32 builds op swap32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowSwapUint32(sel *uint8, vs []variant[fnSwapUint32]) opImpl {
-	return row("swap32", sel, func(t *DispatchTable, e Entry[fnSwapUint32]) { t.SwapUint32 = e }, vs)
+	return row("swap32", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnSwapUint32]) { t.SwapUint32 = e }, vs)
 }
 
 // rowSwapUint64 builds op swap64's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowSwapUint64(sel *uint8, vs []variant[fnSwapUint64]) opImpl {
-	return row("swap64", sel, func(t *DispatchTable, e Entry[fnSwapUint64]) { t.SwapUint64 = e }, vs)
+	return row("swap64", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnSwapUint64]) { t.SwapUint64 = e }, vs)
 }
 
 // rowFetchOrUint32 builds op fetchor32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowFetchOrUint32(sel *uint8, vs []variant[fnFetchOrUint32]) opImpl {
-	return row("fetchor32", sel, func(t *DispatchTable, e Entry[fnFetchOrUint32]) { t.FetchOrUint32 = e }, vs)
+	return row("fetchor32", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFetchOrUint32]) { t.FetchOrUint32 = e }, vs)
 }
 
 // rowFetchOrUint64 builds op fetchor64's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowFetchOrUint64(sel *uint8, vs []variant[fnFetchOrUint64]) opImpl {
-	return row("fetchor64", sel, func(t *DispatchTable, e Entry[fnFetchOrUint64]) { t.FetchOrUint64 = e }, vs)
+	return row("fetchor64", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFetchOrUint64]) { t.FetchOrUint64 = e }, vs)
 }
 
 // rowFetchAndUint32 builds op fetchand32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowFetchAndUint32(sel *uint8, vs []variant[fnFetchAndUint32]) opImpl {
-	return row("fetchand32", sel, func(t *DispatchTable, e Entry[fnFetchAndUint32]) { t.FetchAndUint32 = e }, vs)
+	return row("fetchand32", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFetchAndUint32]) { t.FetchAndUint32 = e }, vs)
 }
 
 // rowFetchAndUint64 builds op fetchand64's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowFetchAndUint64(sel *uint8, vs []variant[fnFetchAndUint64]) opImpl {
-	return row("fetchand64", sel, func(t *DispatchTable, e Entry[fnFetchAndUint64]) { t.FetchAndUint64 = e }, vs)
+	return row("fetchand64", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFetchAndUint64]) { t.FetchAndUint64 = e }, vs)
 }
 
 // rowFetchAddUintptr builds op fetchadduintptr's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowFetchAddUintptr(sel *uint8, vs []variant[fnFetchAddUintptr]) opImpl {
-	return row("fetchadduintptr", sel, func(t *DispatchTable, e Entry[fnFetchAddUintptr]) { t.FetchAddUintptr = e }, vs)
+	return row("fetchadduintptr", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFetchAddUintptr]) { t.FetchAddUintptr = e }, vs)
 }
 
 // rowSwapUintptr builds op swapuintptr's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowSwapUintptr(sel *uint8, vs []variant[fnSwapUintptr]) opImpl {
-	return row("swapuintptr", sel, func(t *DispatchTable, e Entry[fnSwapUintptr]) { t.SwapUintptr = e }, vs)
+	return row("swapuintptr", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnSwapUintptr]) { t.SwapUintptr = e }, vs)
 }
 
 // rowLoadAcquireUintptr builds op loadacquireuintptr's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowLoadAcquireUintptr(sel *uint8, vs []variant[fnLoadAcquireUintptr]) opImpl {
-	return row("loadacquireuintptr", sel, func(t *DispatchTable, e Entry[fnLoadAcquireUintptr]) { t.LoadAcquireUintptr = e }, vs)
+	return row("loadacquireuintptr", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnLoadAcquireUintptr]) { t.LoadAcquireUintptr = e }, vs)
 }
 
 // rowStoreReleaseUintptr builds op storereleaseuintptr's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowStoreReleaseUintptr(sel *uint8, vs []variant[fnStoreReleaseUintptr]) opImpl {
-	return row("storereleaseuintptr", sel, func(t *DispatchTable, e Entry[fnStoreReleaseUintptr]) { t.StoreReleaseUintptr = e }, vs)
+	return row("storereleaseuintptr", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnStoreReleaseUintptr]) { t.StoreReleaseUintptr = e }, vs)
 }
 
 // rowLoadAcquireUint32 builds op loadacquire32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowLoadAcquireUint32(sel *uint8, vs []variant[fnLoadAcquireUint32]) opImpl {
-	return row("loadacquire32", sel, func(t *DispatchTable, e Entry[fnLoadAcquireUint32]) { t.LoadAcquireUint32 = e }, vs)
+	return row("loadacquire32", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnLoadAcquireUint32]) { t.LoadAcquireUint32 = e }, vs)
 }
 
 // rowLoadAcquireUint64 builds op loadacquire64's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowLoadAcquireUint64(sel *uint8, vs []variant[fnLoadAcquireUint64]) opImpl {
-	return row("loadacquire64", sel, func(t *DispatchTable, e Entry[fnLoadAcquireUint64]) { t.LoadAcquireUint64 = e }, vs)
+	return row("loadacquire64", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnLoadAcquireUint64]) { t.LoadAcquireUint64 = e }, vs)
 }
 
 // rowStoreReleaseUint32 builds op storerelease32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowStoreReleaseUint32(sel *uint8, vs []variant[fnStoreReleaseUint32]) opImpl {
-	return row("storerelease32", sel, func(t *DispatchTable, e Entry[fnStoreReleaseUint32]) { t.StoreReleaseUint32 = e }, vs)
+	return row("storerelease32", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnStoreReleaseUint32]) { t.StoreReleaseUint32 = e }, vs)
 }
 
 // rowStoreReleaseUint64 builds op storerelease64's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowStoreReleaseUint64(sel *uint8, vs []variant[fnStoreReleaseUint64]) opImpl {
-	return row("storerelease64", sel, func(t *DispatchTable, e Entry[fnStoreReleaseUint64]) { t.StoreReleaseUint64 = e }, vs)
+	return row("storerelease64", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnStoreReleaseUint64]) { t.StoreReleaseUint64 = e }, vs)
 }
 
 // rowFence builds op fence's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowFence(sel *uint8, vs []variant[fnFence]) opImpl {
-	return row("fence", sel, func(t *DispatchTable, e Entry[fnFence]) { t.Fence = e }, vs)
+	return row("fence", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFence]) { t.Fence = e }, vs)
 }
 
 // rowCompareAndSwap128 builds op cas128's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowCompareAndSwap128(sel *uint8, vs []variant[fnCompareAndSwap128]) opImpl {
-	return row("cas128", sel, func(t *DispatchTable, e Entry[fnCompareAndSwap128]) { t.CompareAndSwap128 = e }, vs)
+	return row("cas128", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnCompareAndSwap128]) { t.CompareAndSwap128 = e }, vs)
 }
 
 // rowLoad128 builds op load128's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowLoad128(sel *uint8, vs []variant[fnLoad128]) opImpl {
-	return row("load128", sel, func(t *DispatchTable, e Entry[fnLoad128]) { t.Load128 = e }, vs)
+	return row("load128", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnLoad128]) { t.Load128 = e }, vs)
 }
 
 // rowStore128 builds op store128's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowStore128(sel *uint8, vs []variant[fnStore128]) opImpl {
-	return row("store128", sel, func(t *DispatchTable, e Entry[fnStore128]) { t.Store128 = e }, vs)
+	return row("store128", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnStore128]) { t.Store128 = e }, vs)
 }
 
 // rowCycles builds op cycles's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowCycles(sel *uint8, vs []variant[fnCycles]) opImpl {
-	return row("cycles", sel, func(t *DispatchTable, e Entry[fnCycles]) { t.Cycles = e }, vs)
+	return row("cycles", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnCycles]) { t.Cycles = e }, vs)
 }
 
 // rowSpinLockUint32 builds op spinlock32's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowSpinLockUint32(sel *uint8, vs []variant[fnSpinLockUint32]) opImpl {
-	return row("spinlock32", sel, func(t *DispatchTable, e Entry[fnSpinLockUint32]) { t.SpinLockUint32 = e }, vs)
+	return row("spinlock32", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnSpinLockUint32]) { t.SpinLockUint32 = e }, vs)
 }
 
 // rowCPU builds op cpu's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowCPU(sel *uint8, vs []variant[fnCPU]) opImpl {
-	return row("cpu", sel, func(t *DispatchTable, e Entry[fnCPU]) { t.CPU = e }, vs)
+	return row("cpu", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnCPU]) { t.CPU = e }, vs)
 }
 
 // specVariants returns op's variants on goarch in a build with

@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/internal/pin"
 	"github.com/gohal/gohal/percpu"
 )
@@ -25,7 +24,7 @@ func TestLockWhilePinned(t *testing.T) {
 	if !percpu.Pinned {
 		t.Skip("the fallback build of percpu pins nothing")
 	}
-	if hal.Binding(hal.Ops()[0]) == binding.Portable && !raceBuild {
+	if haltool.Binding(haltool.Ops()[0]) == haltool.Portable && !raceBuild {
 		// On a GOARCH without a gen backend (hal's portable build; a
 		// race build is skipped below): under .ci/run's qemu-user for
 		// ppc64le/s390x the holder's bounded pinned wait never ended

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 	"golang.org/x/perf/benchfmt"
@@ -103,9 +103,9 @@ func TestRunPrintsEverySection(t *testing.T) {
 			para = para[:j]
 		}
 		para = strings.Join(strings.Fields(para), " ")
-		for _, op := range hal.Ops() {
+		for _, op := range haltool.Ops() {
 			if !regexp.MustCompile(`[(, ]` + op + `[,)]`).MatchString(para) {
-				t.Errorf("the binding paragraph does not name op %s (binding %s): %q", op, hal.Binding(op), para)
+				t.Errorf("the binding paragraph does not name op %s (binding %s): %q", op, haltool.Binding(op), para)
 			}
 		}
 	}
@@ -190,7 +190,7 @@ func TestGoBenchFormat(t *testing.T) {
 			if got := rec.GetConfig("pkg"); got != gobenchPkg {
 				t.Errorf("pkg = %q", got)
 			}
-			if got, want := rec.GetConfig("gohal-fetchadd64"), hal.Table().FetchAddUint64.Variant; got != want {
+			if got, want := rec.GetConfig("gohal-fetchadd64"), haltool.Table().FetchAddUint64.Variant; got != want {
 				t.Errorf("gohal-fetchadd64 = %q, want %q", got, want)
 			}
 			have := map[string]float64{}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/benchfile"
 	"github.com/gohal/gohal/lab/suite"
 )
@@ -168,8 +168,8 @@ func checkGOHALLine(line string) error {
 		return err
 	}
 	var ops []dispatch.Op
-	for _, op := range hal.Ops() {
-		vs, _ := hal.Variants(op)
+	for _, op := range haltool.Ops() {
+		vs, _ := haltool.Variants(op)
 		ops = append(ops, dispatch.Op{Name: op, Variants: vs})
 	}
 	_, err = dispatch.Select(dispatch.Host(), ops, override)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
@@ -25,10 +26,10 @@ import (
 const tuneUsage = `usage: halbench tune [flags]
 
 Measure, on this machine, every variant of every op that has more than one
-variant this CPU can run (hal.Ops, hal.Variants, hal.Runnable: nothing is
-hard-coded, so new ops are tuned as they appear), each forced with hal.Force,
-at 1 goroutine and contended on one shared word, samples interleaved across
-the variants after a warm-up. Then recommend, per op, the variant for the
+variant this CPU can run (haltool.Ops, haltool.Variants, haltool.Runnable:
+nothing is hard-coded, so new ops are tuned as they appear), each forced
+with haltool.Force, at 1 goroutine and contended on one shared word, samples
+interleaved across the variants after a warm-up. Then recommend, per op, the variant for the
 workload: the feature choice unless another variant is faster with 95%
 confidence by more than -min-gain (the report's one rule: the Mann–Whitney
 interval of the ratio). Ops that run all hardware variants or all portable
@@ -234,7 +235,7 @@ type tuneOp struct {
 	FeatureChoice string `json:"feature_choice"`
 	FeatureReason string `json:"feature_reason"`
 	// Body says what was timed: hal's exported function (the suite's
-	// contended body) or the func value in hal.Table (for ops the suite
+	// contended body) or the func value in haltool.Table (for ops the suite
 	// has no body for; the indirect call is the same for every variant).
 	Body     string         `json:"body"`
 	Variants []*tuneVariant `json:"variants"`
@@ -306,8 +307,8 @@ func tuneName(op, variant string, threads int) string {
 // compares against the same choice).
 func featureChoices() map[string]hal.Choice {
 	var ops []dispatch.Op
-	for _, op := range hal.Ops() {
-		vs, _ := hal.Variants(op)
+	for _, op := range haltool.Ops() {
+		vs, _ := haltool.Variants(op)
 		ops = append(ops, dispatch.Op{Name: op, Variants: vs})
 	}
 	out := map[string]hal.Choice{}
@@ -337,8 +338,8 @@ func discoverAll(threads []int) (ops []*tuneOp, groups []*tuneGroup, notTuned []
 	choices := featureChoices()
 	groups = discoverGroups(choices)
 	var out []*tuneOp
-	for _, op := range hal.Ops() {
-		vs, _ := hal.Variants(op)
+	for _, op := range haltool.Ops() {
+		vs, _ := haltool.Variants(op)
 		o := &tuneOp{Op: op, FeatureChoice: choices[op].Variant, FeatureReason: choices[op].Reason}
 		runnable := 0
 		var group *tuneGroup
@@ -351,10 +352,10 @@ func discoverAll(threads []int) (ops []*tuneOp, groups []*tuneGroup, notTuned []
 			tv := &tuneVariant{Name: v.Name}
 			if group != nil && v.Name == portableVariant {
 				tv.Error = "judged with its group, never alone: it takes " + strings.Join(group.Ops, ", ") + " to the striped locks"
-			} else if ok, missing := hal.Runnable(op, v.Name); !ok {
+			} else if ok, missing := haltool.Runnable(op, v.Name); !ok {
 				tv.Error = "not runnable here: the CPU lacks " + missing
-			} else if restore, err := hal.Force(op, v.Name); err != nil {
-				tv.Error = "hal.Force: " + err.Error()
+			} else if restore, err := haltool.Force(op, v.Name); err != nil {
+				tv.Error = "haltool.Force: " + err.Error()
 			} else {
 				restore()
 				runnable++
@@ -384,7 +385,7 @@ func discoverAll(threads []int) (ops []*tuneOp, groups []*tuneGroup, notTuned []
 
 // attachBodies finds what to time for each variant of o: the suite's
 // contended body of hal's exported function when it has one for o, else
-// the func value of o's row in hal.Table(), called in the loop gen wrote
+// the func value of o's row in haltool.Table(), called in the loop gen wrote
 // for its signature (suite.TableRows) on one shared word.
 func attachBodies(o *tuneOp, threads []int) {
 	o.loops = map[string]func(int) func(*testing.B){}
@@ -408,10 +409,10 @@ func attachBodies(o *tuneOp, threads []int) {
 	}
 	row, ok := suite.TableRows[o.Op]
 	if !ok {
-		o.Error = "no row of hal.Table() for this op: nothing to time"
+		o.Error = "no row of haltool.Table() for this op: nothing to time"
 		return
 	}
-	o.Body = "the func value of hal.Table()." + row.Field + " (an indirect call, the same for every variant)"
+	o.Body = "the func value of haltool.Table()." + row.Field + " (an indirect call, the same for every variant)"
 	for _, v := range o.Variants {
 		if v.Error != "" {
 			continue
@@ -445,7 +446,7 @@ func contestants(o *tuneOp, threads []int) []suite.Benchmark {
 			out = append(out, suite.Benchmark{
 				Name: tuneName(op, name, t), Section: "Tune/op=" + op, Threads: t,
 				F: func(b *testing.B) {
-					restore, err := hal.Force(op, name)
+					restore, err := haltool.Force(op, name)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -19,7 +19,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
@@ -94,7 +94,7 @@ func TestTuneUsage(t *testing.T) {
 }
 
 // fakeOp is an op "fake" whose feature choice is "a", with the given other
-// variants; failing ones carry an error as a variant hal.Force refused would.
+// variants; failing ones carry an error as a variant haltool.Force refused would.
 func fakeOp(variants []string, failing ...string) *tuneOp {
 	o := &tuneOp{Op: "fake", FeatureChoice: "a", FeatureReason: "preferred", Body: "fake",
 		loops: map[string]func(int) func(*testing.B){}}
@@ -380,12 +380,12 @@ func TestTuneQuick(t *testing.T) {
 		}
 		// An op with several variants of which fewer than two run here
 		// is named, with why.
-		for _, op := range hal.Ops() {
-			vs, _ := hal.Variants(op)
+		for _, op := range haltool.Ops() {
+			vs, _ := haltool.Variants(op)
 			runnable := 0
 			for _, v := range vs {
-				if ok, _ := hal.Runnable(op, v.Name); ok {
-					if restore, err := hal.Force(op, v.Name); err == nil {
+				if ok, _ := haltool.Runnable(op, v.Name); ok {
+					if restore, err := haltool.Force(op, v.Name); err == nil {
 						restore()
 						runnable++
 					}
@@ -440,14 +440,14 @@ func TestTuneQuick(t *testing.T) {
 }
 
 // TestTuneTableLoops: every op of hal has a row in suite.TableRows, whose
-// field is the op's row of hal.Table() (its Variant is the op's chosen
+// field is the op's row of haltool.Table() (its Variant is the op's chosen
 // one), and whose loop runs and touches the word, so that an op the suite
 // has no body for is still timed.
 func TestTuneTableLoops(t *testing.T) {
-	table := reflect.ValueOf(hal.Table()).Elem()
+	table := reflect.ValueOf(haltool.Table()).Elem()
 	selected := selectedMap()
 	x := new(tuneWord)
-	for _, op := range hal.Ops() {
+	for _, op := range haltool.Ops() {
 		row, ok := suite.TableRows[op]
 		if !ok {
 			t.Errorf("%s: no row in suite.TableRows", op)
@@ -455,7 +455,7 @@ func TestTuneTableLoops(t *testing.T) {
 		}
 		f := table.FieldByName(row.Field)
 		if !f.IsValid() {
-			t.Errorf("%s: hal.DispatchTable has no field %s", op, row.Field)
+			t.Errorf("%s: haltool.DispatchTable has no field %s", op, row.Field)
 			continue
 		}
 		if got := f.FieldByName("Variant").String(); got != selected[op] {
@@ -463,8 +463,8 @@ func TestTuneTableLoops(t *testing.T) {
 		}
 		row.Loop(x)(0, 10)
 	}
-	if len(suite.TableRows) != len(hal.Ops()) {
-		t.Errorf("suite.TableRows has %d rows, hal %d ops", len(suite.TableRows), len(hal.Ops()))
+	if len(suite.TableRows) != len(haltool.Ops()) {
+		t.Errorf("suite.TableRows has %d rows, hal %d ops", len(suite.TableRows), len(haltool.Ops()))
 	}
 	if x.U64 == 0 || x.U32 == 0 || math.IsNaN(float64(x.Uptr)) {
 		t.Errorf("the loops did not touch the word: %+v", x)
@@ -699,7 +699,7 @@ func TestTuneLineApplied(t *testing.T) {
 
 // hasVariant reports whether hal offers variant v of op on this GOARCH.
 func hasVariant(op, v string) bool {
-	vs, _ := hal.Variants(op)
+	vs, _ := haltool.Variants(op)
 	for _, x := range vs {
 		if x.Name == v {
 			return true

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/gohal/gohal/dispatch"
-	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
@@ -102,7 +102,7 @@ func runWorker(cfg *tuneConfig, stdout io.Writer) error {
 
 // boundBody is what the check times for op: Uint128's method for the
 // 128-bit ops, else what tune times (the suite's body of hal's exported
-// function, or the row of hal.Table()), for the variant bound at init.
+// function, or the row of haltool.Table()), for the variant bound at init.
 func boundBody(op string, threads []int) (func(int) func(*testing.B), error) {
 	if slices.Contains([]string{"load128", "store128", "cas128"}, op) {
 		return func(t int) func(*testing.B) { return api128Body(op, t) }, nil
@@ -174,7 +174,7 @@ func checkLine(cfg *tuneConfig, line string) *checkReport {
 		return rep
 	}
 	rep.Before, rep.After = before.Selected, after.Selected
-	for _, op := range hal.Ops() {
+	for _, op := range haltool.Ops() {
 		if rep.Before[op] != rep.After[op] {
 			rep.Ops = append(rep.Ops, op)
 		}

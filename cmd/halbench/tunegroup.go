@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
@@ -86,22 +87,22 @@ func groupBenchName(group, side, body string, threads int) string {
 func discoverGroups(choices map[string]hal.Choice) []*tuneGroup {
 	var out []*tuneGroup
 	seen := map[string]bool{}
-	for _, op := range hal.Ops() {
+	for _, op := range haltool.Ops() {
 		if seen[op] || choices[op].Variant == portableVariant {
 			continue
 		}
-		if ok, _ := hal.Runnable(op, portableVariant); !ok {
+		if ok, _ := haltool.Runnable(op, portableVariant); !ok {
 			continue
 		}
 		before := selectedMap()
-		restore, err := hal.Force(op, portableVariant)
+		restore, err := haltool.Force(op, portableVariant)
 		if err != nil {
 			continue
 		}
 		after := selectedMap()
 		restore()
 		var ops []string
-		for _, o := range hal.Ops() {
+		for _, o := range haltool.Ops() {
 			if o == op || after[o] != before[o] {
 				ops = append(ops, o)
 			}
@@ -218,7 +219,7 @@ func groupContestants(g *tuneGroup, threads []int) []suite.Benchmark {
 				out = append(out, suite.Benchmark{
 					Name: groupBenchName(g.name(), side, body, t), Section: "Tune/group=" + g.name(), Threads: t,
 					F: func(b *testing.B) {
-						restore, err := hal.Force(op, variant)
+						restore, err := haltool.Force(op, variant)
 						if err != nil {
 							b.Fatal(err)
 						}

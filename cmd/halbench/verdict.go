@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
@@ -115,9 +115,9 @@ func buildVerdict(r *report) verdict {
 	}
 	if api != nil && table != nil {
 		dc, dn := diffOf(api, table, cyclebench.CyclesUnit), diffOf(api, table, "ns/op")
-		add("table_over_api_cycles", dc.Diff, "cycles", "table − api, fetchadd64, Hodges–Lehmann difference: indirect call + ABI0 wrapper, against hal's exported function (binding "+string(hal.Binding("fetchadd64"))+")")
+		add("table_over_api_cycles", dc.Diff, "cycles", "table − api, fetchadd64, Hodges–Lehmann difference: indirect call + ABI0 wrapper, against hal's exported function (binding "+string(haltool.Binding("fetchadd64"))+")")
 		add("table_over_api_ns", dn.Diff, "ns", "table − api, fetchadd64, Hodges–Lehmann difference")
-		p = append(p, costSentence("Calling hal through hal.Table() instead of its exported function", "the indirect call plus the ABI0 wrapper in front of the assembly, against hal.FetchAddUint64 (binding "+string(hal.Binding("fetchadd64"))+")", dc, dn))
+		p = append(p, costSentence("Calling hal through haltool.Table() instead of its exported function", "the indirect call plus the ABI0 wrapper in front of the assembly, against hal.FetchAddUint64 (binding "+string(haltool.Binding("fetchadd64"))+")", dc, dn))
 	}
 	if direct := get(suite.DispatchName("fetchadd64", suite.ModeDirect)); direct != nil && table != nil {
 		dc, dn := diffOf(direct, table, cyclebench.CyclesUnit), diffOf(direct, table, "ns/op")
@@ -132,9 +132,9 @@ func buildVerdict(r *report) verdict {
 
 	// Which binding hal uses, and why.
 	p = nil
-	byBinding := map[binding.Kind][]string{}
-	for _, op := range hal.Ops() {
-		byBinding[hal.Binding(op)] = append(byBinding[hal.Binding(op)], op)
+	byBinding := map[haltool.BindingKind][]string{}
+	for _, op := range haltool.Ops() {
+		byBinding[haltool.Binding(op)] = append(byBinding[haltool.Binding(op)], op)
 	}
 	portable := true
 	for _, c := range hal.Selected() {
@@ -144,23 +144,23 @@ func buildVerdict(r *report) verdict {
 	switch {
 	case portable:
 		bind = "This build uses hal's portable implementation (purego or race build, or no backend for " + r.GOARCH + "): every exported function is Go over sync/atomic, which the compiler may inline, so there is no binding to choose."
-	case len(byBinding[binding.Static]) > 0:
+	case len(byBinding[haltool.Static]) > 0:
 		bind = "This is a gohal_static build: every variant was fixed at compile time from the GOAMD64/GOARM64 level, and no flag is read."
 	default:
-		bind = "hal binds every op once, at init (hal.Binding says how)."
-		if ops := byBinding[binding.Inline]; len(ops) > 0 {
+		bind = "hal binds every op once, at init (haltool.Binding says how)."
+		if ops := byBinding[haltool.Inline]; len(ops) > 0 {
 			bind += fmt.Sprintf(" Ops whose only variant is exactly a sync/atomic intrinsic (%s) are Go functions over it, which the compiler inlines: nothing to choose, no call.", strings.Join(ops, ", "))
 		}
-		if ops := byBinding[binding.Plain]; len(ops) > 0 {
+		if ops := byBinding[haltool.Plain]; len(ops) > 0 {
 			bind += fmt.Sprintf(" Ops whose only variant is the plain access, a plain store being a release store here (%s), are Go functions of that access, which the compiler inlines: no call.", strings.Join(ops, ", "))
 		}
-		if ops := byBinding[binding.Guarded]; len(ops) > 0 {
-			bind += fmt.Sprintf(" Ops with several variants one of which is the sync/atomic intrinsic (%s) are Go functions the compiler inlines: a one-byte guard, then the intrinsic's own code, with a call of the flag entry only when GOHAL or hal.Force chose a variant the intrinsic does not run.", strings.Join(ops, ", "))
+		if ops := byBinding[haltool.Guarded]; len(ops) > 0 {
+			bind += fmt.Sprintf(" Ops with several variants one of which is the sync/atomic intrinsic (%s) are Go functions the compiler inlines: a one-byte guard, then the intrinsic's own code, with a call of the flag entry only when GOHAL or haltool.Force chose a variant the intrinsic does not run.", strings.Join(ops, ", "))
 		}
-		if ops := byBinding[binding.Flag]; len(ops) > 0 {
+		if ops := byBinding[haltool.Flag]; len(ops) > 0 {
 			bind += fmt.Sprintf(" Ops with several variants (%s) read a one-byte flag set at init and go to the chosen one, the binding the Go runtime uses for its arm64 atomics; the caller reaches the entry by a direct call, which skips the ABI0 wrapper a func value pointing at assembly goes through.", strings.Join(ops, ", "))
 		}
-		if ops := byBinding[binding.Single]; len(ops) > 0 {
+		if ops := byBinding[haltool.Single]; len(ops) > 0 {
 			bind += fmt.Sprintf(" The rest (%s) are their one variant, called directly.", strings.Join(ops, ", "))
 		}
 	}
@@ -186,7 +186,7 @@ func buildVerdict(r *report) verdict {
 	}
 	var chosen []string
 	for _, c := range hal.Selected() {
-		if vs, _ := hal.Variants(c.Op); len(vs) > 1 || strings.HasPrefix(c.Reason, "override") {
+		if vs, _ := haltool.Variants(c.Op); len(vs) > 1 || strings.HasPrefix(c.Reason, "override") {
 			chosen = append(chosen, fmt.Sprintf("%s=%s (%s)", c.Op, c.Variant, c.Reason))
 		}
 	}

@@ -43,10 +43,12 @@
 // no hardware variant, hal's <op>_portable), so the variant is fixed at
 // compile time and no flag is read.
 //
-// CommonFiles writes what does not depend on the GOARCH: ztable.go (the
-// DispatchTable, a typed row constructor per op, and portableOps, which
-// names every op's <op>_portable in every build), zportable.go (the
-// portable build) and zops_test.go (the op lists hal's tests loop over).
+// CommonFiles writes what does not depend on the GOARCH: ztable.go (a typed
+// row constructor per op, and portableOps, which names every op's
+// <op>_portable in every build), the DispatchTable in
+// internal/tooling/ztable.go (the one hal writes) and haltool/ztable.go (the
+// one tools read, documented), zportable.go (the portable build) and
+// zops_test.go (the op lists hal's tests loop over).
 // So an op added to the spec without its Go fallback fails to compile on
 // every build, and there is no hand-written row to forget.
 package backend
@@ -137,6 +139,20 @@ const DirectDir = "direct"
 
 // DirectImport is package hal/direct's import path.
 const DirectImport = "github.com/gohal/gohal/hal/direct"
+
+// ToolingDir is where package hal/internal/tooling (the dispatch table hal
+// writes, and hal's tooling functions) lives, relative to hal.
+const ToolingDir = "internal/tooling"
+
+// ToolingImport is package hal/internal/tooling's import path.
+const ToolingImport = "github.com/gohal/gohal/hal/internal/tooling"
+
+// HaltoolDir is where package hal/haltool (hal's tooling, for tools and
+// benchmarks) lives, relative to hal.
+const HaltoolDir = "haltool"
+
+// HaltoolImport is package hal/haltool's import path.
+const HaltoolImport = "github.com/gohal/gohal/hal/haltool"
 
 // ProbeDir is where package lab/probe (the flag probes, for
 // measurement only) lives, relative to hal.

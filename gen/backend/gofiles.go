@@ -152,15 +152,15 @@ func GoFiles(arch string) (map[string][]byte, error) {
 }
 
 // zasmFile: the flag bytes and archOps, in every assembly build (a
-// gohal_static build keeps them for Selected and Table; nothing reads the
-// flags there).
+// gohal_static build keeps them for Selected and haltool.Table; nothing
+// reads the flags there).
 func zasmFile(arch string) *goWriter {
 	w := &goWriter{name: "zasm_" + arch + ".go"}
 	w.header(Tags, "hal", DirectImport)
-	w.p("// Flag bytes: hal sets each, at init and under Force, to the index of\n")
-	w.p("// the chosen variant in its op's archOps row; the op's assembly entry\n")
-	w.p("// reads it with one byte load and branches to that variant's body. A\n")
-	w.p("// gohal_static build has no entries, and nothing reads them.\n")
+	w.p("// Flag bytes: hal sets each, at init and under haltool.Force, to the\n")
+	w.p("// index of the chosen variant in its op's archOps row; the op's assembly\n")
+	w.p("// entry reads it with one byte load and branches to that variant's body.\n")
+	w.p("// A gohal_static build has no entries, and nothing reads them.\n")
 	w.p("var (\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
@@ -231,7 +231,7 @@ func bindingExpr(k binding.Kind) string {
 // build.
 func (w *goWriter) bindingsMap(kind func(op *spec.Op) binding.Kind) {
 	w.p("// bindings says how each op's exported function reaches its variant\n")
-	w.p("// in this build (see Binding).\n")
+	w.p("// in this build (haltool.Binding reports it).\n")
 	w.p("var bindings = map[string]binding.Kind{\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
@@ -354,7 +354,7 @@ func (w *goWriter) guards(arch string) {
 	}
 	w.p("\n// Guard bytes of the ops bound %q: while an op's byte is 0 its exported\n", binding.Guarded)
 	w.p("// function runs the inlined sync/atomic intrinsic; hal sets it, at init\n")
-	w.p("// and under Force, only when the chosen variant is not what the\n")
+	w.p("// and under haltool.Force, only when the chosen variant is not what the\n")
 	w.p("// intrinsic runs on this CPU (see guard).\n")
 	w.p("var (\n")
 	for _, op := range ops {
@@ -451,7 +451,7 @@ func directCaveat(v spec.Variant) string {
 		return "It is the variant's assembly, called with no dispatch."
 	}
 	return "It is the variant's assembly, called with no dispatch and no check: the\n" +
-		"caller must make sure the CPU has " + strings.Join(v.Requires, ", ") + " (see hal.Runnable)."
+		"caller must make sure the CPU has " + strings.Join(v.Requires, ", ") + " (see haltool.Runnable)."
 }
 
 func directCaveatSuffix(v spec.Variant) string {
@@ -591,9 +591,10 @@ func rowFunc(op *spec.Op) string { return "row" + op.ExportName() }
 func fnType(op *spec.Op) string { return "fn" + op.ExportName() }
 
 // CommonFiles returns the Go files of package hal that do not depend on
-// the GOARCH, by path relative to package hal: ztable.go (the
-// DispatchTable, its typed row constructors and portableOps, in every
-// build), zportable.go (the portable build: every GOARCH not in arches,
+// the GOARCH, by path relative to package hal: ztable.go (its typed row
+// constructors and portableOps, in every build),
+// internal/tooling/ztable.go and haltool/ztable.go (the DispatchTable hal
+// writes, and the one tools read), zportable.go (the portable build: every GOARCH not in arches,
 // and purego or race everywhere), zops_test.go (the op lists and
 // bindings hal's tests loop over) and ../lab/suite/zdispatch_noasm.go
 // (lab/suite's build without hal/direct's assembly).
@@ -602,7 +603,7 @@ func CommonFiles(arches []string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := []*goWriter{ztableFile(arches), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), tw}
+	ws := []*goWriter{ztableFile(arches), ztoolingFile(), zhaltoolFile(), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), tw}
 	out, err := ArchFiles(arches)
 	if err != nil {
 		return nil, err
@@ -617,53 +618,27 @@ func CommonFiles(arches []string) (map[string][]byte, error) {
 	return out, nil
 }
 
-// ztableFile: the DispatchTable and what builds its rows, in every build.
+// ztableFile: what builds hal's dispatch table rows, in every build. The
+// table itself is hal/internal/tooling's DispatchTable (ztoolingFile),
+// shown to tools as hal/haltool's (zhaltoolFile).
 func ztableFile(arches []string) *goWriter {
 	w := &goWriter{name: "ztable.go"}
 	w.p("// %s\n\n", Header)
 	w.p("package hal\n\n")
+	w.p("import %q\n\n", ToolingImport)
 	w.p("// The Go type of each op's functions.\n")
 	w.p("type (\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\t%s = %s\n", fnType(op), op.Signature())
 	}
-	w.p(")\n\n")
-	w.p(`// DispatchTable holds, per op, the variant chosen at init and a func value
-// bound to it. Calling through Table is an indirect call; when the variant
-// is assembly it also passes through the ABI wrapper the Go toolchain puts
-// in front of every assembly function used as a func value. It exists to
-// measure that cost and for callers that store operations in data; the
-// exported functions of this package are the cheaper binding. It is
-// tooling (see the package documentation, "Tooling").
-`)
-	w.p("type DispatchTable struct {\n")
-	for i := range spec.Ops {
-		op := &spec.Ops[i]
-		doc := op.TableDoc
-		if doc == "" {
-			// A doc link must name something exported: an op whose Go
-			// function is unexported (the 128-bit ops behind Uint128's
-			// methods) links to the type that exports it.
-			switch {
-			case token.IsExported(op.GoName):
-				doc = fmt.Sprintf("%s is the row of op %q (see [%s]).", op.ExportName(), op.Name, op.GoName)
-			case op.Uint128:
-				doc = fmt.Sprintf("%s is the row of op %q (see [Uint128]).", op.ExportName(), op.Name)
-			default:
-				doc = fmt.Sprintf("%s is the row of op %q.", op.ExportName(), op.Name)
-			}
-		}
-		w.doc(doc)
-		w.p("%s Entry[%s]\n", op.ExportName(), fnType(op))
-	}
-	w.p("}\n")
+	w.p(")\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\n// %s builds op %s's archOps row from its variants, in order of\n", rowFunc(op), op.Name)
 		w.p("// preference; sel is the op's flag byte, nil when there is one variant.\n")
 		w.p("func %s(sel *uint8, vs []variant[%s]) opImpl {\n", rowFunc(op), fnType(op))
-		w.p("\treturn row(%q, sel, func(t *DispatchTable, e Entry[%s]) { t.%s = e }, vs)\n}\n", op.Name, fnType(op), op.ExportName())
+		w.p("\treturn row(%q, sel, func(t *tooling.DispatchTable, e tooling.Entry[%s]) { t.%s = e }, vs)\n}\n", op.Name, fnType(op), op.ExportName())
 	}
 	w.p("\n// specVariants returns op's variants on goarch in a build with\n")
 	w.p("// assembly (not purego, not race), in order of preference, and nil\n")
@@ -690,6 +665,67 @@ func ztableFile(arches []string) *goWriter {
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\t%s(nil, []variant[%s]{{name: %q, fn: %s}}),\n", rowFunc(op), fnType(op), spec.PortableName, op.Symbol(spec.PortableName))
+	}
+	w.p("}\n")
+	return w
+}
+
+// tableDoc is the doc comment of op's DispatchTable field, in package
+// haltool: the spec's TableDoc, else a line that names the op and links
+// hal's function (or, for an op whose Go function is unexported, such as
+// the 128-bit ops behind Uint128's methods, the type that exports it: a
+// doc link must name something exported).
+func tableDoc(op *spec.Op) string {
+	switch {
+	case op.TableDoc != "":
+		return op.TableDoc
+	case token.IsExported(op.GoName):
+		return fmt.Sprintf("%s is the row of op %q (see [hal.%s]).", op.ExportName(), op.Name, op.GoName)
+	case op.Uint128:
+		return fmt.Sprintf("%s is the row of op %q (see [hal.Uint128]).", op.ExportName(), op.Name)
+	}
+	return fmt.Sprintf("%s is the row of op %q.", op.ExportName(), op.Name)
+}
+
+// ztoolingFile: hal/internal/tooling's DispatchTable, the table hal
+// writes, a field per op named by its ExportName.
+func ztoolingFile() *goWriter {
+	w := &goWriter{name: ToolingDir + "/ztable.go"}
+	w.p("// %s\n\n", Header)
+	w.p("package tooling\n\n")
+	w.p("// DispatchTable is hal's dispatch table: per op, the variant chosen and\n")
+	w.p("// a func value bound to it. haltool.DispatchTable has the same fields,\n")
+	w.p("// with their documentation.\n")
+	w.p("type DispatchTable struct {\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		w.p("\t%s Entry[%s]\n", op.ExportName(), op.Signature())
+	}
+	w.p("}\n")
+	return w
+}
+
+// zhaltoolFile: hal/haltool's DispatchTable, with the fields of
+// tooling.DispatchTable (haltool.Table converts a pointer to hal's table
+// into one to this type, which compiles only while the two agree) and a
+// doc comment per field.
+func zhaltoolFile() *goWriter {
+	w := &goWriter{name: HaltoolDir + "/ztable.go"}
+	w.p("// %s\n\n", Header)
+	w.p("package haltool\n\n")
+	w.p(`// DispatchTable holds, per op, the variant chosen at init and a func value
+// bound to it; [Table] returns hal's. Calling through it is an indirect
+// call; when the variant is assembly it also passes through the ABI wrapper
+// the Go toolchain puts in front of every assembly function used as a func
+// value. It exists to measure that cost and for callers that store
+// operations in data; hal's exported functions are the cheaper binding.
+// Each field is the row of one op, named as hal's function for it.
+`)
+	w.p("type DispatchTable struct {\n")
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		w.doc(tableDoc(op))
+		w.p("%s Entry[%s]\n", op.ExportName(), op.Signature())
 	}
 	w.p("}\n")
 	return w
@@ -753,7 +789,7 @@ func zopsTestFile() *goWriter {
 	w := &goWriter{name: "zops_test.go"}
 	w.p("// %s\n\n", Header)
 	w.p("package hal_test\n\n")
-	w.p("import \"github.com/gohal/gohal/hal\"\n\n")
+	w.p("import (\n\t\"github.com/gohal/gohal/hal\"\n\t%q\n)\n\n", HaltoolImport)
 	w.p("// allOps is the spec's op list, in spec order: every build has exactly\n")
 	w.p("// these ops.\n")
 	w.p("var allOps = []string{\n")
@@ -761,8 +797,8 @@ func zopsTestFile() *goWriter {
 		w.p("\t%q,\n", spec.Ops[i].Name)
 	}
 	w.p("}\n\n")
-	w.p("// tableVariant returns the variant that op's row of hal.Table() names.\n")
-	w.p("func tableVariant(op string) string {\n\tt := hal.Table()\n\tswitch op {\n")
+	w.p("// tableVariant returns the variant that op's row of haltool.Table() names.\n")
+	w.p("func tableVariant(op string) string {\n\tt := haltool.Table()\n\tswitch op {\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		w.p("\tcase %q:\n\t\treturn t.%s.Variant\n", op.Name, op.ExportName())
@@ -789,9 +825,9 @@ func zopsTestFile() *goWriter {
 		}
 	}
 	w.p("\t}\n}\n\n")
-	w.p("// tableFuncs calls the func values of hal.Table() as they are now (after\n")
-	w.p("// any Force).\n")
-	w.p("func tableFuncs() opFuncs {\n\tt := hal.Table()\n\treturn opFuncs{\n")
+	w.p("// tableFuncs calls the func values of haltool.Table() as they are now\n")
+	w.p("// (after any haltool.Force).\n")
+	w.p("func tableFuncs() opFuncs {\n\tt := haltool.Table()\n\treturn opFuncs{\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		if exported(op) {

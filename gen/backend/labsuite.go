@@ -443,7 +443,7 @@ func zsuiteNoAsmFile(arches []string) *goWriter {
 
 // tableLoops maps an op's signature (its parameter types, then its result
 // types) to the body of halbench tune's loop over the op's row of
-// hal.Table(): F is the row's func value, W the shared word of the
+// haltool.Table(): F is the row's func value, W the shared word of the
 // pointer's type, A the 16-byte-aligned 128-bit word, T the value type. A
 // signature not listed here fails go generate, so a new op cannot reach
 // tune without a loop.
@@ -524,13 +524,13 @@ func tableLoop(op *spec.Op) (string, error) {
 	return body, nil
 }
 
-// zsuiteTableFile: lab/suite/ztable.go, tune's row of hal.Table() and its loop
+// zsuiteTableFile: lab/suite/ztable.go, tune's row of haltool.Table() and its loop
 // for every op, in every build.
 func zsuiteTableFile() (*goWriter, error) {
 	w := &goWriter{name: SuiteDir + "/ztable.go"}
 	w.p("// %s\n\npackage suite\n\n", Header)
-	w.p("import (\n\t\"sync/atomic\"\n\n\t\"github.com/gohal/gohal/hal\"\n)\n\n")
-	w.wrapped("TableRows maps every op to its row of hal.Table() and a cyclebench.RunLoop body calling the row's func value on the words of x: what halbench tune times for an op the suite has no body of hal's exported function for. Loop reads the row when it is called, so a variant forced before runs.")
+	w.p("import (\n\t\"sync/atomic\"\n\n\t%q\n)\n\n", HaltoolImport)
+	w.wrapped("TableRows maps every op to its row of haltool.Table() and a cyclebench.RunLoop body calling the row's func value on the words of x: what halbench tune times for an op the suite has no body of hal's exported function for. Loop reads the row when it is called, so a variant forced before runs.")
 	w.p("var TableRows = map[string]TableRow{\n")
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
@@ -542,7 +542,7 @@ func zsuiteTableFile() (*goWriter, error) {
 		if strings.Contains(body, "(a") || strings.Contains(body, ", a,") {
 			pre = "a := x.Word128()\n"
 		}
-		w.p("%q: {Field: %q, Loop: func(x *TableWord) func(w, n int) {\n%sf := hal.Table().%s.Func\nreturn %s\n}},\n", op.Name, op.ExportName(), pre, op.ExportName(), body)
+		w.p("%q: {Field: %q, Loop: func(x *TableWord) func(w, n int) {\n%sf := haltool.Table().%s.Func\nreturn %s\n}},\n", op.Name, op.ExportName(), pre, op.ExportName(), body)
 	}
 	w.p("}\n")
 	return w, nil

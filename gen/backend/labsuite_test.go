@@ -126,7 +126,7 @@ func TestSuiteNewOp(t *testing.T) {
 	}
 }
 
-// TestSuiteTableRows: every spec op gets tune's row of hal.Table() and a
+// TestSuiteTableRows: every spec op gets tune's row of haltool.Table() and a
 // loop over it, and an op whose signature has no loop fails generation.
 func TestSuiteTableRows(t *testing.T) {
 	w, err := zsuiteTableFile()
@@ -140,7 +140,7 @@ func TestSuiteTableRows(t *testing.T) {
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		want := fmt.Sprintf("%q: {Field: %q, ", op.Name, op.ExportName())
-		if !strings.Contains(string(src), want) || !strings.Contains(string(src), "hal.Table()."+op.ExportName()+".Func") {
+		if !strings.Contains(string(src), want) || !strings.Contains(string(src), "haltool.Table()."+op.ExportName()+".Func") {
 			t.Errorf("%s: no row %s in ztable.go", op.Name, op.ExportName())
 		}
 	}

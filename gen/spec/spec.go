@@ -152,8 +152,9 @@ type Op struct {
 	// (Pause yields the goroutine there).
 	PortableDoc string
 
-	// TableDoc, if set, is the doc comment of the op's DispatchTable field
-	// (without "// "); the default names the op and links GoName.
+	// TableDoc, if set, is the doc comment of the op's field in package
+	// hal/haltool's DispatchTable (without "// "), so its doc links name
+	// hal's API as [hal.Name]; the default names the op and links GoName.
 	TableDoc string
 
 	// PortableBrief is the variants table's text for the op in
@@ -715,7 +716,7 @@ value found (which equals old when it swapped) and whether it swapped.
 Sequentially consistent.`,
 		TableDoc: `CompareAndSwap128 is the raw 128-bit CAS on a 16-byte-aligned word:
 it returns the value found and whether it swapped. Use it on a
-16-byte-aligned word of your own, or the one [Uint128.Addr] returns
+16-byte-aligned word of your own, or the one [hal.Uint128.Addr] returns
 while the 128-bit ops run hardware variants.`,
 	},
 	{
@@ -765,9 +766,9 @@ changed *addr, when spins runs out first. The Go scheduler cannot preempt
 the assembly: SpinLockUint32 calls it with at most spinLockCap spins.`,
 		PortableDoc:   "In the portable build it is a Go loop over sync/atomic whose pause is runtime.Gosched.",
 		PortableBrief: "a Go loop, Gosched as pause",
-		TableDoc: `SpinLockUint32 is the acquire loop of [SpinLockUint32] in one call of
+		TableDoc: `SpinLockUint32 is the acquire loop of [hal.SpinLockUint32] in one call of
 the chosen variant, without its cap: the assembly cannot be preempted, so
-keep spins as small as [SpinLockUint32] does (it splits a larger budget
+keep spins as small as [hal.SpinLockUint32] does (it splits a larger budget
 into calls of at most a fixed number of spins).`,
 	},
 	{

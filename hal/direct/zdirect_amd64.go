@@ -188,7 +188,7 @@ func FenceMfence()
 // cx16): LOCK CMPXCHG16B; faults on a word not 16-byte aligned.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has cx16 (see hal.Runnable).
+// caller must make sure the CPU has cx16 (see haltool.Runnable).
 //
 //go:noescape
 func CompareAndSwap128Cmpxchg16b(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
@@ -200,7 +200,7 @@ func CompareAndSwap128Cmpxchg16b(addr *[2]uint64, oldLo, oldHi, newLo, newHi uin
 // instruction and fenced store).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has avxatomic (see hal.Runnable).
+// caller must make sure the CPU has avxatomic (see haltool.Runnable).
 //
 //go:noescape
 func Load128Vmovdqa(addr *[2]uint64) (lo, hi uint64)
@@ -210,7 +210,7 @@ func Load128Vmovdqa(addr *[2]uint64) (lo, hi uint64)
 // is 0), so it needs the line exclusively.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has cx16 (see hal.Runnable).
+// caller must make sure the CPU has cx16 (see haltool.Runnable).
 //
 //go:noescape
 func Load128Cmpxchg16b(addr *[2]uint64) (lo, hi uint64)
@@ -221,7 +221,7 @@ func Load128Cmpxchg16b(addr *[2]uint64) (lo, hi uint64)
 // moves before it), cheaper than MFENCE.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has avxatomic (see hal.Runnable).
+// caller must make sure the CPU has avxatomic (see haltool.Runnable).
 //
 //go:noescape
 func Store128Vmovdqa(addr *[2]uint64, lo, hi uint64)
@@ -230,7 +230,7 @@ func Store128Vmovdqa(addr *[2]uint64, lo, hi uint64)
 // CMPXCHG16B loop from a first guess of 0: locked, so sequentially consistent.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has cx16 (see hal.Runnable).
+// caller must make sure the CPU has cx16 (see haltool.Runnable).
 //
 //go:noescape
 func Store128Cmpxchg16b(addr *[2]uint64, lo, hi uint64)
@@ -239,7 +239,7 @@ func Store128Cmpxchg16b(addr *[2]uint64, lo, hi uint64)
 // for earlier instructions to execute before reading the TSC.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has rdtscp (see hal.Runnable).
+// caller must make sure the CPU has rdtscp (see haltool.Runnable).
 func CyclesRdtscp() uint64
 
 // CyclesLfenceRdtsc is variant "lfence_rdtsc" of cycles: LFENCE; RDTSC: LFENCE
@@ -260,7 +260,7 @@ func SpinLockUint32Pause(addr *uint32, spins uint32) (acquired bool)
 // IA32_TSC_AUX, where Linux keeps node<<12 | cpu; the low 12 bits are the CPU.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has rdpid, tscaux (see hal.Runnable).
+// caller must make sure the CPU has rdpid, tscaux (see haltool.Runnable).
 func CPURdpid() int
 
 // CPURdtscp is variant "rdtscp" of cpu (requires rdtscp, tscaux): RDTSCP: the
@@ -268,7 +268,7 @@ func CPURdpid() int
 // instructions, so slower than RDPID.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has rdtscp, tscaux (see hal.Runnable).
+// caller must make sure the CPU has rdtscp, tscaux (see haltool.Runnable).
 func CPURdtscp() int
 
 // CPULsl is variant "lsl" of cpu (requires cpunodeseg): LSL of selector 0x7b:
@@ -276,12 +276,12 @@ func CPURdtscp() int
 // getcpu reads it without RDPID.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has cpunodeseg (see hal.Runnable).
+// caller must make sure the CPU has cpunodeseg (see haltool.Runnable).
 func CPULsl() int
 
 // CPUSyscall is variant "syscall" of cpu (requires linux): SYSCALL getcpu(2)
 // (number 309): a round trip into the kernel.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has linux (see hal.Runnable).
+// caller must make sure the CPU has linux (see haltool.Runnable).
 func CPUSyscall() int

@@ -21,7 +21,7 @@ func PauseYield()
 // SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func CompareAndSwapUint32Lse(addr *uint32, old, new uint32) (swapped bool)
@@ -39,7 +39,7 @@ func CompareAndSwapUint32Llsc(addr *uint32, old, new uint32) (swapped bool)
 // SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func CompareAndSwapUint64Lse(addr *uint64, old, new uint64) (swapped bool)
@@ -57,7 +57,7 @@ func CompareAndSwapUint64Llsc(addr *uint64, old, new uint64) (swapped bool)
 // SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func CompareAndSwapUintptrLse(addr *uintptr, old, new uintptr) (swapped bool)
@@ -74,7 +74,7 @@ func CompareAndSwapUintptrLlsc(addr *uintptr, old, new uintptr) (swapped bool)
 // LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAddUint32Lse(addr *uint32, delta uint32) (old uint32)
@@ -91,7 +91,7 @@ func FetchAddUint32Llsc(addr *uint32, delta uint32) (old uint32)
 // LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAddUint64Lse(addr *uint64, delta uint64) (old uint64)
@@ -108,7 +108,7 @@ func FetchAddUint64Llsc(addr *uint64, delta uint64) (old uint64)
 // instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func SwapUint32Lse(addr *uint32, new uint32) (old uint32)
@@ -125,7 +125,7 @@ func SwapUint32Llsc(addr *uint32, new uint32) (old uint32)
 // instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func SwapUint64Lse(addr *uint64, new uint64) (old uint64)
@@ -143,7 +143,7 @@ func SwapUint64Llsc(addr *uint64, new uint64) (old uint64)
 // and.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchOrUint32Lse(addr *uint32, mask uint32) (old uint32)
@@ -161,7 +161,7 @@ func FetchOrUint32Llsc(addr *uint32, mask uint32) (old uint32)
 // and.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchOrUint64Lse(addr *uint64, mask uint64) (old uint64)
@@ -179,7 +179,7 @@ func FetchOrUint64Llsc(addr *uint64, mask uint64) (old uint64)
 // and.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAndUint32Lse(addr *uint32, mask uint32) (old uint32)
@@ -197,7 +197,7 @@ func FetchAndUint32Llsc(addr *uint32, mask uint32) (old uint32)
 // and.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAndUint64Lse(addr *uint64, mask uint64) (old uint64)
@@ -215,7 +215,7 @@ func FetchAndUint64Llsc(addr *uint64, mask uint64) (old uint64)
 // SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAddUintptrLse(addr *uintptr, delta uintptr) (old uintptr)
@@ -232,7 +232,7 @@ func FetchAddUintptrLlsc(addr *uintptr, delta uintptr) (old uintptr)
 // LSE instruction with acquire+release (the AL forms CASAL, LDADDAL, SWPAL).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func SwapUintptrLse(addr *uintptr, new uintptr) (old uintptr)
@@ -250,7 +250,7 @@ func SwapUintptrLlsc(addr *uintptr, new uintptr) (old uintptr)
 // acquire allows.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has lrcpc (see hal.Runnable).
+// caller must make sure the CPU has lrcpc (see haltool.Runnable).
 //
 //go:noescape
 func LoadAcquireUintptrLdapr(addr *uintptr) uintptr
@@ -276,7 +276,7 @@ func StoreReleaseUintptrStlr(addr *uintptr, val uintptr)
 // allows.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has lrcpc (see hal.Runnable).
+// caller must make sure the CPU has lrcpc (see haltool.Runnable).
 //
 //go:noescape
 func LoadAcquireUint32Ldapr(addr *uint32) uint32
@@ -294,7 +294,7 @@ func LoadAcquireUint32Ldar(addr *uint32) uint32
 // allows.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has lrcpc (see hal.Runnable).
+// caller must make sure the CPU has lrcpc (see haltool.Runnable).
 //
 //go:noescape
 func LoadAcquireUint64Ldapr(addr *uint64) uint64
@@ -331,7 +331,7 @@ func FenceDmb()
 // (WORD-encoded; the relaxed CASP would not order).
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func CompareAndSwap128Lse(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
@@ -349,7 +349,7 @@ func CompareAndSwap128Llsc(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (
 // 0 (WORD-encoded): returns the value, acquire and release; it writes.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func Load128Lse(addr *[2]uint64) (lo, hi uint64)
@@ -367,7 +367,7 @@ func Load128Llsc(addr *[2]uint64) (lo, hi uint64)
 // (WORD-encoded) from a first guess read with LDP: acquire and release.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func Store128Lse(addr *[2]uint64, lo, hi uint64)
@@ -390,7 +390,7 @@ func CyclesCntvct() uint64
 // LDR test, ISB while held, CASALW 0→1 when free.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has atomics (see hal.Runnable).
+// caller must make sure the CPU has atomics (see haltool.Runnable).
 //
 //go:noescape
 func SpinLockUint32Lse(addr *uint32, spins uint32) (acquired bool)
@@ -408,5 +408,5 @@ func SpinLockUint32Llsc(addr *uint32, spins uint32) (acquired bool)
 // instruction.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has linux (see hal.Runnable).
+// caller must make sure the CPU has linux (see haltool.Runnable).
 func CPUSyscall() int

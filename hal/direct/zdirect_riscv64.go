@@ -288,5 +288,5 @@ func SpinLockUint32Llsc(addr *uint32, spins uint32) (acquired bool)
 // instruction.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has linux (see hal.Runnable).
+// caller must make sure the CPU has linux (see haltool.Runnable).
 func CPUSyscall() int

@@ -324,5 +324,5 @@ func SpinLockUint32Cs(addr *uint32, spins uint32) (acquired bool)
 // (number 311): a round trip into the kernel.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has linux (see hal.Runnable).
+// caller must make sure the CPU has linux (see haltool.Runnable).
 func CPUSyscall() int

@@ -1,13 +1,12 @@
 // Package binding names the ways hal's exported function for an op reaches
 // its variant.
 //
-// The constants are the values of hal.Binding. The generator (module
-// github.com/gohal/gohal/gen, which imports this package through its
-// replace directive: the module path is under github.com/gohal/gohal, so
-// Go's internal rule lets it), package hal, cmd/halbench and the tests all
-// use them, so the names cannot drift apart. It is internal because only
-// gohal's own code needs the names; a user reads hal.Binding's result as a
-// string.
+// The generator (module github.com/gohal/gohal/gen, which imports this
+// package through its replace directive: the module path is under
+// github.com/gohal/gohal, so Go's internal rule lets it) and package hal
+// use them, so the names cannot drift apart. Users see them as package
+// hal/haltool's BindingKind constants, the values of haltool.Binding,
+// which are these converted (a test there holds the two lists equal).
 //
 // The rules that decide an op's binding are written once, in the
 // generator's documentation ("Bindings"); the comments here only say what
@@ -30,7 +29,7 @@ const (
 	// op's flag entry (as Flag). hal sets the guard, at init and under
 	// Force, only when the chosen variant is not what the intrinsic runs
 	// on this CPU, so the default path has no call and an override
-	// (GOHAL, hal.Force) still reaches its variant.
+	// (GOHAL, haltool.Force) still reaches its variant.
 	Guarded Kind = "guarded"
 	// Flag: an entry that reads the op's one-byte flag, set at init, and
 	// branches to (assembly) or calls (Go entry) the chosen variant.

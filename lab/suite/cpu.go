@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/binding"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 
@@ -47,7 +47,7 @@ func init() {
 		use(uint64(v))
 	})
 	dispatch("cpu", ModeTable, func(b *testing.B) {
-		v, t := 0, hal.Table()
+		v, t := 0, haltool.Table()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			v += t.CPU.Func()
@@ -78,7 +78,7 @@ func init() {
 			continue
 		}
 		dispatch("cpu", variant, func(b *testing.B) {
-			restore, err := hal.Force("cpu", variant)
+			restore, err := haltool.Force("cpu", variant)
 			if err != nil {
 				b.Fatalf("cpu/%s: %v", variant, err)
 			}
@@ -96,13 +96,13 @@ func init() {
 
 // cpuVariantMeasured reports whether hal can switch cpu to variant here.
 func cpuVariantMeasured(variant string) bool {
-	if hal.Binding("cpu") == binding.Static {
+	if haltool.Binding("cpu") == haltool.Static {
 		return false
 	}
-	vs, _ := hal.Variants("cpu")
+	vs, _ := haltool.Variants("cpu")
 	for _, v := range vs {
 		if v.Name == variant {
-			ok, _ := hal.Runnable("cpu", variant)
+			ok, _ := haltool.Runnable("cpu", variant)
 			return ok
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	haldispatch "github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 
@@ -17,7 +18,7 @@ import (
 // only in the binding.
 const (
 	// ModeAPI calls hal's exported function exactly as a user does,
-	// whatever its binding in this build (hal.Binding: the inlined
+	// whatever its binding in this build (haltool.Binding: the inlined
 	// intrinsic, flag-reading assembly or single-variant assembly).
 	ModeAPI = "api"
 	// ModeInline uses the sync/atomic intrinsic, which the compiler
@@ -31,7 +32,7 @@ const (
 	// variants, else lab/probe's flag probe (<Op>Flagged), the one
 	// variant behind the same test.
 	ModeFlag = "flag"
-	// ModeTable calls the func value in hal.Table(): an indirect call,
+	// ModeTable calls the func value in haltool.Table(): an indirect call,
 	// plus the ABI wrapper in front of an assembly function.
 	ModeTable = "table"
 	// ModeClosure calls a func value that is a Go closure over the
@@ -124,11 +125,11 @@ next:
 func init() {
 	for _, sec := range []string{"Dispatch", "Contended"} {
 		for _, l := range [][2]string{
-			{ModeAPI, "hal's exported function as a user calls it, whatever its binding (hal.Binding)"},
+			{ModeAPI, "hal's exported function as a user calls it, whatever its binding (haltool.Binding)"},
 			{ModeInline, "the sync/atomic intrinsic, inlined by the compiler"},
 			{ModeDirect, "the chosen variant's assembly in hal/direct, called directly (ABI0, no dispatch)"},
 			{ModeFlag, "assembly that tests a one-byte flag first: hal's entry for a multi-variant op, else probe.<Op>Flagged"},
-			{ModeTable, "hal.Table()'s func value: indirect call + ABI0 wrapper"},
+			{ModeTable, "haltool.Table()'s func value: indirect call + ABI0 wrapper"},
 			{ModeClosure, "a table entry that is a Go closure over the intrinsic (or over hal's function): indirect call, no wrapper"},
 			{ModeStatic, "direct.Static<Op>: the variant a gohal_static build compiles in, no flag"},
 			{ModeGeneric, "portable Go: CAS loop for fetch-add/swap, mutex for cas128, Gosched for pause, monotonic clock for cycles"},
@@ -162,7 +163,7 @@ func variant(op string) string {
 	return ""
 }
 
-// closures is a dispatch table like hal.Table() whose entries are Go
+// closures is a dispatch table like haltool.Table() whose entries are Go
 // closures. It is a package variable, so the compiler cannot see through
 // the func values: every call is indirect.
 var closures = struct {
@@ -291,7 +292,7 @@ func addDispatch() {
 		use(v)
 	})
 	dispatch("fetchadd64", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell), uint64(0), hal.Table()
+		c, v, t := new(cell), uint64(0), haltool.Table()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			v = t.FetchAddUint64.Func(&c.v, 1)
@@ -348,7 +349,7 @@ func addDispatch() {
 		use(v)
 	})
 	dispatch("cas64", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell), uint64(0), hal.Table()
+		c, v, t := new(cell), uint64(0), haltool.Table()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			if t.CompareAndSwapUint64.Func(&c.v, v, v+1) {
@@ -390,7 +391,7 @@ func addDispatch() {
 		use(v)
 	})
 	dispatch("swap64", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell), uint64(0), hal.Table()
+		c, v, t := new(cell), uint64(0), haltool.Table()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			v = t.SwapUint64.Func(&c.v, v+1)
@@ -443,7 +444,7 @@ func addDispatch() {
 		use(v)
 	})
 	dispatch("loadacquire64", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell), uint64(0), hal.Table()
+		c, v, t := new(cell), uint64(0), haltool.Table()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			v = t.LoadAcquireUint64.Func(&c.v)
@@ -470,7 +471,7 @@ func addDispatch() {
 		m.Stop()
 	})
 	dispatch("pause", ModeTable, func(b *testing.B) {
-		t := hal.Table()
+		t := haltool.Table()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			t.Pause.Func()
@@ -506,7 +507,7 @@ func addDispatch() {
 		use(v)
 	})
 	dispatch("cas128", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell128), uint64(0), hal.Table()
+		c, v, t := new(cell128), uint64(0), haltool.Table()
 		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
@@ -558,7 +559,7 @@ func addDispatch() {
 		use(v)
 	})
 	dispatch("cycles", ModeTable, func(b *testing.B) {
-		v, t := uint64(0), hal.Table()
+		v, t := uint64(0), haltool.Table()
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			v = t.Cycles.Func()
@@ -612,7 +613,7 @@ func addContended() {
 		})
 	})
 	contended("fetchadd64", ModeTable, false, func(b *testing.B, threads int) {
-		c, t := new(cell), hal.Table()
+		c, t := new(cell), haltool.Table()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {
@@ -680,7 +681,7 @@ func addContended() {
 		})
 	})
 	contended("cas64", ModeTable, true, func(b *testing.B, threads int) {
-		c, t := new(cell), hal.Table()
+		c, t := new(cell), haltool.Table()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			v := atomic.LoadUint64(&c.v)
 			for range n {
@@ -730,7 +731,7 @@ func addContended() {
 		})
 	})
 	contended("swap64", ModeTable, true, func(b *testing.B, threads int) {
-		c, t := new(cell), hal.Table()
+		c, t := new(cell), haltool.Table()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {
@@ -789,7 +790,7 @@ func addContended() {
 		})
 	})
 	contended("loadacquire64", ModeTable, true, func(b *testing.B, threads int) {
-		c, t := new(cell), hal.Table()
+		c, t := new(cell), haltool.Table()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64
 			for range n {
@@ -828,7 +829,7 @@ func addContended() {
 		})
 	})
 	contended("cas128", ModeTable, false, func(b *testing.B, threads int) {
-		c, t := new(cell128), hal.Table()
+		c, t := new(cell128), haltool.Table()
 		a := c.word()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			v, _ := c.u.Load()

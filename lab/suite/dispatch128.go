@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 
@@ -59,7 +60,7 @@ func add128() {
 		use(v)
 	})
 	dispatch("load128", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell128), uint64(0), hal.Table()
+		c, v, t := new(cell128), uint64(0), haltool.Table()
 		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
@@ -101,7 +102,7 @@ func add128() {
 		use(v)
 	})
 	dispatch("store128", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell128), uint64(0), hal.Table()
+		c, v, t := new(cell128), uint64(0), haltool.Table()
 		a := c.word()
 		m := cyclebench.Start(b)
 		for b.Loop() {
@@ -147,7 +148,7 @@ func add128() {
 		})
 	})
 	contended("load128", ModeTable, true, func(b *testing.B, threads int) {
-		c, t := new(cell128), hal.Table()
+		c, t := new(cell128), haltool.Table()
 		a := c.word()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			var v uint64

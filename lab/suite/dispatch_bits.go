@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 
@@ -51,7 +52,7 @@ func addBits() {
 		use(v)
 	})
 	dispatch("fetchor64", ModeTable, func(b *testing.B) {
-		t := hal.Table()
+		t := haltool.Table()
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
 		for b.Loop() {
@@ -104,7 +105,7 @@ func addBits() {
 		use(v)
 	})
 	dispatch("fetchand64", ModeTable, func(b *testing.B) {
-		t := hal.Table()
+		t := haltool.Table()
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
 		for b.Loop() {

@@ -7,8 +7,8 @@ import (
 	"github.com/gohal/gohal/hal"
 )
 
-// TableRow is one op's row of hal.Table() as halbench tune times it: the
-// row's field name in hal.DispatchTable, and Loop, which returns a
+// TableRow is one op's row of haltool.Table() as halbench tune times it: the
+// row's field name in haltool.DispatchTable, and Loop, which returns a
 // cyclebench.RunLoop body calling the row's func value on x. gen writes
 // TableRows (ztable.go) from the spec: every op, with a loop shaped by its
 // signature.

@@ -5,16 +5,17 @@ package suite
 import (
 	"sync/atomic"
 
-	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
-// TableRows maps every op to its row of hal.Table() and a cyclebench.RunLoop
-// body calling the row's func value on the words of x: what halbench tune
-// times for an op the suite has no body of hal's exported function for. Loop
-// reads the row when it is called, so a variant forced before runs.
+// TableRows maps every op to its row of haltool.Table() and a
+// cyclebench.RunLoop body calling the row's func value on the words of x: what
+// halbench tune times for an op the suite has no body of hal's exported
+// function for. Loop reads the row when it is called, so a variant forced
+// before runs.
 var TableRows = map[string]TableRow{
 	"pause": {Field: "Pause", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().Pause.Func
+		f := haltool.Table().Pause.Func
 		return func(_, n int) {
 			for range n {
 				f()
@@ -22,7 +23,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"cas32": {Field: "CompareAndSwapUint32", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().CompareAndSwapUint32.Func
+		f := haltool.Table().CompareAndSwapUint32.Func
 		return func(_, n int) {
 			for range n {
 				o := atomic.LoadUint32(&x.U32)
@@ -31,7 +32,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"cas64": {Field: "CompareAndSwapUint64", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().CompareAndSwapUint64.Func
+		f := haltool.Table().CompareAndSwapUint64.Func
 		return func(_, n int) {
 			for range n {
 				o := atomic.LoadUint64(&x.U64)
@@ -40,7 +41,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"casuintptr": {Field: "CompareAndSwapUintptr", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().CompareAndSwapUintptr.Func
+		f := haltool.Table().CompareAndSwapUintptr.Func
 		return func(_, n int) {
 			for range n {
 				o := atomic.LoadUintptr(&x.Uptr)
@@ -49,7 +50,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"fetchadd32": {Field: "FetchAddUint32", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().FetchAddUint32.Func
+		f := haltool.Table().FetchAddUint32.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.U32, 1)
@@ -57,7 +58,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"fetchadd64": {Field: "FetchAddUint64", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().FetchAddUint64.Func
+		f := haltool.Table().FetchAddUint64.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.U64, 1)
@@ -65,7 +66,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"swap32": {Field: "SwapUint32", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().SwapUint32.Func
+		f := haltool.Table().SwapUint32.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.U32, 1)
@@ -73,7 +74,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"swap64": {Field: "SwapUint64", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().SwapUint64.Func
+		f := haltool.Table().SwapUint64.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.U64, 1)
@@ -81,7 +82,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"fetchor32": {Field: "FetchOrUint32", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().FetchOrUint32.Func
+		f := haltool.Table().FetchOrUint32.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.U32, 1)
@@ -89,7 +90,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"fetchor64": {Field: "FetchOrUint64", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().FetchOrUint64.Func
+		f := haltool.Table().FetchOrUint64.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.U64, 1)
@@ -97,7 +98,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"fetchand32": {Field: "FetchAndUint32", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().FetchAndUint32.Func
+		f := haltool.Table().FetchAndUint32.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.U32, 1)
@@ -105,7 +106,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"fetchand64": {Field: "FetchAndUint64", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().FetchAndUint64.Func
+		f := haltool.Table().FetchAndUint64.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.U64, 1)
@@ -113,7 +114,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"fetchadduintptr": {Field: "FetchAddUintptr", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().FetchAddUintptr.Func
+		f := haltool.Table().FetchAddUintptr.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.Uptr, 1)
@@ -121,7 +122,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"swapuintptr": {Field: "SwapUintptr", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().SwapUintptr.Func
+		f := haltool.Table().SwapUintptr.Func
 		return func(_, n int) {
 			for range n {
 				f(&x.Uptr, 1)
@@ -129,7 +130,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"loadacquireuintptr": {Field: "LoadAcquireUintptr", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().LoadAcquireUintptr.Func
+		f := haltool.Table().LoadAcquireUintptr.Func
 		return func(_, n int) {
 			var s uintptr
 			for range n {
@@ -139,7 +140,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"storereleaseuintptr": {Field: "StoreReleaseUintptr", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().StoreReleaseUintptr.Func
+		f := haltool.Table().StoreReleaseUintptr.Func
 		return func(w, n int) {
 			for i := range n {
 				f(&x.Uptr, uintptr(w<<24|i))
@@ -147,7 +148,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"loadacquire32": {Field: "LoadAcquireUint32", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().LoadAcquireUint32.Func
+		f := haltool.Table().LoadAcquireUint32.Func
 		return func(_, n int) {
 			var s uint32
 			for range n {
@@ -157,7 +158,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"loadacquire64": {Field: "LoadAcquireUint64", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().LoadAcquireUint64.Func
+		f := haltool.Table().LoadAcquireUint64.Func
 		return func(_, n int) {
 			var s uint64
 			for range n {
@@ -167,7 +168,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"storerelease32": {Field: "StoreReleaseUint32", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().StoreReleaseUint32.Func
+		f := haltool.Table().StoreReleaseUint32.Func
 		return func(w, n int) {
 			for i := range n {
 				f(&x.U32, uint32(w<<24|i))
@@ -175,7 +176,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"storerelease64": {Field: "StoreReleaseUint64", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().StoreReleaseUint64.Func
+		f := haltool.Table().StoreReleaseUint64.Func
 		return func(w, n int) {
 			for i := range n {
 				f(&x.U64, uint64(w)<<32|uint64(i))
@@ -183,7 +184,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"fence": {Field: "Fence", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().Fence.Func
+		f := haltool.Table().Fence.Func
 		return func(_, n int) {
 			for range n {
 				f()
@@ -192,7 +193,7 @@ var TableRows = map[string]TableRow{
 	}},
 	"cas128": {Field: "CompareAndSwap128", Loop: func(x *TableWord) func(w, n int) {
 		a := x.Word128()
-		f := hal.Table().CompareAndSwap128.Func
+		f := haltool.Table().CompareAndSwap128.Func
 		return func(_, n int) {
 			var lo, hi uint64
 			for range n {
@@ -202,7 +203,7 @@ var TableRows = map[string]TableRow{
 	}},
 	"load128": {Field: "Load128", Loop: func(x *TableWord) func(w, n int) {
 		a := x.Word128()
-		f := hal.Table().Load128.Func
+		f := haltool.Table().Load128.Func
 		return func(_, n int) {
 			var s uint64
 			for range n {
@@ -214,7 +215,7 @@ var TableRows = map[string]TableRow{
 	}},
 	"store128": {Field: "Store128", Loop: func(x *TableWord) func(w, n int) {
 		a := x.Word128()
-		f := hal.Table().Store128.Func
+		f := haltool.Table().Store128.Func
 		return func(w, n int) {
 			for i := range n {
 				f(a, uint64(i), uint64(w))
@@ -222,7 +223,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"cycles": {Field: "Cycles", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().Cycles.Func
+		f := haltool.Table().Cycles.Func
 		return func(_, n int) {
 			var s uint64
 			for range n {
@@ -232,7 +233,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"spinlock32": {Field: "SpinLockUint32", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().SpinLockUint32.Func
+		f := haltool.Table().SpinLockUint32.Func
 		return func(_, n int) {
 			for range n {
 				if f(&x.U32, 1<<10) {
@@ -242,7 +243,7 @@ var TableRows = map[string]TableRow{
 		}
 	}},
 	"cpu": {Field: "CPU", Loop: func(x *TableWord) func(w, n int) {
-		f := hal.Table().CPU.Func
+		f := haltool.Table().CPU.Func
 		return func(_, n int) {
 			s := 0
 			for range n {

@@ -2,7 +2,7 @@
 // builds for arm64 (and gen/s390x's TestIntrinsicBindings for s390x) and
 // reads back: one small function per guarded op, each calling hal's
 // exported function, which the compiler inlines. It prints the results and
-// hal.Inlined for each op, so the tests can also run it under qemu and see
+// haltool.Inlined for each op, so the tests can also run it under qemu and see
 // which code ran.
 package main
 
@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 var word uint64 = 40
@@ -27,5 +28,5 @@ func main() {
 	a := callFetchAdd(&word)
 	b := callCAS(&word)
 	c := callSwap(&word)
-	fmt.Println(a, b, c, word, hal.Inlined("fetchadd64"), hal.Inlined("cas64"), hal.Inlined("swap64"))
+	fmt.Println(a, b, c, word, haltool.Inlined("fetchadd64"), haltool.Inlined("cas64"), haltool.Inlined("swap64"))
 }

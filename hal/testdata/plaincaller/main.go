@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/hal/haltool"
 )
 
 type msg struct {
@@ -58,5 +59,5 @@ func main() {
 	publish32(&m, 1)
 	publish64(&m, 2)
 	publishUintptr(&m, 3)
-	fmt.Println(handoff(&m), m.flag, m.flag6, m.flagp, hal.Binding("storerelease32"))
+	fmt.Println(handoff(&m), m.flag, m.flag6, m.flagp, haltool.Binding("storerelease32"))
 }
