@@ -10,7 +10,7 @@
 // (ABI0), with no wrapper and no flag test; the same function used as a
 // func value goes through the ABI wrapper the Go toolchain puts in front of
 // assembly. Nothing here checks the CPU: calling a variant whose features
-// the CPU lacks (hal.Runnable says which) raises SIGILL. Use package hal
+// the CPU lacks (haltool.Runnable says which) raises SIGILL. Use package hal
 // unless you are measuring, or have checked the features yourself.
 //
 // The 128-bit functions agree with each other and with hal's hardware
@@ -25,6 +25,19 @@
 // hal.Uint128.Addr panics while a portable 128-bit variant runs, naming it
 // and why, instead of handing out a word the two would share. A word of
 // your own (16-byte aligned) used only with this package is always safe.
+//
+// # Exports per GOARCH
+//
+// What the package exports differs per GOARCH, by design: each function is
+// one architecture's instruction sequence, named by it (FetchAddUint64Lse
+// exists on arm64 only, FetchAddUint64Lock on amd64 only), so the set is
+// the GOARCH's variants in docs/variants.md, and Static<Op> exists only
+// for an op with an assembly variant there (not the 128-bit ops on
+// riscv64, ppc64le and loong64, whose only variant is hal's Go fallback).
+// With the purego tag, and on a GOARCH without a backend, there is nothing
+// to export. Making the set uniform would mean
+// functions that cannot run, or names that lie about the instruction;
+// code that names a variant sits behind that GOARCH's build constraint.
 //
 // Besides the variants the package has Static<Op>: the op with the
 // variant a gohal_static build of hal compiles in, chosen from the
