@@ -59,7 +59,7 @@ func Select(f *Features, ops []Op, override Override) ([]Choice, error) {
 		}
 		if miss := missing(f, op.Variants[idx]); miss != "" {
 			return nil, &OverrideError{Op: name, Variant: v, Missing: miss,
-				Msg: fmt.Sprintf("op %q variant %q needs CPU feature %q, which this CPU lacks", name, v, miss)}
+				Msg: fmt.Sprintf("op %q variant %q needs CPU feature %q, which this CPU lacks%s", name, v, miss, f.probe(miss))}
 		}
 	}
 	out := make([]Choice, 0, len(ops))
@@ -86,7 +86,7 @@ func best(f *Features, op Op) (Choice, bool) {
 	for i, v := range op.Variants {
 		miss := missing(f, v)
 		if miss != "" {
-			passed = append(passed, fmt.Sprintf("%s needs %s", v.Name, miss))
+			passed = append(passed, fmt.Sprintf("%s needs %s%s", v.Name, miss, f.probe(miss)))
 			continue
 		}
 		var why string
@@ -94,7 +94,7 @@ func best(f *Features, op Op) (Choice, bool) {
 		case len(op.Variants) == 1:
 			why = "only variant"
 		case len(v.Requires) > 0 && len(passed) == 0:
-			why = "preferred; CPU has " + strings.Join(v.Requires, ", ")
+			why = "preferred; CPU has " + strings.Join(v.Requires, ", ") + probes(f, v.Requires)
 		case len(passed) == 0:
 			why = "preferred"
 		default:
@@ -103,6 +103,15 @@ func best(f *Features, op Op) (Choice, bool) {
 		return Choice{Op: op.Name, Variant: v.Name, Index: i, Reason: why}, true
 	}
 	return Choice{}, false
+}
+
+// probes is what the probes of features found, each in parentheses.
+func probes(f *Features, features []string) string {
+	var s string
+	for _, r := range features {
+		s += f.probe(r)
+	}
+	return s
 }
 
 func missing(f *Features, v Variant) string {
