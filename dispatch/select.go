@@ -94,7 +94,7 @@ func best(f *Features, op Op) (Choice, bool) {
 		case len(op.Variants) == 1:
 			why = "only variant"
 		case len(v.Requires) > 0 && len(passed) == 0:
-			why = "preferred; CPU has " + strings.Join(v.Requires, ", ") + probes(f, v.Requires)
+			why = "preferred; " + has(f, v.Requires)
 		case len(passed) == 0:
 			why = "preferred"
 		default:
@@ -105,13 +105,21 @@ func best(f *Features, op Op) (Choice, bool) {
 	return Choice{}, false
 }
 
-// probes is what the probes of features found, each in parentheses.
-func probes(f *Features, features []string) string {
-	var s string
+// has says that f has the features: "CPU has a, b" for those read from
+// the CPU, and what the probe found for each found by one.
+func has(f *Features, features []string) string {
+	var cpu, parts []string
 	for _, r := range features {
-		s += f.probe(r)
+		if p := f.Probes[r]; p != "" {
+			parts = append(parts, p)
+		} else {
+			cpu = append(cpu, r)
+		}
 	}
-	return s
+	if len(cpu) > 0 {
+		parts = append([]string{"CPU has " + strings.Join(cpu, ", ")}, parts...)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func missing(f *Features, v Variant) string {
