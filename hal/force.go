@@ -20,9 +20,6 @@ import (
 // variant but the one compiled in; nothing changes then. (Forcing the
 // compiled-in variant of a static build changes nothing and succeeds.)
 func Force(op, variant string) (restore func(), err error) {
-	if op == fenceHeavyOp {
-		return forceFenceHeavy(variant)
-	}
 	override := dispatch.Override{{Op: op, Variant: variant}}
 	if staticBuild {
 		if _, err := selectStatic(dispatch.Host(), override, staticLevel, staticVariant); err != nil {

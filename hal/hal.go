@@ -22,12 +22,8 @@ func init() {
 	// GOHAL is parsed here, once; everything after takes the pairs.
 	override, err := dispatch.ParseOverride(os.Getenv(dispatch.EnvVar))
 	var choices []Choice
-	var pair Choice
 	if err == nil {
-		choices, err = choose(dispatch.Host(), withoutFenceHeavy(override))
-	}
-	if err == nil {
-		pair, err = chooseFenceHeavy(override)
+		choices, err = choose(dispatch.Host(), override)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gohal:", err)
@@ -39,7 +35,6 @@ func init() {
 		}
 	}
 	selected = choices
-	applyFenceHeavy(pair)
 }
 
 // choose returns this build's choices for CPU f with override: the
@@ -189,6 +184,7 @@ func apply(c Choice) error {
 			*op.sel = uint8(i)
 		}
 		setGuards(c)
+		setFenceLight(c)
 		v.set(&table, c.Reason)
 		return nil
 	}
@@ -205,10 +201,9 @@ func findOp(name string) *opImpl {
 }
 
 // Selected returns the variant chosen for every op, with the reason, in
-// spec order, then the asymmetric fence pair's choice (op "fenceheavy",
-// see FenceHeavy). The slice is a copy.
+// spec order. The slice is a copy.
 func Selected() []Choice {
-	return append(append([]Choice(nil), selected...), fenceHeavyChoice)
+	return append([]Choice(nil), selected...)
 }
 
 // Ops returns the names of the ops in this build, in spec order. It is
@@ -225,9 +220,6 @@ func Ops() []string {
 // preference, whether or not this CPU can run them, and false for an
 // unknown op. It is tooling (see the package documentation, "Tooling").
 func Variants(op string) ([]dispatch.Variant, bool) {
-	if op == fenceHeavyOp {
-		return []dispatch.Variant{{Name: fenceHeavyVariants[0]}, {Name: fenceHeavyVariants[1]}}, true
-	}
 	o := findOp(op)
 	if o == nil {
 		return nil, false

@@ -190,6 +190,14 @@ var TableRows = map[string]TableRow{
 			}
 		}
 	}},
+	"fenceheavy": {Field: "FenceHeavy", Loop: func(x *TableWord) func(w, n int) {
+		f := hal.Table().FenceHeavy.Func
+		return func(_, n int) {
+			for range n {
+				f()
+			}
+		}
+	}},
 	"cas128": {Field: "CompareAndSwap128", Loop: func(x *TableWord) func(w, n int) {
 		a := x.Word128()
 		f := hal.Table().CompareAndSwap128.Func
