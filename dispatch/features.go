@@ -54,8 +54,8 @@ const (
 	// the kernel to make every running thread of the process execute a
 	// full barrier. Whether it will is found by a probe at detection,
 	// not read from the CPU: Features.Probes says what the probe found.
-	FeatureMembarrier               = "membarrier"               // Linux: membarrier(2) private expedited, queried and registered (membarrier_linux.go)
-	FeatureFlushProcessWriteBuffers = "flushprocesswritebuffers" // Windows: kernel32's FlushProcessWriteBuffers, found (membarrier_windows.go)
+	FeatureMembarrier               = "membarrier"               // Linux: membarrier(2) private expedited, queried and registered (probe_linux.go)
+	FeatureFlushProcessWriteBuffers = "flushprocesswritebuffers" // Windows: kernel32's FlushProcessWriteBuffers, found (probe_windows.go)
 )
 
 // FeatureNames lists every Feature constant: the names a variant of
