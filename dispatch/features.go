@@ -54,8 +54,7 @@ const (
 	// the kernel to make every running thread of the process execute a
 	// full barrier. Whether it will is found by a probe at detection,
 	// not read from the CPU: Features.Probes says what the probe found.
-	FeatureMembarrier               = "membarrier"               // Linux: membarrier(2) private expedited, queried and registered (probe_linux.go)
-	FeatureFlushProcessWriteBuffers = "flushprocesswritebuffers" // Windows: kernel32's FlushProcessWriteBuffers, found (probe_windows.go)
+	FeatureMembarrier = "membarrier" // Linux: membarrier(2) private expedited, queried and registered (probe_linux.go)
 )
 
 // FeatureNames lists every Feature constant: the names a variant of
@@ -64,7 +63,7 @@ const (
 var FeatureNames = []string{
 	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC,
 	FeatureAVXAtomic, FeatureRDPID, FeatureTSCAux, FeatureCPUNodeSeg, FeatureLinux,
-	FeatureMembarrier, FeatureFlushProcessWriteBuffers,
+	FeatureMembarrier,
 }
 
 // Features describes the CPU this process runs on, as far as gohal cares.
@@ -123,8 +122,8 @@ var (
 // tscaux and cpunodeseg (for the CPU number); on every GOARCH linux when
 // the kernel is Linux, and membarrier when the kernel grants the private
 // expedited membarrier(2) command (queried, then this process
-// registered for it: a side effect, once), or flushprocesswritebuffers
-// on Windows (Probes says what either probe found); on arm64
+// registered for it: a side effect, once; Probes says what the probe
+// found); on arm64
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence); on loong64

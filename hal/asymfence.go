@@ -4,9 +4,9 @@ package hal
 // generated like every op (its variants are Go, the same on every
 // GOARCH: gen/spec); FenceLight, its other side, is here, so that it
 // inlines. Both follow the op's one choice, made at init by dispatch
-// (membarrier where Linux grants it, flushprocesswritebuffers on Windows,
-// else portable, with the refusal's errno in the reason), listed by
-// Selected, and overridden by GOHAL=fenceheavy=<variant> or Force.
+// (membarrier where Linux grants it, else portable, with the refusal's
+// errno in the reason), listed by Selected, and overridden by
+// GOHAL=fenceheavy=<variant> or Force.
 
 // fenceHeavyOp is the pair's op name in Selected, GOHAL and Force.
 const fenceHeavyOp = "fenceheavy"
@@ -25,11 +25,11 @@ var fenceHeavyReaches uint8
 // a store then FenceLight then a load on one thread, and a store then
 // FenceHeavy then a load on another, at least one of the two loads sees
 // the other thread's store. Where FenceHeavy makes every running thread
-// execute a full barrier (the membarrier and flushprocesswritebuffers
-// variants of op fenceheavy), FenceLight is a compiler barrier: inlined,
-// a test of a byte whose taken branch calls Fence, which keeps the
-// compiler from moving accesses across it. Under the portable variant,
-// and in race and purego builds, it is Fence.
+// execute a full barrier (the membarrier variant of op fenceheavy),
+// FenceLight is a compiler barrier: inlined, a test of a byte whose taken
+// branch calls Fence, which keeps the compiler from moving accesses
+// across it. Under the portable variant, and in race and purego builds,
+// it is Fence.
 func FenceLight() {
 	if raceBuild || puregoBuild || fenceHeavyReaches == 0 {
 		Fence()
@@ -62,13 +62,4 @@ func fenceheavy_membarrier() {
 		// on would break the pair's promise.
 		panic("hal: membarrier failed after registration: " + err.Error())
 	}
-}
-
-// fenceheavy_flushprocesswritebuffers is FenceHeavy's Windows variant: a
-// full fence on the calling thread, then FlushProcessWriteBuffers, which
-// interrupts every processor running a thread of the process and flushes
-// its write queue.
-func fenceheavy_flushprocesswritebuffers() {
-	Fence()
-	flushProcessWriteBuffers()
 }

@@ -41,7 +41,7 @@ func TestFenceHeavySelected(t *testing.T) {
 	for _, v := range vs {
 		names = append(names, v.Name)
 	}
-	want := []string{"membarrier", "flushprocesswritebuffers", "portable"}
+	want := []string{"membarrier", "portable"}
 	b := hal.Binding("fenceheavy")
 	if b == binding.Portable {
 		want = []string{"portable"}
@@ -180,11 +180,6 @@ func TestFenceHeavyGOHAL(t *testing.T) {
 		{"fenceheavy=portable", forced, false},
 		{"fenceheavy=bogus", `op "fenceheavy" has no variant "bogus"`, true},
 		{"fence=" + selectedVariant("fence") + ",fenceheavy=portable", forced, false},
-	}
-	if runtime.GOOS != "windows" {
-		// The variant exists in every assembly build, and runs only on
-		// Windows: elsewhere init stops, naming it.
-		cases = append(cases, tc{"fenceheavy=flushprocesswritebuffers", `"flushprocesswritebuffers"`, true})
 	}
 	if ok, _ := hal.Runnable("fenceheavy", "membarrier"); ok && hal.Binding("fenceheavy") == binding.Static {
 		cases = append(cases, tc{"fenceheavy=membarrier", `with variant "portable" compiled in`, true})

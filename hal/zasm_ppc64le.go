@@ -121,7 +121,6 @@ var archOps = []opImpl{
 	}),
 	rowFenceHeavy(&selFenceheavy, []variant[fnFenceHeavy]{
 		{name: "membarrier", requires: []string{"membarrier"}, fn: fenceheavy_membarrier},
-		{name: "flushprocesswritebuffers", requires: []string{"flushprocesswritebuffers"}, fn: fenceheavy_flushprocesswritebuffers},
 		{name: "portable", fn: fenceheavy_portable},
 	}),
 	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{

@@ -199,14 +199,15 @@ func Fence() {
 // With FenceLight on another thread it orders as two Fences would: after
 // a store then FenceHeavy then a load on one thread, and a store then
 // FenceLight then a load on another, at least one of the two loads sees
-// the other thread's store. Under the membarrier variant (Linux) and the
-// flushprocesswritebuffers variant (Windows) FenceHeavy makes every thread
-// of the process that is running execute a full barrier, at the cost of a
-// system call that interrupts each CPU running one (microseconds), so that
-// FenceLight can be a compiler barrier; under the portable variant (a
-// kernel, seccomp profile or sandbox that refuses membarrier: Selected
-// names the errno) both sides are Fence. Use it where the light side runs
-// often and the heavy side rarely.
+// the other thread's store. Under the membarrier variant (Linux)
+// FenceHeavy makes every thread of the process that is running execute a
+// full barrier, at the cost of a system call that interrupts each CPU
+// running one (microseconds), so that FenceLight can be a compiler
+// barrier; under the portable variant (other systems, and a kernel,
+// seccomp profile or sandbox that refuses membarrier: Selected names the
+// errno) both sides are Fence. Use it where the light side runs often and
+// the heavy side rarely. It makes a raw system call, so a goroutine that
+// has disabled preemption may call it.
 func FenceHeavy() {
 	fenceheavy_portable()
 }

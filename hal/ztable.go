@@ -323,7 +323,7 @@ func specVariants(goarch, op string) []string {
 	case "amd64/fence":
 		return []string{"lockor", "mfence"}
 	case "amd64/fenceheavy":
-		return []string{"membarrier", "flushprocesswritebuffers", "portable"}
+		return []string{"membarrier", "portable"}
 	case "amd64/cas128":
 		return []string{"cmpxchg16b", "portable"}
 	case "amd64/load128":
@@ -379,7 +379,7 @@ func specVariants(goarch, op string) []string {
 	case "arm64/fence":
 		return []string{"dmb"}
 	case "arm64/fenceheavy":
-		return []string{"membarrier", "flushprocesswritebuffers", "portable"}
+		return []string{"membarrier", "portable"}
 	case "arm64/cas128":
 		return []string{"lse", "llsc"}
 	case "arm64/load128":
@@ -435,7 +435,7 @@ func specVariants(goarch, op string) []string {
 	case "riscv64/fence":
 		return []string{"fence"}
 	case "riscv64/fenceheavy":
-		return []string{"membarrier", "flushprocesswritebuffers", "portable"}
+		return []string{"membarrier", "portable"}
 	case "riscv64/cas128":
 		return []string{"portable"}
 	case "riscv64/load128":
@@ -491,7 +491,7 @@ func specVariants(goarch, op string) []string {
 	case "loong64/fence":
 		return []string{"dbar"}
 	case "loong64/fenceheavy":
-		return []string{"membarrier", "flushprocesswritebuffers", "portable"}
+		return []string{"membarrier", "portable"}
 	case "loong64/cas128":
 		return []string{"portable"}
 	case "loong64/load128":
@@ -547,7 +547,7 @@ func specVariants(goarch, op string) []string {
 	case "s390x/fence":
 		return []string{"bcr14", "bcr15"}
 	case "s390x/fenceheavy":
-		return []string{"membarrier", "flushprocesswritebuffers", "portable"}
+		return []string{"membarrier", "portable"}
 	case "s390x/cas128":
 		return []string{"cdsg"}
 	case "s390x/load128":
@@ -603,7 +603,7 @@ func specVariants(goarch, op string) []string {
 	case "ppc64le/fence":
 		return []string{"sync"}
 	case "ppc64le/fenceheavy":
-		return []string{"membarrier", "flushprocesswritebuffers", "portable"}
+		return []string{"membarrier", "portable"}
 	case "ppc64le/cas128":
 		return []string{"portable"}
 	case "ppc64le/load128":

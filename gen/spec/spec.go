@@ -501,7 +501,7 @@ func (op *Op) StaticVariant(goarch string, l Level) Variant {
 // back to a variant that needs one when the op has a Go variant. A Go
 // variant other than portable needs one of them (see [Variant].Go).
 var OSFeatures = []string{dispatch.FeatureLinux, dispatch.FeatureRDPID, dispatch.FeatureTSCAux, dispatch.FeatureCPUNodeSeg,
-	dispatch.FeatureMembarrier, dispatch.FeatureFlushProcessWriteBuffers}
+	dispatch.FeatureMembarrier}
 
 func needsOS(v Variant) bool {
 	for _, r := range v.Requires {
@@ -735,7 +735,17 @@ either direction.`,
 		// but portable: a compiler barrier, and a test of a byte hal
 		// sets from this op's choice, whose branch runs Fence.
 		//
-		// Not a variant: the mprotect-induced TLB shootdown (folly's
+		// Not variants: Windows' FlushProcessWriteBuffers, which folly
+		// and .NET use as the heavy side. It would be a few lines, but a
+		// DLL call goes through the Go runtime's system-call path
+		// (syscall.SyscallN: cgocall, entersyscall), where the P may be
+		// handed off, and percpu's writer calls FenceHeavy with
+		// preemption disabled: a P taken away then is a fatal
+		// "stopm holding locks". membarrier is a raw system call. And no
+		// machine or emulator here runs Windows, so it would ship
+		// untested.
+		//
+		// And the mprotect-induced TLB shootdown (folly's
 		// fallback where membarrier is missing: change the protection of
 		// a locked dummy page so that the kernel interrupts every CPU
 		// that runs the process to flush its TLB). No kernel documents
@@ -751,8 +761,6 @@ either direction.`,
 		GoVariants: []Variant{
 			{Name: "membarrier", Go: true, Requires: []string{dispatch.FeatureMembarrier}, Brief: "Linux",
 				Why: "membarrier(2) MEMBARRIER_CMD_PRIVATE_EXPEDITED: the kernel makes every running thread of the process execute a full barrier (an interrupt to each CPU running one); FenceLight is a compiler barrier"},
-			{Name: "flushprocesswritebuffers", Go: true, Requires: []string{dispatch.FeatureFlushProcessWriteBuffers}, Brief: "Windows",
-				Why: "kernel32's FlushProcessWriteBuffers: an interprocessor interrupt to every processor running a thread of the process, which flushes its write queue; FenceLight is a compiler barrier"},
 			func() Variant {
 				v := Portable("Fence on the heavy side, and FenceLight is Fence too: correct on every system, at a full fence on the light side")
 				v.Brief = "Fence on both sides"
@@ -765,14 +773,15 @@ side is FenceLight.
 With FenceLight on another thread it orders as two Fences would: after
 a store then FenceHeavy then a load on one thread, and a store then
 FenceLight then a load on another, at least one of the two loads sees
-the other thread's store. Under the membarrier variant (Linux) and the
-flushprocesswritebuffers variant (Windows) FenceHeavy makes every thread
-of the process that is running execute a full barrier, at the cost of a
-system call that interrupts each CPU running one (microseconds), so that
-FenceLight can be a compiler barrier; under the portable variant (a
-kernel, seccomp profile or sandbox that refuses membarrier: Selected
-names the errno) both sides are Fence. Use it where the light side runs
-often and the heavy side rarely.`,
+the other thread's store. Under the membarrier variant (Linux)
+FenceHeavy makes every thread of the process that is running execute a
+full barrier, at the cost of a system call that interrupts each CPU
+running one (microseconds), so that FenceLight can be a compiler
+barrier; under the portable variant (other systems, and a kernel,
+seccomp profile or sandbox that refuses membarrier: Selected names the
+errno) both sides are Fence. Use it where the light side runs often and
+the heavy side rarely. It makes a raw system call, so a goroutine that
+has disabled preemption may call it.`,
 		PortableDoc: "In the portable build it is Fence, and so is FenceLight.",
 	},
 	{
