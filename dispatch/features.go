@@ -49,6 +49,12 @@ const (
 	// bits 1-2) and a CPUID vendor string GenuineIntel or AuthenticAMD;
 	// other vendors' AVX CPUs do not get it.
 	FeatureAVXAtomic = "avxatomic"
+
+	// The heavy side of the asymmetric fence pair (op fenceheavy) needs
+	// the kernel to make every running thread of the process execute a
+	// full barrier. Whether it will is found by a probe at detection,
+	// not read from the CPU: Features.Probes says what the probe found.
+	FeatureMembarrier = "membarrier" // Linux: membarrier(2) private expedited, queried and registered (probe_linux.go)
 )
 
 // FeatureNames lists every Feature constant: the names a variant of
@@ -57,6 +63,7 @@ const (
 var FeatureNames = []string{
 	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC,
 	FeatureAVXAtomic, FeatureRDPID, FeatureTSCAux, FeatureCPUNodeSeg, FeatureLinux,
+	FeatureMembarrier,
 }
 
 // Features describes the CPU this process runs on, as far as gohal cares.
@@ -69,11 +76,26 @@ type Features struct {
 	Hypervisor bool            `json:"hypervisor"`
 	CacheLine  int             `json:"cache_line"`
 	Flags      map[string]bool `json:"flags"`
+
+	// Probes holds, for each feature found by a run-time probe (a
+	// system call) rather than read from the CPU, what the probe found:
+	// what was granted, or the refusal with its errno. Select adds it to
+	// a choice's reason.
+	Probes map[string]string `json:"probes,omitempty"`
 }
 
 // Has reports whether the CPU has the named feature (one of the Feature
 // constants). Unknown names report false.
 func (f *Features) Has(name string) bool { return f.Flags[name] }
+
+// probe returns what the probe of the named feature found, in
+// parentheses after a space, or "" for a feature read from the CPU.
+func (f *Features) probe(name string) string {
+	if p := f.Probes[name]; p != "" {
+		return " (" + p + ")"
+	}
+	return ""
+}
 
 // Names returns the features the CPU has, sorted.
 func (f *Features) Names() []string {
@@ -98,7 +120,10 @@ var (
 //
 // Detected: on amd64 cx16, rdtscp and avxatomic, and on Linux rdpid,
 // tscaux and cpunodeseg (for the CPU number); on every GOARCH linux when
-// the kernel is Linux; on arm64
+// the kernel is Linux, and membarrier when the kernel grants the private
+// expedited membarrier(2) command (queried, then this process
+// registered for it: a side effect, once; Probes says what the probe
+// found); on arm64
 // atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence); on loong64
@@ -191,6 +216,10 @@ func detect() *Features {
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true
+	}
+	f.Probes = map[string]string{}
+	for _, p := range osProbes {
+		f.Flags[p.feature], f.Probes[p.feature] = p.run()
 	}
 	if f.CacheLine <= 0 {
 		f.CacheLine = 64

@@ -59,7 +59,7 @@ func Select(f *Features, ops []Op, override Override) ([]Choice, error) {
 		}
 		if miss := missing(f, op.Variants[idx]); miss != "" {
 			return nil, &OverrideError{Op: name, Variant: v, Missing: miss,
-				Msg: fmt.Sprintf("op %q variant %q needs CPU feature %q, which this CPU lacks", name, v, miss)}
+				Msg: fmt.Sprintf("op %q variant %q needs CPU feature %q, which this CPU lacks%s", name, v, miss, f.probe(miss))}
 		}
 	}
 	out := make([]Choice, 0, len(ops))
@@ -86,7 +86,7 @@ func best(f *Features, op Op) (Choice, bool) {
 	for i, v := range op.Variants {
 		miss := missing(f, v)
 		if miss != "" {
-			passed = append(passed, fmt.Sprintf("%s needs %s", v.Name, miss))
+			passed = append(passed, fmt.Sprintf("%s needs %s%s", v.Name, miss, f.probe(miss)))
 			continue
 		}
 		var why string
@@ -94,7 +94,7 @@ func best(f *Features, op Op) (Choice, bool) {
 		case len(op.Variants) == 1:
 			why = "only variant"
 		case len(v.Requires) > 0 && len(passed) == 0:
-			why = "preferred; CPU has " + strings.Join(v.Requires, ", ")
+			why = "preferred; " + has(f, v.Requires)
 		case len(passed) == 0:
 			why = "preferred"
 		default:
@@ -103,6 +103,23 @@ func best(f *Features, op Op) (Choice, bool) {
 		return Choice{Op: op.Name, Variant: v.Name, Index: i, Reason: why}, true
 	}
 	return Choice{}, false
+}
+
+// has says that f has the features: "CPU has a, b" for those read from
+// the CPU, and what the probe found for each found by one.
+func has(f *Features, features []string) string {
+	var cpu, parts []string
+	for _, r := range features {
+		if p := f.Probes[r]; p != "" {
+			parts = append(parts, p)
+		} else {
+			cpu = append(cpu, r)
+		}
+	}
+	if len(cpu) > 0 {
+		parts = append([]string{"CPU has " + strings.Join(cpu, ", ")}, parts...)
+	}
+	return strings.Join(parts, "; ")
 }
 
 func missing(f *Features, v Variant) string {

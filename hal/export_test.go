@@ -1,5 +1,7 @@
 package hal
 
+import "github.com/gohal/gohal/dispatch"
+
 // Build facts for the external tests.
 var (
 	RaceBuild   = raceBuild
@@ -16,3 +18,12 @@ func WordOf(u *Uint128) *[2]uint64 { return u.word() }
 // SpecVariants is specVariants: op's variants on goarch in a build with
 // assembly, whatever this build is.
 func SpecVariants(goarch, op string) []string { return specVariants(goarch, op) }
+
+// SelectFor is selectFor: hal's choices for the features f with override,
+// as init makes them (without a static build's compiled-in choices).
+func SelectFor(f *dispatch.Features, override dispatch.Override) ([]Choice, error) {
+	return selectFor(f, override)
+}
+
+// FenceLightFull reports whether FenceLight runs a full fence now.
+func FenceLightFull() bool { return raceBuild || puregoBuild || fenceHeavyReaches == 0 }

@@ -13,9 +13,6 @@ import (
 // the restore function brings all of them back. In a gohal_static build it
 // accepts only the compiled-in variant, and changes nothing.
 func force(op, variant string) (restore func(), err error) {
-	if op == fenceHeavyOp {
-		return forceFenceHeavy(variant)
-	}
 	override := dispatch.Override{{Op: op, Variant: variant}}
 	if staticBuild {
 		if _, err := selectStatic(dispatch.Host(), override, staticLevel, staticVariant); err != nil {

@@ -21,12 +21,8 @@ func init() {
 	// GOHAL is parsed here, once; everything after takes the pairs.
 	override, err := dispatch.ParseOverride(os.Getenv(dispatch.EnvVar))
 	var choices []Choice
-	var pair Choice
 	if err == nil {
-		choices, err = choose(dispatch.Host(), withoutFenceHeavy(override))
-	}
-	if err == nil {
-		pair, err = chooseFenceHeavy(override)
+		choices, err = choose(dispatch.Host(), override)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gohal:", err)
@@ -38,7 +34,6 @@ func init() {
 		}
 	}
 	selected = choices
-	applyFenceHeavy(pair)
 }
 
 // choose returns this build's choices for CPU f with override: the
@@ -158,6 +153,7 @@ func apply(c Choice) error {
 			*op.sel = uint8(i)
 		}
 		setGuards(c)
+		setFenceLight(c)
 		v.set(&tooling.Table, c.Reason)
 		return nil
 	}
@@ -174,10 +170,9 @@ func findOp(name string) *opImpl {
 }
 
 // Selected returns the variant chosen for every op, with the reason, in
-// spec order, then the asymmetric fence pair's choice (op "fenceheavy",
-// see FenceHeavy). The slice is a copy.
+// spec order. The slice is a copy.
 func Selected() []Choice {
-	return append(append([]Choice(nil), selected...), fenceHeavyChoice)
+	return append([]Choice(nil), selected...)
 }
 
 // portableName is the name of every op's portable Go variant.

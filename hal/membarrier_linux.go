@@ -1,49 +1,19 @@
 package hal
 
-import (
-	"fmt"
-	"sync"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// membarrier(2) commands (linux/membarrier.h).
-const (
-	membarrierCmdQuery                    = 0
-	membarrierCmdPrivateExpedited         = 1 << 3
-	membarrierCmdRegisterPrivateExpedited = 1 << 4
-)
-
-var (
-	membarrierOnce sync.Once
-	membarrierErr  error
-)
-
-// membarrierRegister asks the kernel for the private expedited command and
-// registers the process for it, once; the error names the refusal's errno
-// (ENOSYS from an old kernel or qemu-user, EPERM or ENOSYS from a seccomp
-// profile or sandbox).
-func membarrierRegister() error {
-	membarrierOnce.Do(func() {
-		r, _, e := unix.Syscall(unix.SYS_MEMBARRIER, membarrierCmdQuery, 0, 0)
-		switch {
-		case e != 0:
-			membarrierErr = fmt.Errorf("membarrier query refused: %s (%d)", unix.ErrnoName(e), int(e))
-		case r&membarrierCmdPrivateExpedited == 0:
-			membarrierErr = fmt.Errorf("membarrier query: no private expedited command (mask %#x)", r)
-		default:
-			if _, _, e := unix.Syscall(unix.SYS_MEMBARRIER, membarrierCmdRegisterPrivateExpedited, 0, 0); e != 0 {
-				membarrierErr = fmt.Errorf("membarrier registration refused: %s (%d)", unix.ErrnoName(e), int(e))
-			}
-		}
-	})
-	return membarrierErr
-}
+// membarrierCmdPrivateExpedited is membarrier(2)'s
+// MEMBARRIER_CMD_PRIVATE_EXPEDITED (linux/membarrier.h).
+const membarrierCmdPrivateExpedited = 1 << 3
 
 // membarrierExpedited makes every running thread of the process execute a
-// full memory barrier.
+// full memory barrier. The process must be registered for the command
+// (dispatch's membarrier probe does it), else the kernel returns EPERM.
+// A raw system call: the command does not block (it waits only for the
+// other CPUs' barriers), so the P is not handed off, and a goroutine that
+// has disabled preemption (percpu's pinned writer) may call it.
 func membarrierExpedited() error {
-	if _, _, e := unix.Syscall(unix.SYS_MEMBARRIER, membarrierCmdPrivateExpedited, 0, 0); e != 0 {
+	if _, _, e := unix.RawSyscall(unix.SYS_MEMBARRIER, membarrierCmdPrivateExpedited, 0, 0); e != 0 {
 		return e
 	}
 	return nil

@@ -214,7 +214,7 @@ func checkFenceLight(t *testing.T, gobin, bin string) {
 		switch {
 		case store < 0 && regexp.MustCompile(`MOVQ \$0x1, 0\(`).MatchString(line):
 			store = i
-		case strings.Contains(line, "hal.fenceMembarrier(SB)"):
+		case strings.Contains(line, "hal.fenceHeavyReaches(SB)"):
 			test = i
 		case strings.Contains(line, "CALL github.com/gohal/gohal/hal.Fence"):
 			call = i

@@ -173,3 +173,7 @@ func spinlock32_portable(addr *uint32, spins uint32) bool {
 		Pause()
 	}
 }
+
+// fenceheavy_portable is FenceHeavy's portable variant: a full fence, with
+// FenceLight a full fence too (setFenceLight).
+func fenceheavy_portable() { Fence() }

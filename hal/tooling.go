@@ -47,12 +47,8 @@ func opNames() []string {
 }
 
 // variantsOf is haltool.Variants: op's variants compiled into this build,
-// in order of preference, and false for an unknown op. The asymmetric
-// fence pair's op, fenceheavy, has its two.
+// in order of preference, and false for an unknown op.
 func variantsOf(op string) ([]dispatch.Variant, bool) {
-	if op == fenceHeavyOp {
-		return []dispatch.Variant{{Name: fenceHeavyVariants[0]}, {Name: fenceHeavyVariants[1]}}, true
-	}
 	o := findOp(op)
 	if o == nil {
 		return nil, false

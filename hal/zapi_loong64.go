@@ -41,6 +41,7 @@ var bindings = map[string]binding.Kind{
 	"storerelease32":      binding.Flag,
 	"storerelease64":      binding.Flag,
 	"fence":               binding.Single,
+	"fenceheavy":          binding.Flag,
 	"cas128":              binding.Single,
 	"load128":             binding.Single,
 	"store128":            binding.Single,
@@ -177,6 +178,30 @@ func StoreReleaseUint64(addr *uint64, val uint64)
 // Fence is a full memory barrier: no load or store moves across it in
 // either direction.
 func Fence()
+
+// FenceHeavy is the expensive side of an asymmetric fence pair, whose cheap
+// side is FenceLight.
+//
+// With FenceLight on another thread it orders as two Fences would: after
+// a store then FenceHeavy then a load on one thread, and a store then
+// FenceLight then a load on another, at least one of the two loads sees
+// the other thread's store. Under the membarrier variant (Linux)
+// FenceHeavy makes every thread of the process that is running execute a
+// full barrier, at the cost of a system call that interrupts each CPU
+// running one (microseconds), so that FenceLight can be a compiler
+// barrier; under the portable variant (other systems, and a kernel,
+// seccomp profile or sandbox that refuses membarrier: Selected names the
+// errno) both sides are Fence. Use it where the light side runs often and
+// the heavy side rarely. It makes a raw system call, so a goroutine that
+// has disabled preemption may call it.
+func FenceHeavy() {
+	switch selFenceheavy {
+	case 1: // portable
+		fenceheavy_portable()
+		return
+	}
+	fenceheavy_membarrier()
+}
 
 // cas128 atomically compares the 16-byte-aligned word at addr with
 // oldLo, oldHi and, if equal, replaces it with newLo, newHi. It returns the

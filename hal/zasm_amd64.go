@@ -13,12 +13,13 @@ import (
 // entry reads it with one byte load and branches to that variant's body.
 // A gohal_static build has no entries, and nothing reads them.
 var (
-	selFence    uint8 // fence
-	selCas128   uint8 // cas128
-	selLoad128  uint8 // load128
-	selStore128 uint8 // store128
-	selCycles   uint8 // cycles
-	selCpu      uint8 // cpu
+	selFence      uint8 // fence
+	selFenceheavy uint8 // fenceheavy
+	selCas128     uint8 // cas128
+	selLoad128    uint8 // load128
+	selStore128   uint8 // store128
+	selCycles     uint8 // cycles
+	selCpu        uint8 // cpu
 )
 
 // archOps lists the amd64 ops in spec order, each with its variants in
@@ -88,6 +89,10 @@ var archOps = []opImpl{
 	rowFence(&selFence, []variant[fnFence]{
 		{name: "lockor", fn: direct.FenceLockor},
 		{name: "mfence", fn: direct.FenceMfence},
+	}),
+	rowFenceHeavy(&selFenceheavy, []variant[fnFenceHeavy]{
+		{name: "membarrier", requires: []string{"membarrier"}, fn: fenceheavy_membarrier},
+		{name: "portable", fn: fenceheavy_portable},
 	}),
 	rowCompareAndSwap128(&selCas128, []variant[fnCompareAndSwap128]{
 		{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.CompareAndSwap128Cmpxchg16b},

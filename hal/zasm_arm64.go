@@ -30,6 +30,7 @@ var (
 	selLoadacquireuintptr uint8 // loadacquireuintptr
 	selLoadacquire32      uint8 // loadacquire32
 	selLoadacquire64      uint8 // loadacquire64
+	selFenceheavy         uint8 // fenceheavy
 	selCas128             uint8 // cas128
 	selLoad128            uint8 // load128
 	selStore128           uint8 // store128
@@ -120,6 +121,10 @@ var archOps = []opImpl{
 	}),
 	rowFence(nil, []variant[fnFence]{
 		{name: "dmb", fn: direct.FenceDmb},
+	}),
+	rowFenceHeavy(&selFenceheavy, []variant[fnFenceHeavy]{
+		{name: "membarrier", requires: []string{"membarrier"}, fn: fenceheavy_membarrier},
+		{name: "portable", fn: fenceheavy_portable},
 	}),
 	rowCompareAndSwap128(&selCas128, []variant[fnCompareAndSwap128]{
 		{name: "lse", requires: []string{"atomics"}, fn: direct.CompareAndSwap128Lse},

@@ -26,6 +26,7 @@ var (
 	selStorereleaseuintptr uint8 // storereleaseuintptr
 	selStorerelease32      uint8 // storerelease32
 	selStorerelease64      uint8 // storerelease64
+	selFenceheavy          uint8 // fenceheavy
 	selCpu                 uint8 // cpu
 )
 
@@ -108,6 +109,10 @@ var archOps = []opImpl{
 	}),
 	rowFence(nil, []variant[fnFence]{
 		{name: "dbar", fn: direct.FenceDbar},
+	}),
+	rowFenceHeavy(&selFenceheavy, []variant[fnFenceHeavy]{
+		{name: "membarrier", requires: []string{"membarrier"}, fn: fenceheavy_membarrier},
+		{name: "portable", fn: fenceheavy_portable},
 	}),
 	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{
 		{name: "portable", fn: cas128_portable},

@@ -30,6 +30,7 @@ var (
 	selLoadacquireuintptr uint8 // loadacquireuintptr
 	selLoadacquire32      uint8 // loadacquire32
 	selLoadacquire64      uint8 // loadacquire64
+	selFenceheavy         uint8 // fenceheavy
 	selCycles             uint8 // cycles
 	selCpu                uint8 // cpu
 )
@@ -117,6 +118,10 @@ var archOps = []opImpl{
 	}),
 	rowFence(nil, []variant[fnFence]{
 		{name: "sync", fn: direct.FenceSync},
+	}),
+	rowFenceHeavy(&selFenceheavy, []variant[fnFenceHeavy]{
+		{name: "membarrier", requires: []string{"membarrier"}, fn: fenceheavy_membarrier},
+		{name: "portable", fn: fenceheavy_portable},
 	}),
 	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{
 		{name: "portable", fn: cas128_portable},

@@ -23,6 +23,7 @@ var (
 	selFetchand64      uint8 // fetchand64
 	selFetchadduintptr uint8 // fetchadduintptr
 	selSwapuintptr     uint8 // swapuintptr
+	selFenceheavy      uint8 // fenceheavy
 	selCpu             uint8 // cpu
 )
 
@@ -102,6 +103,10 @@ var archOps = []opImpl{
 	}),
 	rowFence(nil, []variant[fnFence]{
 		{name: "fence", fn: direct.FenceFence},
+	}),
+	rowFenceHeavy(&selFenceheavy, []variant[fnFenceHeavy]{
+		{name: "membarrier", requires: []string{"membarrier"}, fn: fenceheavy_membarrier},
+		{name: "portable", fn: fenceheavy_portable},
 	}),
 	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{
 		{name: "portable", fn: cas128_portable},

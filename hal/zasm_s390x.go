@@ -21,6 +21,7 @@ var (
 	selFetchand64      uint8 // fetchand64
 	selFetchadduintptr uint8 // fetchadduintptr
 	selFence           uint8 // fence
+	selFenceheavy      uint8 // fenceheavy
 	selLoad128         uint8 // load128
 	selStore128        uint8 // store128
 	selCycles          uint8 // cycles
@@ -101,6 +102,10 @@ var archOps = []opImpl{
 	rowFence(&selFence, []variant[fnFence]{
 		{name: "bcr14", fn: direct.FenceBcr14},
 		{name: "bcr15", fn: direct.FenceBcr15},
+	}),
+	rowFenceHeavy(&selFenceheavy, []variant[fnFenceHeavy]{
+		{name: "membarrier", requires: []string{"membarrier"}, fn: fenceheavy_membarrier},
+		{name: "portable", fn: fenceheavy_portable},
 	}),
 	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{
 		{name: "cdsg", fn: direct.CompareAndSwap128Cdsg},

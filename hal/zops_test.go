@@ -31,6 +31,7 @@ var allOps = []string{
 	"storerelease32",
 	"storerelease64",
 	"fence",
+	"fenceheavy",
 	"cas128",
 	"load128",
 	"store128",
@@ -85,6 +86,8 @@ func tableVariant(op string) string {
 		return t.StoreReleaseUint64.Variant
 	case "fence":
 		return t.Fence.Variant
+	case "fenceheavy":
+		return t.FenceHeavy.Variant
 	case "cas128":
 		return t.CompareAndSwap128.Variant
 	case "load128":
@@ -125,6 +128,7 @@ type opFuncs struct {
 	storerelease32      func(addr *uint32, val uint32)
 	storerelease64      func(addr *uint64, val uint64)
 	fence               func()
+	fenceheavy          func()
 	cycles              func() uint64
 	cpu                 func() int
 }
@@ -154,6 +158,7 @@ func apiFuncs() opFuncs {
 		storerelease32:      func(addr *uint32, val uint32) { hal.StoreReleaseUint32(addr, val) },
 		storerelease64:      func(addr *uint64, val uint64) { hal.StoreReleaseUint64(addr, val) },
 		fence:               func() { hal.Fence() },
+		fenceheavy:          func() { hal.FenceHeavy() },
 		cycles:              func() uint64 { return hal.Cycles() },
 		cpu:                 func() int { return hal.CPU() },
 	}
@@ -185,6 +190,7 @@ func tableFuncs() opFuncs {
 		storerelease32:      t.StoreReleaseUint32.Func,
 		storerelease64:      t.StoreReleaseUint64.Func,
 		fence:               t.Fence.Func,
+		fenceheavy:          t.FenceHeavy.Func,
 		cycles:              t.Cycles.Func,
 		cpu:                 t.CPU.Func,
 	}

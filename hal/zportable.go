@@ -49,6 +49,7 @@ var bindings = map[string]binding.Kind{
 	"storerelease32":      binding.Portable,
 	"storerelease64":      binding.Portable,
 	"fence":               binding.Portable,
+	"fenceheavy":          binding.Portable,
 	"cas128":              binding.Portable,
 	"load128":             binding.Portable,
 	"store128":            binding.Portable,
@@ -188,6 +189,25 @@ func StoreReleaseUint64(addr *uint64, val uint64) {
 // either direction.
 func Fence() {
 	fence_portable()
+}
+
+// FenceHeavy is the expensive side of an asymmetric fence pair, whose cheap
+// side is FenceLight.
+//
+// With FenceLight on another thread it orders as two Fences would: after
+// a store then FenceHeavy then a load on one thread, and a store then
+// FenceLight then a load on another, at least one of the two loads sees
+// the other thread's store. Under the membarrier variant (Linux)
+// FenceHeavy makes every thread of the process that is running execute a
+// full barrier, at the cost of a system call that interrupts each CPU
+// running one (microseconds), so that FenceLight can be a compiler
+// barrier; under the portable variant (other systems, and a kernel,
+// seccomp profile or sandbox that refuses membarrier: Selected names the
+// errno) both sides are Fence. Use it where the light side runs often and
+// the heavy side rarely. It makes a raw system call, so a goroutine that
+// has disabled preemption may call it. In the portable build it is Fence, and so is FenceLight.
+func FenceHeavy() {
+	fenceheavy_portable()
 }
 
 // cas128 atomically compares the 16-byte-aligned word at addr with

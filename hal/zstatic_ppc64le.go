@@ -19,6 +19,8 @@ const staticLevel = direct.StaticLevel
 // staticVariant returns the variant of op compiled into this build.
 func staticVariant(op string) string {
 	switch op {
+	case "fenceheavy":
+		return "portable"
 	case "cas128":
 		return "portable"
 	case "load128":
@@ -55,6 +57,7 @@ var bindings = map[string]binding.Kind{
 	"storerelease32":      binding.Static,
 	"storerelease64":      binding.Static,
 	"fence":               binding.Static,
+	"fenceheavy":          binding.Static,
 	"cas128":              binding.Static,
 	"load128":             binding.Static,
 	"store128":            binding.Static,
@@ -194,6 +197,25 @@ func StoreReleaseUint64(addr *uint64, val uint64) {
 // either direction.
 func Fence() {
 	direct.StaticFence()
+}
+
+// FenceHeavy is the expensive side of an asymmetric fence pair, whose cheap
+// side is FenceLight.
+//
+// With FenceLight on another thread it orders as two Fences would: after
+// a store then FenceHeavy then a load on one thread, and a store then
+// FenceLight then a load on another, at least one of the two loads sees
+// the other thread's store. Under the membarrier variant (Linux)
+// FenceHeavy makes every thread of the process that is running execute a
+// full barrier, at the cost of a system call that interrupts each CPU
+// running one (microseconds), so that FenceLight can be a compiler
+// barrier; under the portable variant (other systems, and a kernel,
+// seccomp profile or sandbox that refuses membarrier: Selected names the
+// errno) both sides are Fence. Use it where the light side runs often and
+// the heavy side rarely. It makes a raw system call, so a goroutine that
+// has disabled preemption may call it.
+func FenceHeavy() {
+	fenceheavy_portable()
 }
 
 // cas128 atomically compares the 16-byte-aligned word at addr with

@@ -27,6 +27,7 @@ type (
 	fnStoreReleaseUint32    = func(addr *uint32, val uint32)
 	fnStoreReleaseUint64    = func(addr *uint64, val uint64)
 	fnFence                 = func()
+	fnFenceHeavy            = func()
 	fnCompareAndSwap128     = func(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)
 	fnLoad128               = func(addr *[2]uint64) (lo, hi uint64)
 	fnStore128              = func(addr *[2]uint64, lo, hi uint64)
@@ -161,6 +162,12 @@ func rowFence(sel *uint8, vs []variant[fnFence]) opImpl {
 	return row("fence", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFence]) { t.Fence = e }, vs)
 }
 
+// rowFenceHeavy builds op fenceheavy's archOps row from its variants, in order of
+// preference; sel is the op's flag byte, nil when there is one variant.
+func rowFenceHeavy(sel *uint8, vs []variant[fnFenceHeavy]) opImpl {
+	return row("fenceheavy", sel, func(t *tooling.DispatchTable, e tooling.Entry[fnFenceHeavy]) { t.FenceHeavy = e }, vs)
+}
+
 // rowCompareAndSwap128 builds op cas128's archOps row from its variants, in order of
 // preference; sel is the op's flag byte, nil when there is one variant.
 func rowCompareAndSwap128(sel *uint8, vs []variant[fnCompareAndSwap128]) opImpl {
@@ -245,6 +252,8 @@ func specVariants(goarch, op string) []string {
 		return []string{"mov"}
 	case "amd64/fence":
 		return []string{"lockor", "mfence"}
+	case "amd64/fenceheavy":
+		return []string{"membarrier", "portable"}
 	case "amd64/cas128":
 		return []string{"cmpxchg16b", "portable"}
 	case "amd64/load128":
@@ -299,6 +308,8 @@ func specVariants(goarch, op string) []string {
 		return []string{"stlr"}
 	case "arm64/fence":
 		return []string{"dmb"}
+	case "arm64/fenceheavy":
+		return []string{"membarrier", "portable"}
 	case "arm64/cas128":
 		return []string{"lse", "llsc"}
 	case "arm64/load128":
@@ -353,6 +364,8 @@ func specVariants(goarch, op string) []string {
 		return []string{"fence"}
 	case "riscv64/fence":
 		return []string{"fence"}
+	case "riscv64/fenceheavy":
+		return []string{"membarrier", "portable"}
 	case "riscv64/cas128":
 		return []string{"portable"}
 	case "riscv64/load128":
@@ -407,6 +420,8 @@ func specVariants(goarch, op string) []string {
 		return []string{"dbar", "amswap"}
 	case "loong64/fence":
 		return []string{"dbar"}
+	case "loong64/fenceheavy":
+		return []string{"membarrier", "portable"}
 	case "loong64/cas128":
 		return []string{"portable"}
 	case "loong64/load128":
@@ -461,6 +476,8 @@ func specVariants(goarch, op string) []string {
 		return []string{"mov"}
 	case "s390x/fence":
 		return []string{"bcr14", "bcr15"}
+	case "s390x/fenceheavy":
+		return []string{"membarrier", "portable"}
 	case "s390x/cas128":
 		return []string{"cdsg"}
 	case "s390x/load128":
@@ -515,6 +532,8 @@ func specVariants(goarch, op string) []string {
 		return []string{"lwsync"}
 	case "ppc64le/fence":
 		return []string{"sync"}
+	case "ppc64le/fenceheavy":
+		return []string{"membarrier", "portable"}
 	case "ppc64le/cas128":
 		return []string{"portable"}
 	case "ppc64le/load128":
@@ -556,6 +575,7 @@ var portableOps = []opImpl{
 	rowStoreReleaseUint32(nil, []variant[fnStoreReleaseUint32]{{name: "portable", fn: storerelease32_portable}}),
 	rowStoreReleaseUint64(nil, []variant[fnStoreReleaseUint64]{{name: "portable", fn: storerelease64_portable}}),
 	rowFence(nil, []variant[fnFence]{{name: "portable", fn: fence_portable}}),
+	rowFenceHeavy(nil, []variant[fnFenceHeavy]{{name: "portable", fn: fenceheavy_portable}}),
 	rowCompareAndSwap128(nil, []variant[fnCompareAndSwap128]{{name: "portable", fn: cas128_portable}}),
 	rowLoad128(nil, []variant[fnLoad128]{{name: "portable", fn: load128_portable}}),
 	rowStore128(nil, []variant[fnStore128]{{name: "portable", fn: store128_portable}}),

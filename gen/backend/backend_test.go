@@ -178,7 +178,7 @@ func TestGoFiles(t *testing.T) {
 	check("direct/zstatic_v83_arm64.go",
 		"//go:build !purego && arm64.v8.3\n",
 		"func StaticLoadAcquireUint64(addr *uint64) uint64 {\n\treturn LoadAcquireUint64Ldapr(addr)\n}\n")
-	if strings.Contains(string(files["zasm_arm64.go"]), "selFence") {
+	if strings.Contains(string(files["zasm_arm64.go"]), "selFence ") {
 		t.Error("a flag byte for fence, which has one variant on arm64")
 	}
 
@@ -259,7 +259,8 @@ func TestGoEntry(t *testing.T) {
 	}
 	zasm, zapi, zdirect := string(files["zasm_amd64.go"]), string(files["zapi_amd64.go"]), string(files["direct/zdirect_amd64.go"])
 	for _, c := range []struct{ file, name, want string }{
-		{zasm, "zasm_amd64.go", "selCas128   uint8 // cas128\n"},
+		{zasm, "zasm_amd64.go", "selCas128 "},
+		{zasm, "zasm_amd64.go", "uint8 // cas128\n"},
 		{zasm, "zasm_amd64.go", `{name: "portable", fn: cas128_portable},`},
 		{zasm, "zasm_amd64.go", `{name: "cmpxchg16b", requires: []string{"cx16"}, fn: direct.CompareAndSwap128Cmpxchg16b},`},
 		// The entry is assembly (it reads the flag and tail-jumps to the
@@ -271,6 +272,18 @@ func TestGoEntry(t *testing.T) {
 			"\treturn cas128(resolve128(addr), oldLo, oldHi, newLo, newHi)\n}\n"},
 		// The assembly variant is declared in direct; the Go one nowhere.
 		{zdirect, "direct/zdirect_amd64.go", "//go:noescape\nfunc CompareAndSwap128Cmpxchg16b(addr *[2]uint64"},
+		// An op whose variants are all Go, several of them (the spec's
+		// own GoVariants): a Go entry that switches on its flag byte,
+		// each case a direct call of hal's <op>_<variant>.
+		{zasm, "zasm_amd64.go", `{name: "membarrier", requires: []string{"membarrier"}, fn: fenceheavy_membarrier},`},
+		{zasm, "zasm_amd64.go", `{name: "portable", fn: fenceheavy_portable},`},
+		{zapi, "zapi_amd64.go", "func FenceHeavy() {\n\tswitch selFenceheavy {\n"},
+		{zapi, "zapi_amd64.go", "\tcase 1: // portable\n\t\tfenceheavy_portable()\n\t\treturn\n\t}\n\tfenceheavy_membarrier()\n}\n"},
+		{zapi, "zapi_amd64.go", `"fenceheavy":          binding.Flag,`},
+		// A static build binds the Go variant that needs nothing: one
+		// that needs a system call a kernel may refuse would exit.
+		{string(files["zstatic_amd64.go"]), "zstatic_amd64.go", "func FenceHeavy() {\n\tfenceheavy_portable()\n}\n"},
+		{string(files["zstatic_amd64.go"]), "zstatic_amd64.go", "case \"fenceheavy\":\n\t\treturn \"portable\"\n"},
 	} {
 		if !strings.Contains(c.file, c.want) {
 			t.Errorf("%s lacks %q", c.name, c.want)

@@ -11,7 +11,8 @@ import (
 type Arch struct {
 	GOARCH string
 	// Variants maps the Name of every op in Ops to its variants on this GOARCH, in order of
-	// preference (the first whose Requires the CPU has wins). Every op must be present.
+	// preference (the first whose Requires the CPU has wins). Every op must be present but
+	// those with GoVariants, which must not be: their variants are the spec's own.
 	Variants map[string][]Variant
 	// Levels are the compile-time feature levels (GOAMD64/GOARM64 tags), lowest first; nil for one
 	// implicit level that guarantees nothing.
@@ -32,9 +33,10 @@ type Emulator struct {
 // registered holds every Arch passed to Register, by GOARCH.
 var registered = map[string]Arch{}
 
-// Register adds a's variants to the ops in Ops (op.Arch[a.GOARCH]) and its levels to Levels.
-// It panics if an op of Ops is missing from a.Variants, a.Variants names an op not in Ops, or the
-// GOARCH is registered twice. Backend packages call it from init.
+// Register adds a's variants to the ops in Ops (op.Arch[a.GOARCH]), and each op's GoVariants,
+// and its levels to Levels. It panics if an op of Ops without GoVariants is missing from
+// a.Variants, a.Variants names an op not in Ops or one with GoVariants, or the GOARCH is
+// registered twice. Backend packages call it from init.
 func Register(a Arch) {
 	if a.GOARCH == "" {
 		panic("spec.Register: empty GOARCH")
@@ -42,28 +44,36 @@ func Register(a Arch) {
 	if _, dup := registered[a.GOARCH]; dup {
 		panic("spec.Register: GOARCH " + a.GOARCH + " registered twice")
 	}
-	var missing, extra []string
+	var missing, extra, own []string
 	for i := range Ops {
-		if _, ok := a.Variants[Ops[i].Name]; !ok {
+		if _, ok := a.Variants[Ops[i].Name]; !ok && Ops[i].GoVariants == nil {
 			missing = append(missing, Ops[i].Name)
 		}
 	}
 	for name := range a.Variants {
-		if Find(name) == nil {
+		switch op := Find(name); {
+		case op == nil:
 			extra = append(extra, name)
+		case op.GoVariants != nil:
+			own = append(own, name)
 		}
 	}
-	if len(missing) > 0 || len(extra) > 0 {
+	if len(missing) > 0 || len(extra) > 0 || len(own) > 0 {
 		sort.Strings(extra)
-		panic(fmt.Sprintf("spec.Register(%s): ops missing from Variants [%s], not in spec.Ops [%s]",
-			a.GOARCH, strings.Join(missing, " "), strings.Join(extra, " ")))
+		sort.Strings(own)
+		panic(fmt.Sprintf("spec.Register(%s): ops missing from Variants [%s], not in spec.Ops [%s], with the spec's own GoVariants [%s]",
+			a.GOARCH, strings.Join(missing, " "), strings.Join(extra, " "), strings.Join(own, " ")))
 	}
 	for i := range Ops {
 		op := &Ops[i]
 		if op.Arch == nil {
 			op.Arch = map[string][]Variant{}
 		}
-		op.Arch[a.GOARCH] = a.Variants[op.Name]
+		vs := a.Variants[op.Name]
+		if op.GoVariants != nil {
+			vs = op.GoVariants
+		}
+		op.Arch[a.GOARCH] = vs
 	}
 	if len(a.Levels) > 0 {
 		Levels[a.GOARCH] = a.Levels

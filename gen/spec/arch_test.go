@@ -14,10 +14,14 @@ func TestRegisterRefuses(t *testing.T) {
 	all := func() map[string][]spec.Variant {
 		m := map[string][]spec.Variant{}
 		for _, op := range spec.Ops {
-			m[op.Name] = []spec.Variant{spec.Portable("test")}
+			if op.GoVariants == nil {
+				m[op.Name] = []spec.Variant{spec.Portable("test")}
+			}
 		}
 		return m
 	}
+	own := all()
+	own["fenceheavy"] = []spec.Variant{spec.Portable("test")}
 	missing := all()
 	delete(missing, "fence")
 	extra := all()
@@ -28,6 +32,7 @@ func TestRegisterRefuses(t *testing.T) {
 	}{
 		{spec.Arch{GOARCH: "fakearch", Variants: missing}, "missing from Variants [fence]"},
 		{spec.Arch{GOARCH: "fakearch", Variants: extra}, "not in spec.Ops [nosuch]"},
+		{spec.Arch{GOARCH: "fakearch", Variants: own}, "with the spec's own GoVariants [fenceheavy]"},
 		{spec.Arch{GOARCH: "amd64", Variants: all()}, "registered twice"},
 		{spec.Arch{Variants: all()}, "empty GOARCH"},
 	} {
@@ -62,8 +67,12 @@ func TestRegistered(t *testing.T) {
 			t.Fatalf("ArchOf(%s) = %v, %v", g, a.GOARCH, ok)
 		}
 		for _, op := range spec.Ops {
-			if !slices.EqualFunc(op.Arch[g], a.Variants[op.Name], func(x, y spec.Variant) bool { return x.Name == y.Name }) {
-				t.Errorf("%s: op %s carries %v, the Arch %v", g, op.Name, op.Arch[g], a.Variants[op.Name])
+			want := a.Variants[op.Name]
+			if op.GoVariants != nil {
+				want = op.GoVariants
+			}
+			if !slices.EqualFunc(op.Arch[g], want, func(x, y spec.Variant) bool { return x.Name == y.Name }) {
+				t.Errorf("%s: op %s carries %v, the Arch %v", g, op.Name, op.Arch[g], want)
 			}
 		}
 		if len(a.Levels) > 0 && !slices.EqualFunc(spec.Levels[g], a.Levels, func(x, y spec.Level) bool { return x.Tag == y.Tag }) {

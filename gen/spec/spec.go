@@ -10,6 +10,10 @@
 // variants listed for its GOARCH, no more and no fewer; the driver checks.
 // The one exception is a Go variant (see [Variant].Go): package hal
 // implements it in Go, on every architecture alike, and no backend sees it.
+// An op that the operating system does rather than the CPU (the heavy
+// side of the asymmetric fence pair) has only Go variants, the same on
+// every architecture, listed here in [Op].GoVariants rather than by the
+// backends.
 package spec
 
 import (
@@ -37,13 +41,17 @@ type Variant struct {
 	Brief string
 
 	// Go marks a variant written in Go rather than by the backend: package
-	// hal's function <op>_portable (hal/portable.go, compiled into every
-	// build). Such a variant is always named [PortableName] and requires
-	// no feature; make it with [Portable]. An op with a Go variant on an
-	// architecture gets a Go entry instead of an assembly one: it reads
-	// the op's flag byte and calls the chosen variant (a direct call to
-	// the assembly variant in hal/direct, or the Go function). hal/direct
-	// has no Go variants.
+	// hal's function <op>_<name>, compiled into every build. The usual
+	// one is named [PortableName], requires no feature and is
+	// hal/portable.go's fallback; make it with [Portable]. Any other Go
+	// variant reaches what the operating system offers (a system call,
+	// as membarrier(2) for fenceheavy): it requires at least one of
+	// [OSFeatures], which dispatch finds by a probe at init, and is
+	// written by hand in hal beside the code that uses it. An op whose
+	// variants on an architecture are all Go gets a Go entry instead of
+	// an assembly one: it reads the op's flag byte and calls the chosen
+	// variant; a Go variant beside assembly ones is a tail jump from the
+	// assembly entry. hal/direct has no Go variants.
 	Go bool
 
 	// Intrinsic says that the Go compiler's intrinsic for the op's Inline
@@ -163,10 +171,18 @@ type Op struct {
 	// name alone.
 	PortableBrief string
 
+	// GoVariants, if set, are the op's variants on every architecture,
+	// in order of preference: all Go ([Variant].Go), the last one
+	// [Portable]. It is for an op the operating system does rather than
+	// the CPU, the same wherever hal runs (fenceheavy): Register copies
+	// it into Arch, and a backend's Arch must not list the op.
+	GoVariants []Variant
+
 	// Arch maps a GOARCH to the op's variants there, in order of
 	// preference. It is not written here but filled by Register from
-	// each backend package's Arch (gen/<arch>/spec.go); an op has a
-	// variant list on every registered architecture.
+	// each backend package's Arch (gen/<arch>/spec.go), or from
+	// GoVariants; an op has a variant list on every registered
+	// architecture.
 	Arch map[string][]Variant
 }
 
@@ -313,9 +329,18 @@ func (op *Op) StaticDirect(goarch string) bool {
 	return false
 }
 
-// GoVariant returns the op's Go variant on goarch, the one a static build
-// binds when StaticDirect is false.
+// GoVariant returns the Go variant a static build binds on goarch when
+// StaticDirect is false: the op's first Go variant that requires no
+// feature (its portable one), failing that its first Go variant. A Go
+// variant that needs an operating-system feature (fenceheavy's
+// membarrier) is not the static choice, for the reason StaticVariant
+// gives.
 func (op *Op) GoVariant(goarch string) Variant {
+	for _, v := range op.Variants(goarch) {
+		if v.Go && len(v.Requires) == 0 {
+			return v
+		}
+	}
 	for _, v := range op.Variants(goarch) {
 		if v.Go {
 			return v
@@ -441,13 +466,16 @@ func LevelsOf(goarch string) []Level {
 // at amd64.v1, which does not guarantee CMPXCHG16B: a static build is for
 // speed, so it does not fall back to the striped-lock Go variant, and a
 // CPU without CMPXCHG16B gets a clear exit at init); and only for an op
-// with no hardware variant at all, its Go variant — or for an op whose
-// last hardware variant needs an operating-system feature (OSFeatures: a
-// static build must not exit on every OS but Linux), its Go variant.
+// with no hardware variant at all, its Go variant (GoVariant: the one
+// that requires nothing, as no level implies an operating-system feature)
+// — or for an op whose last hardware variant needs an operating-system
+// feature (OSFeatures: a static build must not exit on every OS but
+// Linux, nor where a kernel or sandbox refuses a system call), its Go
+// variant.
 func (op *Op) StaticVariant(goarch string, l Level) Variant {
 	vs := op.AsmVariants(goarch)
 	if len(vs) == 0 {
-		return op.Variants(goarch)[0]
+		return op.GoVariant(goarch)
 	}
 	for _, v := range vs {
 		ok := true
@@ -464,19 +492,17 @@ func (op *Op) StaticVariant(goarch string, l Level) Variant {
 	// number from Linux) would make a static build exit on every other
 	// OS; where the op has a Go variant, that is the static choice.
 	if last := vs[len(vs)-1]; needsOS(last) && op.HasGoVariant(goarch) {
-		for _, v := range op.Variants(goarch) {
-			if v.Go {
-				return v
-			}
-		}
+		return op.GoVariant(goarch)
 	}
 	return vs[len(vs)-1]
 }
 
 // OSFeatures are the features that depend on the operating system rather
 // than on the CPU: no level implies them, and a static build does not fall
-// back to a variant that needs one when the op has a Go variant.
-var OSFeatures = []string{dispatch.FeatureLinux, dispatch.FeatureRDPID, dispatch.FeatureTSCAux, dispatch.FeatureCPUNodeSeg}
+// back to a variant that needs one when the op has a Go variant. A Go
+// variant other than portable needs one of them (see [Variant].Go).
+var OSFeatures = []string{dispatch.FeatureLinux, dispatch.FeatureRDPID, dispatch.FeatureTSCAux, dispatch.FeatureCPUNodeSeg,
+	dispatch.FeatureMembarrier}
 
 func needsOS(v Variant) bool {
 	for _, r := range v.Requires {
@@ -704,6 +730,62 @@ ordering: no earlier load or store moves after it.`,
 either direction.`,
 	},
 	{
+		// The heavy side of the asymmetric fence pair. The light side,
+		// hal.FenceLight, is written by hand (hal/asymfence.go): it must
+		// inline into its caller, and it is the same for every variant
+		// but portable: a compiler barrier, and a test of a byte hal
+		// sets from this op's choice, whose branch runs Fence.
+		//
+		// Not variants: Windows' FlushProcessWriteBuffers, which folly
+		// and .NET use as the heavy side. It would be a few lines, but a
+		// DLL call goes through the Go runtime's system-call path
+		// (syscall.SyscallN: cgocall, entersyscall), where the P may be
+		// handed off, and percpu's writer calls FenceHeavy with
+		// preemption disabled: a P taken away then is a fatal
+		// "stopm holding locks". membarrier is a raw system call. And no
+		// machine or emulator here runs Windows, so it would ship
+		// untested.
+		//
+		// And the mprotect-induced TLB shootdown (folly's
+		// fallback where membarrier is missing: change the protection of
+		// a locked dummy page so that the kernel interrupts every CPU
+		// that runs the process to flush its TLB). No kernel documents
+		// that as a barrier; it holds only while TLB invalidation is
+		// done by interrupts. arm64 invalidates by broadcast (TLBI ...IS)
+		// and interrupts no CPU, and x86 CPUs with broadcast
+		// invalidation (AMD's INVLPGB) can do the same; on Linux,
+		// membarrier(2) (4.14+) is the documented way, and a kernel or
+		// sandbox that refuses it gets the portable variant, which is
+		// correct everywhere.
+		Name: "fenceheavy", GoName: "FenceHeavy",
+		PortableBrief: "Fence on both sides",
+		GoVariants: []Variant{
+			{Name: "membarrier", Go: true, Requires: []string{dispatch.FeatureMembarrier}, Brief: "Linux",
+				Why: "membarrier(2) MEMBARRIER_CMD_PRIVATE_EXPEDITED: the kernel makes every running thread of the process execute a full barrier (an interrupt to each CPU running one); FenceLight is a compiler barrier"},
+			func() Variant {
+				v := Portable("Fence on the heavy side, and FenceLight is Fence too: correct on every system, at a full fence on the light side")
+				v.Brief = "Fence on both sides"
+				return v
+			}(),
+		},
+		Doc: `FenceHeavy is the expensive side of an asymmetric fence pair, whose cheap
+side is FenceLight.
+
+With FenceLight on another thread it orders as two Fences would: after
+a store then FenceHeavy then a load on one thread, and a store then
+FenceLight then a load on another, at least one of the two loads sees
+the other thread's store. Under the membarrier variant (Linux)
+FenceHeavy makes every thread of the process that is running execute a
+full barrier, at the cost of a system call that interrupts each CPU
+running one (microseconds), so that FenceLight can be a compiler
+barrier; under the portable variant (other systems, and a kernel,
+seccomp profile or sandbox that refuses membarrier: Selected names the
+errno) both sides are Fence. Use it where the light side runs often and
+the heavy side rarely. It makes a raw system call, so a goroutine that
+has disabled preemption may call it.`,
+		PortableDoc: "In the portable build it is Fence, and so is FenceLight.",
+	},
+	{
 		Name: "cas128", GoName: "cas128", Export: "CompareAndSwap128",
 		PortableBrief: "striped locks",
 		Params: []Param{{"addr", "*[2]uint64"}, {"oldLo", "uint64"}, {"oldHi", "uint64"},
@@ -832,6 +914,16 @@ func Validate(goarch string) error {
 		if len(vs) == 0 {
 			return fmt.Errorf("spec: op %s has no variant on %s", op.Name, goarch)
 		}
+		if gv := op.GoVariants; len(gv) > 0 {
+			for _, v := range gv {
+				if !v.Go {
+					return fmt.Errorf("spec: op %s: GoVariants lists %q, which is not a Go variant", op.Name, v.Name)
+				}
+			}
+			if last := gv[len(gv)-1]; last.Name != PortableName {
+				return fmt.Errorf("spec: op %s: GoVariants must end with spec.Portable, the variant every build can run", op.Name)
+			}
+		}
 		vseen := map[string]bool{}
 		vseenIntrinsic := false
 		for _, v := range vs {
@@ -839,8 +931,11 @@ func Validate(goarch string) error {
 				return fmt.Errorf("spec: op %s on %s: bad or duplicate variant %q", op.Name, goarch, v.Name)
 			}
 			vseen[v.Name] = true
-			if v.Go && (v.Name != PortableName || len(v.Requires) > 0) {
-				return fmt.Errorf("spec: op %s on %s: Go variant %q must be named %q and require nothing (use spec.Portable)", op.Name, goarch, v.Name, PortableName)
+			if v.Go && v.Name == PortableName && len(v.Requires) > 0 {
+				return fmt.Errorf("spec: op %s on %s: Go variant %q must require nothing (use spec.Portable)", op.Name, goarch, v.Name)
+			}
+			if v.Go && v.Name != PortableName && !needsOS(v) {
+				return fmt.Errorf("spec: op %s on %s: Go variant %q must be named %q (use spec.Portable), or require an operating-system feature (spec.OSFeatures) that a Go function of hal's reaches", op.Name, goarch, v.Name, PortableName)
 			}
 			if !v.Go && v.Name == PortableName {
 				return fmt.Errorf("spec: op %s on %s: variant name %q is reserved for hal's Go variant (use spec.Portable)", op.Name, goarch, PortableName)

@@ -101,6 +101,9 @@ func TestGoVariantRules(t *testing.T) {
 		{[]spec.Variant{{Name: "a"}, spec.Portable("x")}, ""},
 		{[]spec.Variant{spec.Portable("x")}, ""},
 		{[]spec.Variant{{Name: "a"}, {Name: "fallback", Go: true}}, "must be named"},
+		{[]spec.Variant{{Name: "a"}, {Name: "fallback", Go: true, Requires: []string{dispatch.FeatureCX16}}}, "must be named"},
+		// A Go variant that reaches the operating system (a system call).
+		{[]spec.Variant{{Name: "sys", Go: true, Requires: []string{dispatch.FeatureMembarrier}}, spec.Portable("x")}, ""},
 		{[]spec.Variant{{Name: "portable", Go: true, Requires: []string{dispatch.FeatureCX16}}}, "require nothing"},
 		{[]spec.Variant{{Name: "a"}, {Name: "portable"}}, "reserved"},
 	} {
@@ -190,6 +193,10 @@ func TestStaticVariant(t *testing.T) {
 		{"amd64", "amd64.v2", "cpu", "portable", false},
 		{"arm64", "arm64.v8.3", "cpu", "portable", false},
 		{"riscv64", "riscv64", "cpu", "portable", false},
+		// Only Go variants, the first needing a system call a kernel
+		// or sandbox may refuse: the one that needs nothing.
+		{"amd64", "amd64.v2", "fenceheavy", "portable", false},
+		{"arm64", "arm64.v8.3", "fenceheavy", "portable", false},
 	} {
 		op := spec.Find(c.op)
 		l := lv(c.arch, c.tag)

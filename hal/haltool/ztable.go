@@ -52,6 +52,8 @@ type DispatchTable struct {
 	StoreReleaseUint64 Entry[func(addr *uint64, val uint64)]
 	// Fence is the row of op "fence" (see [hal.Fence]).
 	Fence Entry[func()]
+	// FenceHeavy is the row of op "fenceheavy" (see [hal.FenceHeavy]).
+	FenceHeavy Entry[func()]
 	// CompareAndSwap128 is the raw 128-bit CAS on a 16-byte-aligned word:
 	// it returns the value found and whether it swapped. Use it on a
 	// 16-byte-aligned word of your own, or the one [hal.Uint128.Addr] returns

@@ -191,6 +191,14 @@ var TableRows = map[string]TableRow{
 			}
 		}
 	}},
+	"fenceheavy": {Field: "FenceHeavy", Loop: func(x *TableWord) func(w, n int) {
+		f := haltool.Table().FenceHeavy.Func
+		return func(_, n int) {
+			for range n {
+				f()
+			}
+		}
+	}},
 	"cas128": {Field: "CompareAndSwap128", Loop: func(x *TableWord) func(w, n int) {
 		a := x.Word128()
 		f := haltool.Table().CompareAndSwap128.Func

@@ -27,6 +27,7 @@ type DispatchTable struct {
 	StoreReleaseUint32    Entry[func(addr *uint32, val uint32)]
 	StoreReleaseUint64    Entry[func(addr *uint64, val uint64)]
 	Fence                 Entry[func()]
+	FenceHeavy            Entry[func()]
 	CompareAndSwap128     Entry[func(addr *[2]uint64, oldLo, oldHi, newLo, newHi uint64) (lo, hi uint64, swapped bool)]
 	Load128               Entry[func(addr *[2]uint64) (lo, hi uint64)]
 	Store128              Entry[func(addr *[2]uint64, lo, hi uint64)]
