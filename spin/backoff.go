@@ -2,8 +2,10 @@ package spin
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // Backoff is a test-and-test-and-set spin lock with bounded exponential
@@ -17,11 +19,11 @@ import (
 // unlocked.
 //
 // A Backoff is two cache lines, the lock word's and padding before it: 128
-// bytes on amd64, 256 on arm64, against sync.Mutex's 8.
+// bytes on amd64 and 386, 256 on arm64, against sync.Mutex's 8.
 type Backoff struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	s tasState
-	_ [lineSize - tasStateSize]byte
+	_ [cacheline.Size - unsafe.Sizeof(tasState{})%cacheline.Size]byte
 }
 
 // Lock locks l, waiting as long as necessary. The uncontended path is one

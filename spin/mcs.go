@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // The states of an MCS queue node's locked word.
@@ -21,6 +22,12 @@ const (
 // a cache line of its own, so a waiter spinning on its locked word shares
 // the line with nobody.
 type mcsNode struct {
+	mcsNodeWords
+	_ [cacheline.Size - unsafe.Sizeof(mcsNodeWords{})%cacheline.Size]byte
+}
+
+// mcsNodeWords are an mcsNode's fields, which its tail pads to a line.
+type mcsNodeWords struct {
 	// next is the successor, set by the successor once it has joined
 	// the queue behind this node. A pointer, so it goes through
 	// sync/atomic, never hal.
@@ -35,7 +42,6 @@ type mcsNode struct {
 	// owner to mcsLeft or mcsSleeping to sleep, each with a
 	// compare-and-swap, so exactly one of the two happens.
 	locked uint32
-	_      [lineSize - 20]byte
 }
 
 // nodes recycles queue nodes across all MCS locks: Lock takes one when it
@@ -76,22 +82,13 @@ var nodes = sync.Pool{New: func() any { return new(mcsNode) }}
 // Unlock returns. Unlock must be called by a goroutine that is ordered
 // after the Lock (normally the same goroutine).
 //
-// An MCS is 208 bytes on amd64 (400 on arm64): its tail and holder on a
-// cache line of their own, and the node an uncontended Lock uses;
-// sync.Mutex is 8.
+// An MCS is 208 bytes on amd64 and 386 (400 on arm64): its tail and
+// holder on a cache line of their own, and the node an uncontended Lock
+// uses, a line of its own too; sync.Mutex is 8.
 type MCS struct {
-	_ [lineSize]byte
-	// tail is the last node in the queue, nil when the lock is free.
-	tail atomic.Pointer[mcsNode]
-	// holder is the current holder's node when it is a pooled one, nil
-	// while the holder uses own (so the uncontended Lock and Unlock
-	// write only tail); only the holder reads or writes it.
-	holder *mcsNode
-	// handovers counts the handovers to a waiter, for the scheduling
-	// point (schedpoint.go); only the holder reads or writes it.
-	handovers uint32
-	passed    atomic.Uint64
-	_         [lineSize - mcsHotSize]byte
+	_ cacheline.Line
+	mcsHot
+	_ [cacheline.Size - unsafe.Sizeof(mcsHot{})%cacheline.Size]byte
 	// own is the node of a holder that found the lock free. It is free
 	// for reuse whenever tail is nil: a holder that uses it leaves the
 	// queue either by swinging tail from it to nil or by handing over
@@ -103,13 +100,20 @@ type MCS struct {
 	sched    schedClock
 }
 
-// mcsHotSize is the size of MCS's fields on its first line.
-const mcsHotSize = unsafe.Sizeof(struct {
-	tail      atomic.Pointer[mcsNode]
-	holder    *mcsNode
+// mcsHot are MCS's fields on its first line, which its tail pads to a
+// line.
+type mcsHot struct {
+	// tail is the last node in the queue, nil when the lock is free.
+	tail atomic.Pointer[mcsNode]
+	// holder is the current holder's node when it is a pooled one, nil
+	// while the holder uses own (so the uncontended Lock and Unlock
+	// write only tail); only the holder reads or writes it.
+	holder *mcsNode
+	// handovers counts the handovers to a waiter, for the scheduling
+	// point (schedpoint.go); only the holder reads or writes it.
 	handovers uint32
 	passed    atomic.Uint64
-}{})
+}
 
 // Lock locks l, queueing behind the current holder and waiters.
 func (l *MCS) Lock() {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // TestValidate is Concurrency Kit's lock validation: goroutines take the
@@ -282,21 +284,21 @@ func mcsQueueLen(l *MCS) int {
 func TestLockWordPadding(t *testing.T) {
 	check := func(name string, off, width, end uintptr) {
 		t.Helper()
-		if off != lineSize || width > lineSize || end < 2*lineSize {
+		if off != cacheline.Size || width > cacheline.Size || end < 2*cacheline.Size {
 			t.Errorf("%s: lock fields at %d, %d bytes, next field or end at %d: want %d, <= %d, >= %d",
-				name, off, width, end, lineSize, lineSize, 2*lineSize)
+				name, off, width, end, cacheline.Size, cacheline.Size, 2*cacheline.Size)
 		}
 	}
-	check("TAS", unsafe.Offsetof(TAS{}.s), tasStateSize, unsafe.Sizeof(TAS{}))
-	check("TTAS", unsafe.Offsetof(TTAS{}.s), tasStateSize, unsafe.Sizeof(TTAS{}))
-	check("Asm", unsafe.Offsetof(Asm{}.s), tasStateSize, unsafe.Sizeof(Asm{}))
-	check("Backoff", unsafe.Offsetof(Backoff{}.s), tasStateSize, unsafe.Sizeof(Backoff{}))
-	check("Ticket", unsafe.Offsetof(Ticket{}.next), ticketHotSize, unsafe.Offsetof(Ticket{}.slots))
+	check("TAS", unsafe.Offsetof(TAS{}.s), unsafe.Sizeof(tasState{}), unsafe.Sizeof(TAS{}))
+	check("TTAS", unsafe.Offsetof(TTAS{}.s), unsafe.Sizeof(tasState{}), unsafe.Sizeof(TTAS{}))
+	check("Asm", unsafe.Offsetof(Asm{}.s), unsafe.Sizeof(tasState{}), unsafe.Sizeof(Asm{}))
+	check("Backoff", unsafe.Offsetof(Backoff{}.s), unsafe.Sizeof(tasState{}), unsafe.Sizeof(Backoff{}))
+	check("Ticket", unsafe.Offsetof(Ticket{}.next), unsafe.Sizeof(ticketHot{}), unsafe.Offsetof(Ticket{}.slots))
 	// MCS: tail is the shared word; holder, beside it, is touched only by
 	// the holder, and own only by the holder and its successor.
-	check("MCS", unsafe.Offsetof(MCS{}.tail), mcsHotSize, unsafe.Offsetof(MCS{}.own))
-	if s := unsafe.Sizeof(mcsNode{}); unsafe.Sizeof(uintptr(0)) == 8 && s != lineSize {
-		t.Errorf("mcsNode is %d bytes, want one %d-byte line", s, lineSize)
+	check("MCS", unsafe.Offsetof(MCS{}.tail), unsafe.Sizeof(mcsHot{}), unsafe.Offsetof(MCS{}.own))
+	if s := unsafe.Sizeof(mcsNode{}); s != cacheline.Size {
+		t.Errorf("mcsNode is %d bytes, want one %d-byte line", s, cacheline.Size)
 	}
 }
 

@@ -3,7 +3,6 @@ package spin
 import (
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/pin"
@@ -78,10 +77,6 @@ type wakeMark struct {
 	// on amd64) count it.
 	polls uint32
 }
-
-// tasStateSize is the size of a tasState, the hot part of a TAS-family
-// lock's line.
-const tasStateSize = unsafe.Sizeof(tasState{})
 
 // tryLock takes the lock if it is free and not being handed to a waiter,
 // as sync.Mutex.TryLock does.

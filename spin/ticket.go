@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // Ticket is a ticket lock, like Concurrency Kit's ck_spinlock_ticket:
@@ -33,15 +34,13 @@ import (
 // ticket hands it the lock and wakes it. So a waiter is passed over only
 // during its first millisecond. The zero value is unlocked.
 //
-// A Ticket is 656 bytes on amd64 (784 on arm64): its two counters on a
-// cache line of their own, and 32 sleep slots; sync.Mutex is 8.
+// A Ticket is 656 bytes on amd64 and 386 (784 on arm64): its two
+// counters on a cache line of their own, and 32 sleep slots; sync.Mutex
+// is 8.
 type Ticket struct {
-	_ [lineSize]byte
-	// next is the next ticket to hand out; serving the ticket allowed
-	// in. The lock is free when they are equal. Both wrap.
-	next    uint32
-	serving uint32
-	_       [lineSize - ticketHotSize]byte
+	_ cacheline.Line
+	ticketHot
+	_ [cacheline.Size - unsafe.Sizeof(ticketHot{})%cacheline.Size]byte
 	// slots[t % ticketSlots] holds the mark of the waiter holding
 	// ticket t while it sleeps (or is about to); see ticketSlot.
 	slots  [ticketSlots]ticketSlot
@@ -63,8 +62,14 @@ type Ticket struct {
 // the line lets Ticket and MCS run below it at times, at the price of the
 // order.
 
-// ticketHotSize is the size of Ticket's fields on its first line.
-const ticketHotSize = unsafe.Sizeof(struct{ next, serving uint32 }{})
+// ticketHot are Ticket's fields on its first line, which its tail pads to
+// a line.
+type ticketHot struct {
+	// next is the next ticket to hand out; serving the ticket allowed
+	// in. The lock is free when they are equal. Both wrap.
+	next    uint32
+	serving uint32
+}
 
 // A ticketSlot is where the waiter of a ticket t publishes that it
 // sleeps. mark is 0 while the slot is free, else slotMark(t, kind):

@@ -2,8 +2,10 @@ package spin
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // TTAS is a test-and-test-and-set spin lock. A waiter reads the lock word
@@ -24,11 +26,11 @@ import (
 // that reason. halbench -filter '^Lock/' measures both on your machine.
 //
 // A TTAS is two cache lines, the lock word's and padding before it: 128
-// bytes on amd64, 256 on arm64, against sync.Mutex's 8.
+// bytes on amd64 and 386, 256 on arm64, against sync.Mutex's 8.
 type TTAS struct {
-	_ [lineSize]byte
+	_ cacheline.Line
 	s tasState
-	_ [lineSize - tasStateSize]byte
+	_ [cacheline.Size - unsafe.Sizeof(tasState{})%cacheline.Size]byte
 }
 
 // Lock locks l, waiting as long as necessary. The uncontended path is one

@@ -4,13 +4,7 @@ import (
 	_ "unsafe" // for go:linkname
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/cacheline"
 )
-
-// lineSize is the cache-line size padding is built from (x/sys/cpu's
-// CacheLinePad: 64 bytes on amd64, 128 on arm64, where some cores fetch
-// lines in pairs).
-const lineSize = cacheline.Size
 
 // canSpin is sync.Mutex's spin check, sync.runtime_canSpin in the runtime: more
 // than one CPU, another processor running Go code (where the holder may be) and

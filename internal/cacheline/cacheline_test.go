@@ -66,12 +66,6 @@ var pending = map[string]bool{
 	"percpu/cache.go":       true,
 	"percpu/counter.go":     true,
 	"percpu/percpu_test.go": true,
-	"spin/backoff.go":       true,
-	"spin/mcs.go":           true,
-	"spin/tas.go":           true,
-	"spin/ttas.go":          true,
-	"spin/ticket.go":        true,
-	"spin/asm.go":           true,
 	// On the hal ops branch, not yet merged: its litmus words.
 	"hal/plain_test.go": true,
 }
