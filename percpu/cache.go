@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/pin"
 )
 
@@ -31,14 +32,21 @@ func (b *bucket) push(x unsafe.Pointer) {
 	b.n++
 }
 
-// local is one P's part of a Cache: a private object, tried first (as
-// sync.Pool does), and UMA's uma_cache, an alloc bucket Get takes from and
-// a free bucket Put fills; on cache lines of their own.
+// local is one P's part of a Cache, on cache lines of its own (each local
+// is its own allocation of a whole number of lines, and Go allocates
+// objects of a line's size, or two lines', at multiples of that size).
 type local struct {
+	localWords
+	_ [cacheline.Size - unsafe.Sizeof(localWords{})%cacheline.Size]byte
+}
+
+// localWords are a local's fields: a private object, tried first (as
+// sync.Pool does), and UMA's uma_cache, an alloc bucket Get takes from and
+// a free bucket Put fills.
+type localWords struct {
 	lock        slotLock
 	private     unsafe.Pointer
 	alloc, free *bucket
-	_           [lineSize]byte
 }
 
 // tryGet takes an object from l: its private object, else one from its

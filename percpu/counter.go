@@ -1,7 +1,10 @@
 package percpu
 
 import (
+	"unsafe"
+
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/pin"
 )
 
@@ -9,9 +12,12 @@ import (
 // shard is its own allocation of exactly one line, and Go allocates
 // objects of a line's size at multiples of that size).
 type shard struct {
-	v uint64
-	_ [lineSize - 8]byte
+	shardWord
+	_ [cacheline.Size - unsafe.Sizeof(shardWord{})%cacheline.Size]byte
 }
+
+// shardWord is a shard's count, which its tail pads to a line.
+type shardWord struct{ v uint64 }
 
 // Counter is a 64-bit counter sharded per P: Add touches only the current
 // P's cache line and, in the default build, uses no locked instruction;

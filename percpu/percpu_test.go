@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/countertest"
 )
 
@@ -88,9 +89,10 @@ func TestPinExcludes(t *testing.T) {
 		t.Skip("the fallback build's Pin excludes nothing")
 	}
 	withProcs(t, 2)
+	type slotWord struct{ v atomic.Int64 }
 	slots := make([]struct {
-		v atomic.Int64
-		_ [lineSize - 8]byte
+		slotWord
+		_ [cacheline.Size - unsafe.Sizeof(slotWord{})%cacheline.Size]byte
 	}, 2)
 	const goroutines = 16
 	n := countertest.Iterations(20000, 2000)
@@ -435,6 +437,9 @@ func firstLines(s string, n int) string {
 func TestShardLayout(t *testing.T) {
 	if unsafe.Sizeof(shard{}) != lineSize {
 		t.Fatalf("shard is %d bytes, want one %d-byte line", unsafe.Sizeof(shard{}), lineSize)
+	}
+	if unsafe.Sizeof(local{}) != lineSize {
+		t.Errorf("Cache's local is %d bytes, want one %d-byte line", unsafe.Sizeof(local{}), lineSize)
 	}
 	var c Counter
 	c.Add(1)
