@@ -8,9 +8,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/haltool"
+	"github.com/gohal/gohal/internal/cacheline"
 )
 
 // Message passing with plain data, per release store: thread 0 writes the
@@ -21,15 +23,21 @@ import (
 // compiler must keep in order: two plain stores in program order.
 func TestLitmusMessagePassingPlainData(t *testing.T) {
 	iters := litmusIters()
+	// Each word on a cache line of its own, so that one publish does
+	// not move another's line.
+	type dataWord struct{ data uint64 }
+	type f32Word struct{ f32 uint32 }
+	type f64Word struct{ f64 uint64 }
+	type fpWord struct{ fp uintptr }
 	type words struct {
-		data uint64
-		_    [56]byte
-		f32  uint32
-		_    [60]byte
-		f64  uint64
-		_    [56]byte
-		fp   uintptr
-		_    [56]byte
+		dataWord
+		_ [cacheline.Size - unsafe.Sizeof(dataWord{})%cacheline.Size]byte
+		f32Word
+		_ [cacheline.Size - unsafe.Sizeof(f32Word{})%cacheline.Size]byte
+		f64Word
+		_ [cacheline.Size - unsafe.Sizeof(f64Word{})%cacheline.Size]byte
+		fpWord
+		_ [cacheline.Size - unsafe.Sizeof(fpWord{})%cacheline.Size]byte
 	}
 	for _, c := range []struct {
 		op      string
