@@ -36,6 +36,9 @@ type task struct {
 	what  string
 	op    string
 	impls []impl
+	// threads, when set, replaces the goroutine counts the task runs at
+	// (the package's threads).
+	threads []int
 }
 
 // tasks lists every comparison. Impl names starting with "gohal-" are
@@ -62,6 +65,15 @@ var tasks = []task{
 	// Reader/writer locks at write shares of 0, 0.1, 1, 10 and 50 %
 	// (op=wN: N writes per 1000 operations).
 	rwTask(0), rwTask(1), rwTask(10), rwTask(100), rwTask(500),
+	// The first write after a read-only stretch (op=revoke): each
+	// operation reads for rwStretch, then writes once, while a second
+	// goroutine reads throughout; the body brings its own reader, so it
+	// runs at threads=1 only.
+	{what: "rwlock", op: "revoke", threads: []int{1}, impls: []impl{
+		{"gohal-percpu", rwRevokePercpu},
+		{"xsync-rbmutex", rwRevokeXsync},
+		{"sync-rwmutex", rwRevokeSync},
+	}},
 	{what: "uint128", op: "load", impls: []impl{{"gohal-uint128", u128Load[*halPair]}, {"mutex-pair", u128Load[*mutexPair]}}},
 	{what: "uint128", op: "store", impls: []impl{{"gohal-uint128", u128Store[*halPair]}, {"mutex-pair", u128Store[*mutexPair]}}},
 	{what: "uint128", op: "cas", impls: []impl{{"gohal-uint128", u128CAS[*halPair]}, {"mutex-pair", u128CAS[*mutexPair]}}},
@@ -84,8 +96,12 @@ func (t task) name(i impl, n int) string {
 // goroutines.
 func BenchmarkPeer(b *testing.B) {
 	for _, t := range tasks {
+		ns := threads
+		if t.threads != nil {
+			ns = t.threads
+		}
 		for _, i := range t.impls {
-			for _, n := range threads {
+			for _, n := range ns {
 				b.Run(t.name(i, n), func(b *testing.B) { i.body(b, n) })
 			}
 		}
@@ -660,4 +676,81 @@ func rwMutex(wpm int) func(*testing.B, int) {
 		})
 		rwCheck(b, writes, x.v)
 	}
+}
+
+// rwStretch is how long each revoke operation reads before its write:
+// many times the time percpu.RWMutex and xsync's RBMutex keep the readers'
+// bias off after a revocation (9 times the revocation's cost), so that
+// every write finds the bias back on and revokes it.
+const rwStretch = 100 * time.Microsecond
+
+// rwRevokeRun runs the revoke operations on b: each reads for rwStretch
+// (by the clock, checked every 64 reads) and then writes once, while a
+// second goroutine reads throughout, so that the readers overlap (which
+// is what biases percpu.RWMutex and RBMutex toward readers).
+func rwRevokeRun(b *testing.B, read, write func()) {
+	var stop atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for !stop.Load() {
+			for range 64 {
+				read()
+			}
+		}
+	}()
+	m := cyclebench.Start(b)
+	for b.Loop() {
+		for end := time.Now().Add(rwStretch); time.Now().Before(end); {
+			for range 64 {
+				read()
+			}
+		}
+		write()
+	}
+	m.Stop()
+	stop.Store(true)
+	<-done
+}
+
+func rwRevokePercpu(b *testing.B, _ int) {
+	l, x := new(padded[percpu.RWMutex]), new(padded[int64])
+	rwRevokeRun(b, func() {
+		l.v.RLock()
+		_ = x.v
+		l.v.RUnlock()
+	}, func() {
+		l.v.Lock()
+		x.v++
+		l.v.Unlock()
+	})
+	rwCheck(b, []int64{int64(b.N)}, x.v)
+}
+
+func rwRevokeXsync(b *testing.B, _ int) {
+	l, x := xsync.NewRBMutex(), new(padded[int64])
+	rwRevokeRun(b, func() {
+		t := l.RLock()
+		_ = x.v
+		l.RUnlock(t)
+	}, func() {
+		l.Lock()
+		x.v++
+		l.Unlock()
+	})
+	rwCheck(b, []int64{int64(b.N)}, x.v)
+}
+
+func rwRevokeSync(b *testing.B, _ int) {
+	l, x := new(padded[sync.RWMutex]), new(padded[int64])
+	rwRevokeRun(b, func() {
+		l.v.RLock()
+		_ = x.v
+		l.v.RUnlock()
+	}, func() {
+		l.v.Lock()
+		x.v++
+		l.v.Unlock()
+	})
+	rwCheck(b, []int64{int64(b.N)}, x.v)
 }
