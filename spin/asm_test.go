@@ -1,6 +1,7 @@
 package spin
 
 import (
+	"math"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -18,15 +19,21 @@ func TestAsmTakesLockFreedWhileOthersWait(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("needs two processors: the waiter spins while this goroutine releases")
 	}
-	always := func(int) bool { return true }
 	for trial := range 10 {
 		var s tasState
 		s.state = tasLocked
 		var started, result atomic.Int32
+		// The waiter's budget must outlast the release however late
+		// this goroutine runs (a loaded machine, qemu), so it is bounded
+		// by a deadline far beyond any scheduling delay, not by a count
+		// of pauses, which on a CPU without a spin hint (loong64) pass
+		// in microseconds.
+		deadline := time.Now().Add(10 * time.Second)
+		untilDeadline := func(int) bool { return time.Now().Before(deadline) }
 		go func() {
 			started.Store(1)
 			r := int32(1)
-			if s.spinAsm(0, 1<<20, always) {
+			if s.spinAsm(0, math.MaxInt32, untilDeadline) {
 				r = 2
 			}
 			result.Store(r)
