@@ -293,7 +293,7 @@ func TestLockWordPadding(t *testing.T) {
 	check("TTAS", unsafe.Offsetof(TTAS{}.s), unsafe.Sizeof(tasState{}), unsafe.Sizeof(TTAS{}))
 	check("Asm", unsafe.Offsetof(Asm{}.s), unsafe.Sizeof(tasState{}), unsafe.Sizeof(Asm{}))
 	check("Backoff", unsafe.Offsetof(Backoff{}.s), unsafe.Sizeof(tasState{}), unsafe.Sizeof(Backoff{}))
-	check("Ticket", unsafe.Offsetof(Ticket{}.next), unsafe.Sizeof(ticketHot{}), unsafe.Offsetof(Ticket{}.slots))
+	check("Ticket", unsafe.Offsetof(Ticket{}.next), unsafe.Offsetof(Ticket{}.serving)+4-unsafe.Offsetof(Ticket{}.next), unsafe.Offsetof(Ticket{}.slots))
 	// MCS: tail is the shared word; holder, beside it, is touched only by
 	// the holder, and own only by the holder and its successor.
 	check("MCS", unsafe.Offsetof(MCS{}.tail), unsafe.Sizeof(mcsHot{}), unsafe.Offsetof(MCS{}.own))

@@ -3,7 +3,6 @@ package spin
 import (
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
@@ -34,13 +33,20 @@ import (
 // ticket hands it the lock and wakes it. So a waiter is passed over only
 // during its first millisecond. The zero value is unlocked.
 //
-// A Ticket is 656 bytes on amd64 and 386 (784 on arm64): its two
+// A Ticket is 664 bytes on amd64 and 386 (792 on arm64): its two
 // counters on a cache line of their own, and 32 sleep slots; sync.Mutex
 // is 8.
 type Ticket struct {
 	_ cacheline.Line
-	ticketHot
-	_ [cacheline.Size - unsafe.Sizeof(ticketHot{})%cacheline.Size]byte
+	// next is the next ticket to hand out; serving the ticket allowed
+	// in. The lock is free when they are equal. Both wrap. They are
+	// fields of Ticket itself, not of an embedded struct padded by a
+	// tail, because Lock must inline (TestUncontendedPathsInline) and a
+	// promoted field costs the inliner a node per use; the whole line
+	// after them keeps the fields below off their line instead.
+	next    uint32
+	serving uint32
+	_       cacheline.Line
 	// slots[t % ticketSlots] holds the mark of the waiter holding
 	// ticket t while it sleeps (or is about to); see ticketSlot.
 	slots  [ticketSlots]ticketSlot
@@ -61,15 +67,6 @@ type Ticket struct {
 // turns through one cache line, no lock. Passing over waiters that left
 // the line lets Ticket and MCS run below it at times, at the price of the
 // order.
-
-// ticketHot are Ticket's fields on its first line, which its tail pads to
-// a line.
-type ticketHot struct {
-	// next is the next ticket to hand out; serving the ticket allowed
-	// in. The lock is free when they are equal. Both wrap.
-	next    uint32
-	serving uint32
-}
 
 // A ticketSlot is where the waiter of a ticket t publishes that it
 // sleeps. mark is 0 while the slot is free, else slotMark(t, kind):
