@@ -16,6 +16,7 @@ import (
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 	"github.com/gohal/gohal/percpu"
 	"github.com/gohal/gohal/spin"
 )
@@ -66,7 +67,8 @@ var tasks = []task{
 	// (op=wN: N writes per 1000 operations).
 	rwTask(0), rwTask(1), rwTask(10), rwTask(100), rwTask(500),
 	// The first write after a read-only stretch (op=revoke): each
-	// operation reads for rwStretch, then writes once, while a second
+	// operation reads for suite.RWLockStretch, then writes once (the
+	// suite's RunRevoke, as halbench's RWLock section), while a second
 	// goroutine reads throughout; the body brings its own reader, so it
 	// runs at threads=1 only.
 	{what: "rwlock", op: "revoke", threads: []int{1}, impls: []impl{
@@ -678,44 +680,9 @@ func rwMutex(wpm int) func(*testing.B, int) {
 	}
 }
 
-// rwStretch is how long each revoke operation reads before its write:
-// many times the time percpu.RWMutex and xsync's RBMutex keep the readers'
-// bias off after a revocation (9 times the revocation's cost), so that
-// every write finds the bias back on and revokes it.
-const rwStretch = 100 * time.Microsecond
-
-// rwRevokeRun runs the revoke operations on b: each reads for rwStretch
-// (by the clock, checked every 64 reads) and then writes once, while a
-// second goroutine reads throughout, so that the readers overlap (which
-// is what biases percpu.RWMutex and RBMutex toward readers).
-func rwRevokeRun(b *testing.B, read, write func()) {
-	var stop atomic.Bool
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for !stop.Load() {
-			for range 64 {
-				read()
-			}
-		}
-	}()
-	m := cyclebench.Start(b)
-	for b.Loop() {
-		for end := time.Now().Add(rwStretch); time.Now().Before(end); {
-			for range 64 {
-				read()
-			}
-		}
-		write()
-	}
-	m.Stop()
-	stop.Store(true)
-	<-done
-}
-
 func rwRevokePercpu(b *testing.B, _ int) {
 	l, x := new(padded[percpu.RWMutex]), new(padded[int64])
-	rwRevokeRun(b, func() {
+	suite.RunRevoke(b, func() {
 		l.v.RLock()
 		_ = x.v
 		l.v.RUnlock()
@@ -729,7 +696,7 @@ func rwRevokePercpu(b *testing.B, _ int) {
 
 func rwRevokeXsync(b *testing.B, _ int) {
 	l, x := xsync.NewRBMutex(), new(padded[int64])
-	rwRevokeRun(b, func() {
+	suite.RunRevoke(b, func() {
 		t := l.RLock()
 		_ = x.v
 		l.RUnlock(t)
@@ -743,7 +710,7 @@ func rwRevokeXsync(b *testing.B, _ int) {
 
 func rwRevokeSync(b *testing.B, _ int) {
 	l, x := new(padded[sync.RWMutex]), new(padded[int64])
-	rwRevokeRun(b, func() {
+	suite.RunRevoke(b, func() {
 		l.v.RLock()
 		_ = x.v
 		l.v.RUnlock()

@@ -65,12 +65,12 @@ func RWLockName(kind string, threads, wpm int) string {
 // RWLockRevokeName returns the name of the revoke benchmark of a kind.
 func RWLockRevokeName(kind string) string { return "RWLock/kind=" + kind + "/revoke" }
 
-// rwRevokeRun runs the revoke operations on b: each reads for
+// RunRevoke runs the revoke operations on b: each reads for
 // RWLockStretch (by the clock, checked every 64 reads), then writes once,
 // while a second goroutine reads throughout. The two readers overlap,
 // which is what spreads a percpu.RWMutex and biases it, so that each write
 // revokes the bias that the stretch's reads turned back on.
-func rwRevokeRun(b *testing.B, read, write func()) {
+func RunRevoke(b *testing.B, read, write func()) {
 	var stop atomic.Bool
 	done := make(chan struct{})
 	go func() {
@@ -170,7 +170,7 @@ func rwMutex(wpm int) func(*testing.B, int) {
 
 func rwRevokePercpu(b *testing.B) {
 	l, x := new(padded[percpu.RWMutex]), new(guarded)
-	rwRevokeRun(b, func() {
+	RunRevoke(b, func() {
 		l.v.RLock()
 		_ = x.v
 		l.v.RUnlock()
@@ -186,7 +186,7 @@ func rwRevokePercpu(b *testing.B) {
 
 func rwRevokeSync(b *testing.B) {
 	l, x := new(padded[sync.RWMutex]), new(guarded)
-	rwRevokeRun(b, func() {
+	RunRevoke(b, func() {
 		l.v.RLock()
 		_ = x.v
 		l.v.RUnlock()
