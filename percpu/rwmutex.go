@@ -40,7 +40,7 @@ import (
 // fence is only a compiler barrier, and the writer that revokes the bias
 // pays the heavy fence, a system call that interrupts every CPU running
 // the process. After a revocation readers pay a locked instruction on
-// their own line until 9 times the revocation's duration has passed, so a
+// their own line until 30 times the revocation's duration has passed, so a
 // write-heavy mix runs without heavy fences; a reader turns the bias back
 // on after that. Elsewhere (other systems, -race builds) readers on per-P
 // lines always pay the locked instruction, still on a line of their own.
@@ -60,8 +60,8 @@ import (
 // that finds a writer waits for it on the same mutex, so readers and
 // writers take turns with sync.Mutex's fairness. A writer waits only for
 // the readers that were inside when it raised its flag: later readers see
-// the flag and step back. It spins briefly and then parks until the last
-// of those readers wakes it. The first write after a read-only stretch
+// the flag and step back. It spins briefly, while sync.Mutex would spin,
+// and then parks until the last of those readers wakes it. The first write after a read-only stretch
 // (a revocation) costs one heavy fence, about a system call that interrupts
 // every CPU running the program.
 //
@@ -482,7 +482,7 @@ func (rw *RWMutex) waitReaders() string {
 				return pinnedWaitMessage
 			}
 			continue
-		case monotonic() < spinUntil:
+		case monotonic() < spinUntil && pin.CanSpin():
 			spinPause()
 			continue
 		}

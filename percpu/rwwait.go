@@ -16,9 +16,14 @@ import (
 const (
 	// rwInhibitFactor: after a revocation readers keep the bias off for
 	// this many times the revocation's duration, so that revocations
-	// cost writers at most about 1/(1+rwInhibitFactor) of their time
-	// (BRAVO's N = 9).
-	rwInhibitFactor = 9
+	// cost writers at most about 1/(1+rwInhibitFactor) of their time.
+	// BRAVO's N is 9, but a revocation also interrupts every CPU that runs
+	// the program, and where it is short (a few CPUs) 9 times it is
+	// shorter than the gap between writes at 0.1-1% writes, so the bias
+	// came back, and was revoked, at about every write; 30 keeps it off
+	// there (the rwlock peers at w1 and w10) and costs a read-mostly lock
+	// only the per-P lines' locked adds for 30 revocations' time.
+	rwInhibitFactor = 30
 
 	// rwRebiasEvery: a reader on a per-P line in the unbiased state looks
 	// at the clock once per this many of its P's RLocks, to turn the bias
@@ -29,6 +34,9 @@ const (
 	// rwWriterSpin: how long (ns) a writer spins for readers to leave
 	// before it parks. About one wake-up's cost: a reader's critical
 	// section shorter than that is cheaper to wait out than to park for.
+	// It spins only while sync.Mutex would (pin.CanSpin): with goroutines
+	// queued on its P, the readers it waits for may be among them, and
+	// cannot run while it spins.
 	rwWriterSpin = 2000
 
 	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins

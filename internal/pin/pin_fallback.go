@@ -50,3 +50,9 @@ func Held() bool { return false }
 // Release drops the calling goroutine's Pins and returns how many there
 // were: none, in this build, which pins nothing.
 func Release() int { return 0 }
+
+// CanSpin reports whether a waiter should spin rather than park: in this
+// fallback build, which cannot see the scheduler, whether more than one
+// CPU is available to the program (GOMAXPROCS above one), so that a spin
+// is bounded by its own time limit.
+func CanSpin() bool { return runtime.GOMAXPROCS(0) > 1 }

@@ -110,3 +110,16 @@ func Release() int {
 	}
 	return n
 }
+
+// canSpin is sync.Mutex's spin check (sync.runtime_canSpin), which the
+// runtime keeps for outside users (go.dev/issue/67401).
+//
+//go:linkname canSpin sync.runtime_canSpin
+func canSpin(i int) bool
+
+// CanSpin reports whether a waiter should spin rather than park:
+// sync.Mutex's check that the machine has more than one CPU, that another
+// P runs Go code (where the holder may be) and that nothing waits in this
+// P's run queue (the holder may be there, and cannot run while its waiter
+// spins).
+func CanSpin() bool { return canSpin(0) }

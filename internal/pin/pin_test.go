@@ -162,3 +162,12 @@ func TestRelease(t *testing.T) {
 		t.Fatal("Unpin after Release did not panic")
 	}
 }
+
+// TestCanSpinOneP: with one P there is nowhere else for a holder to run,
+// so CanSpin says park, in both builds.
+func TestCanSpinOneP(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if CanSpin() {
+		t.Fatal("CanSpin is true with GOMAXPROCS 1")
+	}
+}

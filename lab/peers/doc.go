@@ -13,7 +13,7 @@
 //	what=<counter|lock|uint128|cache|rwlock>/impl=<name>/threads=<n>[/op=<op>]
 //
 // (op only for uint128: load, store or cas; and for rwlock: wN, N writes
-// per 1000 operations, or revoke, a write after 100 µs of reads beside a
+// per 1000 operations, or revoke, a write after 300 µs of reads beside a
 // goroutine that reads throughout, run at threads=1 only). An impl whose name starts with "gohal-" is
 // gohal's; every other impl is a peer. Every sub-benchmark reports the
 // "cycles/op" metric through the same harness as the library's own

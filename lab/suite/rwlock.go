@@ -47,10 +47,10 @@ func init() {
 }
 
 // RWLockStretch is how long each revoke operation reads before its write.
-// It is several times percpu.RWMutex's inhibition after a revocation (9
-// times the revocation's cost, a few microseconds), so that the readers
-// turn the bias back on before every write.
-const RWLockStretch = 100 * time.Microsecond
+// It is several times percpu.RWMutex's inhibition after a revocation (30
+// times the revocation's cost, a few microseconds each), so that the
+// readers turn the bias back on before every write.
+const RWLockStretch = 300 * time.Microsecond
 
 // RWLockName returns the name of an RWLock benchmark (threads 0 gives the
 // threads=* name).
