@@ -52,7 +52,9 @@ func Held() bool { return false }
 func Release() int { return 0 }
 
 // CanSpin reports whether a waiter should spin rather than park: in this
-// fallback build, which cannot see the scheduler, whether more than one
-// CPU is available to the program (GOMAXPROCS above one), so that a spin
-// is bounded by its own time limit.
-func CanSpin() bool { return runtime.GOMAXPROCS(0) > 1 }
+// fallback build, which cannot see the scheduler, whether GOMAXPROCS was
+// above one at init (read then, since reading it takes the scheduler's
+// lock), so that a spin is bounded only by its own time limit.
+func CanSpin() bool { return multiP }
+
+var multiP = runtime.GOMAXPROCS(0) > 1
