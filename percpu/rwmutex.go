@@ -49,10 +49,12 @@ import (
 //
 // For read-mostly data read by goroutines on many Ps at once: a
 // sync.RWMutex's readers all write one word, so they pull its line from
-// core to core, and its cost grows with the readers. With few cores, short
-// critical sections read by one goroutine at a time, or frequent writes,
-// sync.RWMutex (or a plain sync.Mutex) costs as much or less; run
-// `halbench -filter '^RWLock/'` for the figures on your machine.
+// core to core, and its cost grows with the readers. Where readers seldom
+// overlap (one core, or short critical sections read by one goroutine at
+// a time) sync.RWMutex, or a plain sync.Mutex, costs less: RLock and
+// RUnlock here are calls where sync.RWMutex's inline. With frequent writes
+// the lock gives up its reader bias and costs about what sync.RWMutex
+// does. Run `halbench -filter '^RWLock/'` for the figures on your machine.
 //
 // # Writers
 //
