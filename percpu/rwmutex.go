@@ -251,8 +251,8 @@ func (rw *RWMutex) rlockSlow() {
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	if rw.cells.Load() != nil {
-		rw.runlockCell()
+	if cs := rw.cells.Load(); cs != nil {
+		rw.runlockCell(cs)
 		return
 	}
 	// Every count so far is on the lock itself (cells, once made, stay),
@@ -275,9 +275,8 @@ func (rw *RWMutex) runlockCheck(u uintptr) {
 // runlockCell is RUnlock on the current P's line. A state older than a
 // revocation is that of a reader the revoking writer waits for: it sees
 // this count out, however it is made.
-func (rw *RWMutex) runlockCell() {
+func (rw *RWMutex) runlockCell(cs []*rwCell) {
 	s := rw.state.Load()
-	cs := rw.cells.Load()
 	id := pin.ProcPin()
 	if uint(id) >= uint(len(cs)) {
 		cs = rw.cells.Grow(id + 1)
