@@ -22,14 +22,17 @@ import (
 //
 // # Design
 //
-// Readers count themselves in, and out, on counters that only grow: until
-// a reader finds another inside, they use the lock's own counters with an
-// atomic add (what sync.RWMutex costs); from then on each P has its own
-// pair of counters on a cache line of its own (Linux's percpu-rwsem and
-// SRCU), and a reader writes only its P's line. A lock read by one
-// goroutine at a time never pays for the lines. A reader that migrates
-// between RLock and RUnlock counts in on one P and out on another; a writer sums every P's counts out first and then
-// every P's counts in, and only equal sums mean no reader is inside.
+// Until a reader finds another inside, a reader takes an idle lock with
+// one compare-and-swap on a word of its own (the solo lane), which RLock
+// and RUnlock inline, as sync.RWMutex's add: a lock read by one goroutine
+// at a time costs what sync.RWMutex does, with no call. The first reader
+// that finds another inside closes the lane for good. From then on
+// readers count themselves in, and out, on counters that only grow, each
+// P's pair on a cache line of its own (Linux's percpu-rwsem and SRCU), so
+// a reader writes only its P's line. A reader that migrates between RLock
+// and RUnlock counts in on one P and out on another; a writer sums every
+// P's counts out first and then every P's counts in (and the lane's
+// reader), and only equal sums mean no reader is inside.
 //
 // A reader must make its count visible before it checks for a writer, and
 // a writer its flag before it reads the counts: each needs a full fence.
@@ -51,10 +54,11 @@ import (
 // sync.RWMutex's readers all write one word, so they pull its line from
 // core to core, and its cost grows with the readers. Where readers seldom
 // overlap (one core, or short critical sections read by one goroutine at
-// a time) sync.RWMutex, or a plain sync.Mutex, costs less: RLock and
-// RUnlock here are calls where sync.RWMutex's inline. With frequent writes
-// the lock gives up its reader bias and costs about what sync.RWMutex
-// does. Run `halbench -filter '^RWLock/'` for the figures on your machine.
+// a time) this lock stays on its solo lane, and with frequent writes it
+// gives up its reader bias: in both it costs about what sync.RWMutex
+// does, so sync.RWMutex, smaller (24 bytes on 64-bit platforms) and with
+// no per-P lines, is the simpler choice there. Run
+// `halbench -filter '^RWLock/'` for the figures on your machine.
 //
 // # Writers
 //
@@ -69,7 +73,7 @@ import (
 //
 // # Memory
 //
-// A lock takes 56 bytes on 64-bit platforms (40 on 32-bit). The first time
+// A lock takes 64 bytes on 64-bit platforms (48 on 32-bit). The first time
 // a reader finds another inside it allocates one cache line per P
 // (cacheline-size × GOMAXPROCS bytes: 1 KiB with 16 Ps on amd64), since a
 // reader's counts must sit on a line that no other P writes; and the first
@@ -91,10 +95,11 @@ import (
 //
 // Unlock of a lock that is not write-locked panics with "percpu: Unlock of
 // unlocked RWMutex". RUnlock without RLock panics with "percpu: RUnlock of
-// unlocked RWMutex" where it can tell at once (the lock still uses its own
-// counters); otherwise the next Lock finds more RUnlocks than RLocks,
-// repairs the counts, releases the lock and panics with that message. The
-// lock is usable after the panic is recovered.
+// unlocked RWMutex" where it can tell at once (the solo lane is open: that
+// RUnlock, or the lane reader's, finds no reader to count out); otherwise
+// the next Lock finds more RUnlocks than RLocks, repairs the counts,
+// releases the lock and panics with that message. The lock is usable after
+// the panic is recovered.
 type RWMutex struct {
 	state hal.Uint64 // gen*rwGen | rwBiased | rwWriter
 
@@ -107,6 +112,11 @@ type RWMutex struct {
 	wake  atomic.Pointer[chan struct{}] // a waiting writer's wake-up, made by the first writer that waits
 	w     sync.Mutex                    // writers exclude each other here
 	until atomic.Int64                  // monotonic time before which readers keep the bias off
+
+	// solo is the lane of a reader that finds the lock idle: soloIn,
+	// soloWriter and soloClosed. RLock and RUnlock inline to a
+	// compare-and-swap on it and no call.
+	solo uint32
 }
 
 // rwCell is one P's reader counts for one RWMutex, on a cache line of its
@@ -130,9 +140,32 @@ const (
 	rwGen    = 1 << 2 // one revocation: a reader that read an older state backs out
 )
 
+// The solo word. While the lane is open a reader that finds the word 0
+// takes the lock by setting soloIn, and a writer raises soloWriter there
+// instead of rwWriter in the state. The first reader that finds another
+// inside closes the lane for good and spreads; from then on readers use
+// the state word and the per-P counts, and the word only says whether a
+// reader that came through the lane before it closed is still inside.
+//
+// Readers are not told apart: any RUnlock that finds soloIn set may clear
+// it, whichever way its RLock came in, and its counts in stay for the
+// reader that came through the lane to count out on. A writer adds soloIn
+// to the counts in (readersGone), so the sums hold either way.
+const (
+	soloIn     = 1 << 0 // a reader is inside through the lane
+	soloWriter = 1 << 1 // a writer holds the lock or waits for readers, while the lane is open
+	soloClosed = 1 << 2 // readers have overlapped: the lane is closed for good
+)
+
 // RLock locks rw for reading. It must not be used for recursive read
 // locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
-func (rw *RWMutex) RLock() { rw.rlock(false) }
+func (rw *RWMutex) RLock() {
+	// The lane's fast path, small enough to inline: an idle lock is
+	// taken with one compare-and-swap, what sync.RWMutex's add costs.
+	if atomic.LoadUint32(&rw.solo) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+		rw.rlock(false)
+	}
+}
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 // It fails when a writer holds the lock or waits for it.
@@ -151,15 +184,19 @@ func (rw *RWMutex) TryRLock() bool {
 // rlock counts the caller in unless a writer holds or wants the lock, and
 // reports whether it did; a reader that sees the state change after
 // counting in counts out again. Where it does not count in, it returns
-// false if try is set and else waits (rlockSlow). RLock inlines to one
-// call of it, and the paths are written out here rather than in helpers:
-// a call costs about what the path's stores do.
+// false if try is set and else waits (rlockSlow). RLock calls it off the
+// solo lane, and the per-P path is written out here rather than in a
+// helper: a call costs about what the path's stores do.
 func (rw *RWMutex) rlock(try bool) bool {
+	if atomic.LoadUint32(&rw.solo)&soloClosed == 0 {
+		return rw.rlockOpen(try)
+	}
 	cs := rw.cells.Load()
 	if cs == nil {
-		// Readers have not overlapped: the lock's own counters, what
-		// sync.RWMutex costs. The add is a full fence, so the flag
-		// loaded after it is the only check needed.
+		// The lane is closed and the lines are not made yet (the
+		// moment between the two in spread): the lock's own
+		// counters. The add is a full fence, so the flag loaded after
+		// it is the only check needed.
 		n := atomic.AddUintptr(&rw.locks, 1)
 		if rw.state.Load()&rwWriter == 0 {
 			if n-atomic.LoadUintptr(&rw.unlocks) > 1 {
@@ -202,6 +239,29 @@ func (rw *RWMutex) rlock(try bool) bool {
 	pin.ProcUnpin()
 	rw.wakeWriter()
 	return rw.rlockFailed(try)
+}
+
+// rlockOpen is rlock while the solo lane is open: it takes the lane if the
+// lock is idle, fails (rlockFailed) if a writer holds it, and closes the
+// lane and spreads if another reader is inside.
+func (rw *RWMutex) rlockOpen(try bool) bool {
+	for {
+		v := atomic.LoadUint32(&rw.solo)
+		switch {
+		case v&soloClosed != 0:
+			return rw.rlock(try)
+		case v == 0:
+			if atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+				return true
+			}
+		case v&soloWriter != 0:
+			return rw.rlockFailed(try)
+		default: // soloIn: another reader is inside, so readers overlap
+			if rw.spread() != nil {
+				return rw.rlock(try)
+			}
+		}
+	}
 }
 
 // rlockFailed ends an rlock that did not count the caller in: false for
@@ -251,31 +311,28 @@ func (rw *RWMutex) rlockSlow() {
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	if cs := rw.cells.Load(); cs != nil {
-		rw.runlockCell(cs)
+	if atomic.LoadUint32(&rw.solo) != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, soloIn, 0) {
+		rw.runlock()
+	}
+}
+
+// runlock is RUnlock off the lane's fast path: it clears soloIn if set
+// (see the solo word), else counts out on the current P's line or, before
+// the lines are made, on the lock's own counters. The per-P path is
+// written out here, as in rlock, so that it costs one call.
+//
+// On a P's line a state older than a revocation is that of a reader the
+// revoking writer waits for: it sees this count out, however it is made.
+func (rw *RWMutex) runlock() {
+	if atomic.LoadUint32(&rw.solo)&soloIn != 0 {
+		rw.runlockSolo()
 		return
 	}
-	// Every count so far is on the lock itself (cells, once made, stay),
-	// so this RUnlock's RLock counted in here.
-	if u := atomic.AddUintptr(&rw.unlocks, 1); int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.state.Load()&rwWriter != 0 {
-		rw.runlockCheck(u)
+	cs := rw.cells.Load()
+	if cs == nil {
+		rw.runlockOwn()
+		return
 	}
-}
-
-// runlockCheck ends an RUnlock on the lock's own counters that found more
-// outs than ins (u of them), an RUnlock without RLock, or a writer's flag.
-func (rw *RWMutex) runlockCheck(u uintptr) {
-	if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
-		atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
-		rwPanic("percpu: RUnlock of unlocked RWMutex")
-	}
-	rw.wakeWriter()
-}
-
-// runlockCell is RUnlock on the current P's line. A state older than a
-// revocation is that of a reader the revoking writer waits for: it sees
-// this count out, however it is made.
-func (rw *RWMutex) runlockCell(cs []*rwCell) {
 	s := rw.state.Load()
 	id := pin.ProcPin()
 	if uint(id) >= uint(len(cs)) {
@@ -292,15 +349,64 @@ func (rw *RWMutex) runlockCell(cs []*rwCell) {
 	rw.wakeWriter()
 }
 
+// runlockSolo clears soloIn (see the solo word), or counts out as runlock
+// does if another RUnlock clears it first.
+func (rw *RWMutex) runlockSolo() {
+	for v := atomic.LoadUint32(&rw.solo); v&soloIn != 0; v = atomic.LoadUint32(&rw.solo) {
+		if atomic.CompareAndSwapUint32(&rw.solo, v, v&^soloIn) {
+			// The compare-and-swap is a full fence, so either the
+			// writer's sum sees soloIn clear or this sees its flag.
+			if v&soloWriter != 0 || rw.state.Load()&rwWriter != 0 {
+				rw.signalWriter()
+			}
+			return
+		}
+	}
+	rw.runlock()
+}
+
+// runlockOwn is RUnlock on the lock's own counters, before the lines are
+// made. Every count so far is on the lock itself (cells, once made,
+// stay), so this RUnlock's RLock counted in here, or through the lane,
+// whose reader then counts out here for the RUnlock that cleared soloIn.
+func (rw *RWMutex) runlockOwn() {
+	if u := atomic.AddUintptr(&rw.unlocks, 1); int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.writerFlag() {
+		rw.runlockCheck(u)
+	}
+}
+
+// runlockCheck ends an RUnlock on the lock's own counters that found more
+// outs than ins (u of them), an RUnlock without RLock, or a writer's flag.
+func (rw *RWMutex) runlockCheck(u uintptr) {
+	if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
+		atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
+		rwPanic("percpu: RUnlock of unlocked RWMutex")
+	}
+	rw.wakeWriter()
+}
+
 // wakeWriter wakes the writer, if one waits for readers to leave. The
 // caller has just counted out with a full fence, or with FenceLight in the
 // biased state, whose revoking writer fenced for both: so either the
 // writer's sum sees the count or this load sees its flag. The send never
 // blocks, so a pinned reader may make it.
 func (rw *RWMutex) wakeWriter() {
-	if rw.state.Load()&rwWriter == 0 {
-		return
+	if rw.writerFlag() {
+		rw.signalWriter()
 	}
+}
+
+// writerFlag reports whether a writer holds the lock or waits for
+// readers: its flag in the state word, or in the solo word while the lane
+// is open.
+func (rw *RWMutex) writerFlag() bool {
+	return rw.state.Load()&rwWriter != 0 || atomic.LoadUint32(&rw.solo)&soloWriter != 0
+}
+
+// signalWriter wakes a writer parked in waitReaders, if there is one; a
+// wake-up that finds none stays pending, and a writer that wakes for
+// nothing sums the counts again.
+func (rw *RWMutex) signalWriter() {
 	if ch := rw.wake.Load(); ch != nil {
 		select {
 		case *ch <- struct{}{}:
@@ -363,6 +469,15 @@ func (rw *RWMutex) TryLock() bool {
 // bias in one store, then the heavy fence that pairs with the readers'
 // light ones. It records when readers may turn the bias back on.
 func (rw *RWMutex) raise() {
+	// While the lane is open no reader uses the state word or the per-P
+	// lines, so the flag goes in the solo word, where a reader's
+	// compare-and-swap finds it; a lane that closes first sends the
+	// writer to the state word.
+	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
+		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloWriter) {
+			return
+		}
+	}
 	s := rw.state.Load()
 	for {
 		ns := s | rwWriter
@@ -391,6 +506,19 @@ func (rw *RWMutex) raise() {
 
 // release clears the writer flag and unlocks w.
 func (rw *RWMutex) release() {
+	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 {
+		// With soloIn clear nobody else can write the word while the
+		// flag is up; with it set (a TryLock that failed) its reader
+		// may clear it at any time.
+		for v != soloWriter && !atomic.CompareAndSwapUint32(&rw.solo, v, v&^soloWriter) {
+			v = atomic.LoadUint32(&rw.solo)
+		}
+		if v == soloWriter {
+			hal.StoreReleaseUint32(&rw.solo, 0)
+		}
+		rw.w.Unlock()
+		return
+	}
 	// Nobody else writes the state while the flag is up; readers need
 	// only see what the writer did before it.
 	rw.state.StoreRelease(rw.state.Load() &^ rwWriter)
@@ -401,7 +529,7 @@ func (rw *RWMutex) release() {
 // panics. As with sync.RWMutex, a locked RWMutex is not associated with a
 // goroutine: one may Lock it and another Unlock it.
 func (rw *RWMutex) Unlock() {
-	if rw.state.Load()&rwWriter == 0 {
+	if !rw.writerFlag() {
 		rwPanic("percpu: Unlock of unlocked RWMutex")
 	}
 	rw.release()
@@ -416,9 +544,19 @@ type rlocker RWMutex
 func (r *rlocker) Lock()   { (*RWMutex)(r).RLock() }
 func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
 
-// spread makes the per-P cells and, where the heavy fence is asymmetric
-// and no revocation is recent, biases the lock toward readers.
+// spread closes the solo lane, makes the per-P cells and, where the heavy
+// fence is asymmetric and no revocation is recent, biases the lock toward
+// readers. It returns nil, and changes nothing, if a writer holds the lock
+// through the open lane (its readers must keep failing on the solo word).
 func (rw *RWMutex) spread() []*rwCell {
+	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
+		if v&soloWriter != 0 {
+			return nil
+		}
+		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloClosed) {
+			break
+		}
+	}
 	cs := rw.cells.Grow(0)
 	if asymmetric {
 		rw.tryBias()
@@ -451,7 +589,11 @@ func (rw *RWMutex) readersGone() (bool, string) {
 	for _, c := range cs {
 		out += atomic.LoadUintptr(&c.unlocks)
 	}
-	in := atomic.LoadUintptr(&rw.locks)
+	// A reader that clears soloIn leaves its counts in behind, for the
+	// reader that came through the lane: reading the word between the
+	// sums keeps every reader inside in one of them (see the solo word).
+	in := uintptr(atomic.LoadUint32(&rw.solo) & soloIn)
+	in += atomic.LoadUintptr(&rw.locks)
 	for _, c := range cs {
 		in += atomic.LoadUintptr(&c.locks)
 	}
