@@ -296,11 +296,7 @@ func TestRWMutexWriterWaitsForSeenReaders(t *testing.T) {
 	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
 		rw := newLock()
 		rw.RLock()
-		locked := make(chan struct{})
-		go func() {
-			rw.Lock()
-			close(locked)
-		}()
+		locked := lockAsync(rw)
 		// Wait until the writer's flag is up.
 		for !rw.writerFlag() {
 			runtime.Gosched()

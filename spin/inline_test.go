@@ -1,10 +1,9 @@
 package spin
 
 import (
-	"os/exec"
-	"regexp"
-	"strings"
 	"testing"
+
+	"github.com/gohal/gohal/internal/inlinecheck"
 )
 
 // inlinedPaths are the lock methods whose uncontended path is meant to
@@ -26,33 +25,5 @@ var inlinedPaths = []string{
 // TestUncontendedPathsInline compiles the package with -gcflags=-m=2 and
 // checks that the compiler can inline every method in inlinedPaths.
 func TestUncontendedPathsInline(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the compiler; skipped in -short")
-	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command on PATH")
-	}
-	out, err := exec.Command(gobin, "build", "-gcflags=-m=2", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
-	}
-	can := map[string]bool{}
-	why := map[string]string{}
-	re := regexp.MustCompile(`: (can|cannot) inline (\(\*[A-Za-z]+\)\.[A-Za-z]+)(.*)`)
-	for _, line := range strings.Split(string(out), "\n") {
-		if m := re.FindStringSubmatch(line); m != nil {
-			can[m[2]] = m[1] == "can"
-			why[m[2]] = strings.TrimPrefix(m[3], ": ")
-		}
-	}
-	for _, fn := range inlinedPaths {
-		ok, seen := can[fn]
-		switch {
-		case !seen:
-			t.Errorf("%s: the compiler said nothing about inlining it (renamed?)", fn)
-		case !ok:
-			t.Errorf("%s no longer inlines: %s", fn, why[fn])
-		}
-	}
+	inlinecheck.Inlinable(t, inlinedPaths...)
 }
