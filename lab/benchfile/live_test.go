@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gohal/gohal/lab/internal/hosttool"
 	"github.com/gohal/gohal/lab/ministat"
 )
 
@@ -22,9 +23,7 @@ const ministatPath = "/usr/bin/ministat"
 // ministat -n and to ParseColumns, and requires the same verdict: the same
 // invalid line, the same "fewer than 3" refusal, or the same table row.
 func TestParseColumnsAgainstMinistat(t *testing.T) {
-	if _, err := os.Stat(ministatPath); err != nil {
-		t.Skipf("%s not installed (Debian package ministat): %v", ministatPath, err)
-	}
+	hosttool.RequireNative(t, ministatPath) // Debian package ministat
 	tokens := []string{
 		"1", "2.5", "-3", "+4", "1e3", "1E-2", ".5", "5.", "0x1A", "0x1p-2", "-0X.8",
 		"inf", "-Infinity", "1e400", "007", "12", "99.25", "-0",

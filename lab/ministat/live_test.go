@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gohal/gohal/lab/internal/hosttool"
 )
 
 // verdict is one "Difference at" or "No difference proven" block.
@@ -79,9 +81,7 @@ func errataCell(conf float64, df int) bool {
 // cells the verdict must match and the numbers that depend on t must agree
 // to 7e-4 (the misprints are off by at most 0.003 in 4.785).
 func TestLiveMinistat(t *testing.T) {
-	if _, err := os.Stat(ministatPath); err != nil {
-		t.Skipf("%s not installed (Debian package ministat): %v", ministatPath, err)
-	}
+	hosttool.RequireNative(t, ministatPath) // Debian package ministat
 	rng := rand.New(rand.NewPCG(2026, 908))
 	sizes := []int{3, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20, 30, 45, 50, 51, 52, 55, 60, 75, 100, 130}
 	dir := t.TempDir()

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gohal/gohal/lab/internal/hosttool"
 )
 
 // TestSignedZeroOrder is issue 10 item 6: with more than 12 values Go's
@@ -82,9 +84,7 @@ func TestQsortIsGlibcMergeSort(t *testing.T) {
 // Which of −0 and 0, or which NaN, lands at each index decides the Min, Max
 // and Median columns, so the output must be byte-identical.
 func TestLiveMinistatTies(t *testing.T) {
-	if _, err := os.Stat(ministatPath); err != nil {
-		t.Skipf("%s not installed (Debian package ministat): %v", ministatPath, err)
-	}
+	hosttool.RequireNative(t, ministatPath) // Debian package ministat
 	rng := rand.New(rand.NewPCG(2015, 715))
 	negZero := math.Copysign(0, -1)
 	negNaN := math.Copysign(math.NaN(), -1)
@@ -104,7 +104,7 @@ func TestLiveMinistatTies(t *testing.T) {
 	dir := t.TempDir()
 	runs, nonFinite := 300, 0
 	if testing.Short() {
-		// Each run starts ministat: slow from under qemu-user.
+		// Each run starts ministat: fewer under -short (with -race).
 		runs = 24
 	}
 	for run := range runs {
