@@ -170,6 +170,9 @@ func (rw *RWMutex) RLock() {
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 // It fails when a writer holds the lock or waits for it.
 func (rw *RWMutex) TryRLock() bool {
+	if atomic.LoadUint32(&rw.solo) == 0 && atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+		return true // the lane, as in RLock
+	}
 	if rw.rlock(true) {
 		return true
 	}
@@ -185,58 +188,73 @@ func (rw *RWMutex) TryRLock() bool {
 // reports whether it did; a reader that sees the state change after
 // counting in counts out again. Where it does not count in, it returns
 // false if try is set and else waits (rlockSlow). RLock calls it off the
-// solo lane, and the per-P path is written out here rather than in a
-// helper: a call costs about what the path's stores do.
+// solo lane. The per-P path is written out here, and every other case is
+// a call away (rlockNoLine): this is the one call a spread reader pays
+// besides the pin's, and it reads nothing it does not need.
 func (rw *RWMutex) rlock(try bool) bool {
-	if atomic.LoadUint32(&rw.solo)&soloClosed == 0 {
-		return rw.rlockOpen(try)
-	}
-	cs := rw.cells.Load()
-	if cs == nil {
-		// The lane is closed and the lines are not made yet (the
-		// moment between the two in spread): the lock's own
-		// counters. The add is a full fence, so the flag loaded after
-		// it is the only check needed.
-		n := atomic.AddUintptr(&rw.locks, 1)
-		if rw.state.Load()&rwWriter == 0 {
-			if n-atomic.LoadUintptr(&rw.unlocks) > 1 {
-				// Another reader is inside: readers overlap on this
-				// word, so spread the next ones over per-P lines.
-				rw.spread()
+	id := pin.ProcPin()
+	if cs := rw.cells.Load(); uint(id) < uint(len(cs)) {
+		// The lines exist, so the lane is closed: spread closes it
+		// before it makes them.
+		s := rw.state.Load()
+		if s&rwWriter != 0 {
+			pin.ProcUnpin()
+			return rw.rlockFailed(try)
+		}
+		c := cs[id]
+		light := pin.Pinned && s&rwBiased != 0
+		if light {
+			// The revoking writer's heavy fence pairs with hal.FenceLight.
+			hal.StoreReleaseUintptr(&c.locks, hal.LoadAcquireUintptr(&c.locks)+1)
+			hal.FenceLight()
+		} else {
+			atomic.AddUintptr(&c.locks, 1) // a full fence
+		}
+		if rw.state.Load() == s {
+			rebias := s&rwBiased == 0 && asymmetric && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
+			pin.ProcUnpin()
+			if rebias {
+				rw.tryBias()
 			}
 			return true
 		}
-		atomic.AddUintptr(&rw.unlocks, 1)
+		countOut(c, light)
+		pin.ProcUnpin()
 		rw.wakeWriter()
 		return rw.rlockFailed(try)
 	}
-	s := rw.state.Load()
-	if s&rwWriter != 0 {
-		return rw.rlockFailed(try)
+	pin.ProcUnpin()
+	return rw.rlockNoLine(try)
+}
+
+// rlockNoLine is rlock where the caller's P has no line: the lane is open
+// (rlockOpen), or closed with the lines not made yet (rlockOwn), or
+// GOMAXPROCS grew since they were made.
+func (rw *RWMutex) rlockNoLine(try bool) bool {
+	if atomic.LoadUint32(&rw.solo)&soloClosed == 0 {
+		return rw.rlockOpen(try)
 	}
-	id := pin.ProcPin()
-	if uint(id) >= uint(len(cs)) {
-		cs = rw.cells.Grow(id + 1) // GOMAXPROCS grew; Grow never blocks
+	if rw.cells.Load() == nil {
+		return rw.rlockOwn(try)
 	}
-	c := cs[id]
-	light := pin.Pinned && s&rwBiased != 0
-	if light {
-		// The revoking writer's heavy fence pairs with hal.FenceLight.
-		hal.StoreReleaseUintptr(&c.locks, hal.LoadAcquireUintptr(&c.locks)+1)
-		hal.FenceLight()
-	} else {
-		atomic.AddUintptr(&c.locks, 1) // a full fence
-	}
-	if rw.state.Load() == s {
-		rebias := s&rwBiased == 0 && asymmetric && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
-		pin.ProcUnpin()
-		if rebias {
-			rw.tryBias()
+	rw.cells.Grow(0) // to GOMAXPROCS; never blocks
+	return rw.rlock(try)
+}
+
+// rlockOwn is rlock on the lock's own counters: the lane is closed and the
+// lines are not made yet (the moment between the two in spread). The add
+// is a full fence, so the flag loaded after it is the only check needed.
+func (rw *RWMutex) rlockOwn(try bool) bool {
+	n := atomic.AddUintptr(&rw.locks, 1)
+	if rw.state.Load()&rwWriter == 0 {
+		if n-atomic.LoadUintptr(&rw.unlocks) > 1 {
+			// Another reader is inside: readers overlap on this
+			// word, so spread the next ones over per-P lines.
+			rw.spread()
 		}
 		return true
 	}
-	countOut(c, light)
-	pin.ProcUnpin()
+	atomic.AddUintptr(&rw.unlocks, 1)
 	rw.wakeWriter()
 	return rw.rlockFailed(try)
 }
@@ -318,8 +336,8 @@ func (rw *RWMutex) RUnlock() {
 
 // runlock is RUnlock off the lane's fast path: it clears soloIn if set
 // (see the solo word), else counts out on the current P's line or, before
-// the lines are made, on the lock's own counters. The per-P path is
-// written out here, as in rlock, so that it costs one call.
+// the lines are made, on the lock's own counters (runlockNoLine). The
+// per-P path is written out here, as in rlock, so that it costs one call.
 //
 // On a P's line a state older than a revocation is that of a reader the
 // revoking writer waits for: it sees this count out, however it is made.
@@ -328,25 +346,36 @@ func (rw *RWMutex) runlock() {
 		rw.runlockSolo()
 		return
 	}
-	cs := rw.cells.Load()
-	if cs == nil {
+	id := pin.ProcPin()
+	if cs := rw.cells.Load(); uint(id) < uint(len(cs)) {
+		c := cs[id]
+		if pin.Pinned && rw.state.Load()&rwBiased != 0 {
+			hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
+			hal.FenceLight()
+		} else {
+			atomic.AddUintptr(&c.unlocks, 1)
+		}
+		pin.ProcUnpin()
+		// As in wakeWriter; the lines exist, so the lane is closed and
+		// a writer's flag can only be in the state word (raise).
+		if rw.state.Load()&rwWriter != 0 {
+			rw.signalWriter()
+		}
+		return
+	}
+	pin.ProcUnpin()
+	rw.runlockNoLine()
+}
+
+// runlockNoLine is runlock where the caller's P has no line: the lines
+// are not made yet (runlockOwn), or GOMAXPROCS grew since they were.
+func (rw *RWMutex) runlockNoLine() {
+	if rw.cells.Load() == nil {
 		rw.runlockOwn()
 		return
 	}
-	s := rw.state.Load()
-	id := pin.ProcPin()
-	if uint(id) >= uint(len(cs)) {
-		cs = rw.cells.Grow(id + 1)
-	}
-	c := cs[id]
-	if pin.Pinned && s&rwBiased != 0 {
-		hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
-		hal.FenceLight()
-	} else {
-		atomic.AddUintptr(&c.unlocks, 1)
-	}
-	pin.ProcUnpin()
-	rw.wakeWriter()
+	rw.cells.Grow(0) // to GOMAXPROCS; never blocks
+	rw.runlock()
 }
 
 // runlockSolo clears soloIn (see the solo word), or counts out as runlock
