@@ -301,6 +301,10 @@ func TestRWMutexWriterWaitsForSeenReaders(t *testing.T) {
 		for !rw.writerFlag() {
 			runtime.Gosched()
 		}
+		if v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0 && v&soloWriter == 0 {
+			t.Fatalf("solo word %#x: a writer on the open lane raised its flag elsewhere", v)
+		}
+		notYet(t, locked, "the writer got the lock with a reader inside")
 		if rw.TryRLock() {
 			t.Fatal("TryRLock succeeded with a writer waiting")
 		}
@@ -310,20 +314,10 @@ func TestRWMutexWriterWaitsForSeenReaders(t *testing.T) {
 			close(late)
 			rw.RUnlock()
 		}()
-		select {
-		case <-locked:
-			t.Fatal("the writer got the lock with a reader inside")
-		case <-late:
-			t.Fatal("a later reader got in before the waiting writer")
-		default:
-		}
+		notYet(t, late, "a later reader got in before the waiting writer")
 		rw.RUnlock()
 		<-locked
-		select {
-		case <-late:
-			t.Fatal("a later reader got in beside the writer")
-		default:
-		}
+		notYet(t, late, "a later reader got in beside the writer")
 		rw.Unlock()
 		<-late
 	})

@@ -59,32 +59,6 @@ func TestRWMutexSoloOverlapCloses(t *testing.T) {
 	rw.RUnlock()
 }
 
-// TestRWMutexSoloWriterWaits: a writer on the open lane waits for the
-// lane's reader, and a reader that comes while it waits waits for it.
-func TestRWMutexSoloWriterWaits(t *testing.T) {
-	var rw RWMutex
-	rw.RLock()
-	locked := lockAsync(&rw)
-	for atomic.LoadUint32(&rw.solo)&soloWriter == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	notYet(t, locked, "Lock returned with the lane's reader inside")
-	if rw.TryRLock() {
-		t.Fatal("TryRLock succeeded with a writer waiting on the lane")
-	}
-	late := make(chan struct{})
-	go func() {
-		rw.RLock()
-		close(late)
-		rw.RUnlock()
-	}()
-	rw.RUnlock()
-	<-locked
-	notYet(t, late, "a reader got in while the writer held the lock")
-	rw.Unlock()
-	<-late
-}
-
 // TestRWMutexReadPathsInline: RLock and RUnlock inline into the caller,
 // as sync.RWMutex's do: each is a load and a compare-and-swap on the solo
 // word, calling out only off the lane. One more node in either adds a call
