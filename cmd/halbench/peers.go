@@ -40,9 +40,14 @@ const peersModule = "github.com/gohal/gohal/lab/peers"
 // its run cap: the number of operations done.
 const peerTruncatedUnit = "truncated-ops"
 
-// peerGohalPrefix starts the impl name of every gohal implementation; any
-// other impl is a peer.
-const peerGohalPrefix = "gohal-"
+// peerGohalPrefix starts the impl name of every gohal implementation, and
+// peerFloorPrefix that of a floor (what one kind of implementation cannot
+// avoid, done alone: no implementation, and no peer); any other impl is a
+// peer.
+const (
+	peerGohalPrefix = "gohal-"
+	peerFloorPrefix = "floor-"
+)
 
 func runPeers(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("halbench peers", flag.ContinueOnError)
@@ -320,6 +325,7 @@ type peerTask struct {
 type peerImpl struct {
 	Name   string
 	Gohal  bool
+	Floor  bool // a floor: shown with its ratio, never the best of either side
 	Median map[int]float64
 	N      map[int]int
 	// Truncated counts, per thread count, the samples cut short by the
@@ -370,7 +376,7 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		}
 		pi := impls[[2]string{task, m[2]}]
 		if pi == nil {
-			pi = &peerImpl{Name: m[2], Gohal: strings.HasPrefix(m[2], peerGohalPrefix),
+			pi = &peerImpl{Name: m[2], Gohal: strings.HasPrefix(m[2], peerGohalPrefix), Floor: strings.HasPrefix(m[2], peerFloorPrefix),
 				Median: map[int]float64{}, N: map[int]int{}, Truncated: map[int]int{}}
 			impls[[2]string{task, m[2]}] = pi
 			pt.Impls = append(pt.Impls, pi)
@@ -409,12 +415,12 @@ func peerMedian(xs []float64) float64 {
 }
 
 // best returns the implementation with the lowest median at n threads
-// among gohal's (gohal true) or the peers, or nil.
+// among gohal's (gohal true) or the peers, or nil. A floor is neither.
 func (pt *peerTask) best(n int, gohal bool) *peerImpl {
 	var b *peerImpl
 	for _, pi := range pt.Impls {
 		v, ok := pi.Median[n]
-		if !ok || pi.Gohal != gohal || v <= 0 {
+		if !ok || pi.Gohal != gohal || pi.Floor || v <= 0 {
 			continue
 		}
 		if b == nil || v < b.Median[n] {
@@ -441,6 +447,21 @@ func (pi *peerImpl) mark(n int) string {
 		return "*"
 	}
 	return ""
+}
+
+// floorNote explains the floor-* rows, where a run has them.
+const floorNote = "floor-* rows are no implementation: what one kind of implementation cannot avoid, done alone (lab/peers says which kind), so the least that kind can cost here"
+
+// hasFloor reports whether some task has a floor row.
+func (t *peerTab) hasFloor() bool {
+	for _, pt := range t.Tasks {
+		for _, pi := range pt.Impls {
+			if pi.Floor {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // truncNote explains the "*" mark.
@@ -493,6 +514,10 @@ func (t *peerTab) writeText(w io.Writer, machine, command string) {
 		fmt.Fprintln(tw)
 		tw.Flush()
 	}
+	if t.hasFloor() {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, floorNote+".")
+	}
 	if t.Truncated {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, truncNote)
@@ -515,8 +540,11 @@ func (t *peerTab) writeMarkdown(w io.Writer) {
 	for _, pt := range t.Tasks {
 		for _, pi := range pt.Impls {
 			name := "`" + pi.Name + "`"
-			if pi.Gohal {
+			switch {
+			case pi.Gohal:
 				name = "**" + name + "**"
+			case pi.Floor:
+				name = "_" + name + "_"
 			}
 			fmt.Fprintf(w, "| %s | %s |", pt.Name, name)
 			for _, n := range t.Threads {
@@ -533,6 +561,10 @@ func (t *peerTab) writeMarkdown(w io.Writer) {
 			}
 		}
 		fmt.Fprintln(w)
+	}
+	if t.hasFloor() {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "_"+floorNote+"._")
 	}
 	if t.Truncated {
 		fmt.Fprintln(w)

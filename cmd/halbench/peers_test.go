@@ -65,6 +65,43 @@ func TestPeersMarkdown(t *testing.T) {
 	}
 }
 
+// TestPeersFloor checks that a floor-* row is shown with its ratio but is
+// never the best peer, nor the best of gohal's, though it is the cheapest.
+func TestPeersFloor(t *testing.T) {
+	code, out, errs := runPeersTest(t, "-in", "testdata/peers/floor.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"gohal-percpu            12 (0.60)",
+		"xsync-rbmutex           20 (1.00)",
+		"floor-pins              6 (0.30)",
+		"best gohal / best peer  0.60 percpu",
+		"\nfloor-* rows are no implementation: what one kind",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	code, out, errs = runPeersTest(t, "-in", "testdata/peers/floor.txt", "-markdown")
+	if code != 0 {
+		t.Fatalf("-markdown: exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"| rwlock w0 | _`floor-pins`_ | 0.30 |\n",
+		"| rwlock w0 | best peer, cycles/op | 20 `xsync-rbmutex` |\n",
+		"\n_floor-* rows are no implementation",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("-markdown: no %q in\n%s", want, out)
+		}
+	}
+	// A run without floors says nothing of them.
+	if _, out, _ := runPeersTest(t, "-in", "testdata/peers/run.txt"); strings.Contains(out, "floor-") {
+		t.Errorf("a run without floor rows explains them:\n%s", out)
+	}
+}
+
 func TestPeersNsFallback(t *testing.T) {
 	code, out, errs := runPeersTest(t, "-in", "testdata/peers/nocycles.txt")
 	if code != 0 {

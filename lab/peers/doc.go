@@ -14,12 +14,22 @@
 //
 // (op only for uint128: load, store or cas; and for rwlock: wN, N writes
 // per 1000 operations, or revoke, a write after 300 µs of reads beside a
-// goroutine that reads throughout, run at threads=1 only). An impl whose name starts with "gohal-" is
-// gohal's; every other impl is a peer. Every sub-benchmark reports the
-// "cycles/op" metric through the same harness as the library's own
-// benchmarks (lab/cyclebench: n goroutines released together by a
-// start barrier, b.N operations in total), so ns/op and cycles/op are wall
-// time over all operations, the inverse of throughput.
+// goroutine that reads throughout, run at threads=1 only).
+//
+// An impl whose name starts with "gohal-" is gohal's, one that starts with
+// "floor-" is no implementation but a floor, and every other impl is a
+// peer. A floor does alone what one kind of implementation cannot avoid,
+// so no implementation of that kind can cost less; halbench peers never
+// takes it for the best peer. floor-pins (rwlock, op=w0) counts in and
+// out on the reader's P's line under the runtime's pin, which every reader
+// that writes only its P's line must take twice (RUnlock may run on
+// another P than its RLock), and does nothing else.
+//
+// Every sub-benchmark reports the "cycles/op" metric through the same
+// harness as the library's own benchmarks (lab/cyclebench: n goroutines
+// released together by a start barrier, b.N operations in total), so
+// ns/op and cycles/op are wall time over all operations, the inverse of
+// throughput.
 //
 // Run from this directory:
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/gohal/gohal/counter"
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
+	"github.com/gohal/gohal/internal/pin"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 	"github.com/gohal/gohal/percpu"
@@ -569,13 +570,20 @@ func cacheSyncPool(b *testing.B, threads int) {
 // operations: percpu.RWMutex, xsync's RBMutex (BRAVO-style: a reader takes
 // a slot by CAS and passes its token to RUnlock), sync.RWMutex and
 // sync.Mutex.
+//
+// Reads only (wpm 0) it adds a floor, floor-pins (rwFloor): no lock, only
+// what every reader that counts itself on its P's line pays.
 func rwTask(wpm int) task {
-	return task{what: "rwlock", op: "w" + strconv.Itoa(wpm), impls: []impl{
+	t := task{what: "rwlock", op: "w" + strconv.Itoa(wpm), impls: []impl{
 		{"gohal-percpu", rwPercpu(wpm)},
 		{"xsync-rbmutex", rwXsync(wpm)},
 		{"sync-rwmutex", rwSync(wpm)},
 		{"sync-mutex", rwMutex(wpm)},
 	}}
+	if wpm == 0 {
+		t.impls = append(t.impls, impl{"floor-pins", rwFloor})
+	}
+	return t
 }
 
 // rwCheck fails b unless the guarded counter counted every write: a
@@ -677,6 +685,67 @@ func rwMutex(wpm int) func(*testing.B, int) {
 			}
 		})
 		rwCheck(b, writes, x.v)
+	}
+}
+
+// floorCell is one P's counts in rwFloor, on cache lines of its own.
+type floorCell = padded[struct{ in, out uintptr }]
+
+// rwFloor is the floor of a read pair on per-P lines: no lock, only what
+// a reader that counts itself in and out on its P's own line must do. It
+// learns its P and keeps it with the runtime's pin (internal/pin, as
+// percpu.RWMutex does: the only way a Go program learns its P, and a call
+// the compiler cannot inline), counts in, loads the guarded value, and
+// does the same to count out, as the locks' read bodies do between their
+// RLock and RUnlock. No read path indexed by P costs less: it must learn
+// the P twice, since RUnlock may run on another P than RLock. The loop
+// keeps the locks' bodies' test of i against the write share (0 here), so
+// that only the lock differs, and counts as percpu.RWMutex's biased
+// readers do (hal's release store: a plain store where hal's own code
+// runs, sync/atomic's under -race, so that the race detector sees it).
+// Where pin cannot exclude (builds with tag purego or gohal_nolinkname)
+// the counts are atomic adds.
+func rwFloor(b *testing.B, threads int) {
+	wpm := 0
+	cells := make([]floorCell, runtime.GOMAXPROCS(0))
+	x := new(padded[int64])
+	cyclebench.RunLoop(b, threads, func(w, n int) {
+		for i := range n {
+			if i%1000 < wpm {
+				continue // never: reads only
+			}
+			// Written out, not a helper: a call of our own would be
+			// more than the floor.
+			id := pin.ProcPin()
+			if uint(id) >= uint(len(cells)) {
+				id = 0 // the fallback's CPU number, past the table
+			}
+			if c := &cells[id].v.in; pin.Pinned {
+				hal.StoreReleaseUintptr(c, hal.LoadAcquireUintptr(c)+1)
+			} else {
+				atomic.AddUintptr(c, 1)
+			}
+			pin.ProcUnpin()
+			_ = x.v
+			id = pin.ProcPin()
+			if uint(id) >= uint(len(cells)) {
+				id = 0
+			}
+			if c := &cells[id].v.out; pin.Pinned {
+				hal.StoreReleaseUintptr(c, hal.LoadAcquireUintptr(c)+1)
+			} else {
+				atomic.AddUintptr(c, 1)
+			}
+			pin.ProcUnpin()
+		}
+	})
+	var in, out uintptr
+	for i := range cells {
+		in += cells[i].v.in
+		out += cells[i].v.out
+	}
+	if in != uintptr(b.N) || out != uintptr(b.N) {
+		b.Fatalf("%d reads counted %d in and %d out", b.N, in, out)
 	}
 }
 
