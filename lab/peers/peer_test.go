@@ -691,20 +691,20 @@ func rwMutex(wpm int) func(*testing.B, int) {
 // floorCell is one P's counts in rwFloor, on cache lines of its own.
 type floorCell = padded[struct{ in, out uintptr }]
 
-// rwFloor is the floor of a read pair on per-P lines: no lock, only what
-// a reader that counts itself in and out on its P's own line must do. It
-// learns its P and keeps it with the runtime's pin (internal/pin, as
-// percpu.RWMutex does: the only way a Go program learns its P, and a call
-// the compiler cannot inline), counts in, loads the guarded value, and
-// does the same to count out, as the locks' read bodies do between their
-// RLock and RUnlock. No read path indexed by P costs less: it must learn
-// the P twice, since RUnlock may run on another P than RLock. The loop
-// keeps the locks' bodies' test of i against the write share (0 here), so
-// that only the lock differs, and counts as percpu.RWMutex's biased
-// readers do (hal's release store: a plain store where hal's own code
-// runs, sync/atomic's under -race, so that the race detector sees it).
-// Where pin cannot exclude (builds with tag purego or gohal_nolinkname)
-// the counts are atomic adds.
+// rwFloor is the floor of a read pair on per-P lines: no lock, only the
+// counts. It does alone what a reader that counts itself in and out on its
+// P's own line must do: it learns its P and keeps it with the runtime's
+// pin (internal/pin, as percpu.RWMutex does; the runtime offers no other
+// way to learn the P, and the compiler cannot inline the call), counts
+// in, loads the guarded value, and pins again to count out, since RUnlock
+// may run on another P than RLock. So no such reader costs less.
+//
+// The loop keeps the locks' bodies' test of i against the write share (0
+// here), so that only the lock differs, and counts as percpu.RWMutex's
+// biased readers do: hal's release store, a plain store where hal's own
+// code runs and sync/atomic's under -race, so that the race detector sees
+// it. Where pin cannot exclude (tags purego, gohal_nolinkname) the counts
+// are atomic adds.
 func rwFloor(b *testing.B, threads int) {
 	wpm := 0
 	cells := make([]floorCell, runtime.GOMAXPROCS(0))
