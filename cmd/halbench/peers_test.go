@@ -15,14 +15,32 @@ func runPeersTest(t *testing.T, args ...string) (code int, stdout, stderr string
 	return code, o.String(), e.String()
 }
 
-func TestPeersText(t *testing.T) {
-	code, out, errs := runPeersTest(t, "-in", "testdata/peers/run.txt")
+// peersOutput runs halbench peers with args and returns its standard
+// output, failing t at once unless it exits 0.
+func peersOutput(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := runPeersTest(t, args...)
 	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+		t.Fatalf("halbench peers %q: exit %d: %s", args, code, errs)
 	}
+	return out
+}
+
+// wantIn fails t for each of wants that out lacks.
+func wantIn(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+}
+
+func TestPeersText(t *testing.T) {
+	out := peersOutput(t, "-in", "testdata/peers/run.txt")
 	// counter: striped 21/10, xsync 16/20, atomic 12/40 cycles at 1/2
 	// threads; the best peer is atomic at 1 and xsync at 2.
-	for _, want := range []string{
+	wantIn(t, out,
 		"median cycles/op",
 		"command: halbench peers -in testdata/peers/run.txt\n",
 		"gohal-striped           21 (1.75)     10 (0.50)",
@@ -31,11 +49,7 @@ func TestPeersText(t *testing.T) {
 		"best gohal / best peer  1.75 striped  0.50 striped",
 		"uint128 cas", "gohal-uint128", "20 (0.50)",
 		"sync-pool", "30 (1.00)",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in\n%s", want, out)
-		}
-	}
+	)
 	if strings.Contains(out, "machine:") {
 		t.Error("a saved file's report names this machine")
 	}
@@ -45,10 +59,7 @@ func TestPeersText(t *testing.T) {
 }
 
 func TestPeersMarkdown(t *testing.T) {
-	code, out, errs := runPeersTest(t, "-in", "testdata/peers/run.txt", "-markdown")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := peersOutput(t, "-in", "testdata/peers/run.txt", "-markdown")
 	want := "| task | impl | 1 | 2 |\n" +
 		"| --- | --- | ---: | ---: |\n" +
 		"| counter | **`gohal-striped`** | 1.75 | 0.50 |\n" +
@@ -68,34 +79,20 @@ func TestPeersMarkdown(t *testing.T) {
 // TestPeersFloor checks that a floor-* row is shown with its ratio but is
 // never the best peer, nor the best of gohal's, though it is the cheapest.
 func TestPeersFloor(t *testing.T) {
-	code, out, errs := runPeersTest(t, "-in", "testdata/peers/floor.txt")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	for _, want := range []string{
+	out := peersOutput(t, "-in", "testdata/peers/floor.txt")
+	wantIn(t, out,
 		"gohal-percpu            12 (0.60)",
 		"xsync-rbmutex           20 (1.00)",
 		"floor-pins              6 (0.30)",
 		"best gohal / best peer  0.60 percpu",
 		"\nfloor-* rows are no implementation: what one kind",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in\n%s", want, out)
-		}
-	}
-	code, out, errs = runPeersTest(t, "-in", "testdata/peers/floor.txt", "-markdown")
-	if code != 0 {
-		t.Fatalf("-markdown: exit %d: %s", code, errs)
-	}
-	for _, want := range []string{
+	)
+	out = peersOutput(t, "-in", "testdata/peers/floor.txt", "-markdown")
+	wantIn(t, out,
 		"| rwlock w0 | _`floor-pins`_ | 0.30 |\n",
 		"| rwlock w0 | best peer, cycles/op | 20 `xsync-rbmutex` |\n",
 		"\n_floor-* rows are no implementation",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("-markdown: no %q in\n%s", want, out)
-		}
-	}
+	)
 	// A run without floors says nothing of them.
 	if _, out, _ := runPeersTest(t, "-in", "testdata/peers/run.txt"); strings.Contains(out, "floor-") {
 		t.Errorf("a run without floor rows explains them:\n%s", out)
@@ -103,28 +100,14 @@ func TestPeersFloor(t *testing.T) {
 }
 
 func TestPeersNsFallback(t *testing.T) {
-	code, out, errs := runPeersTest(t, "-in", "testdata/peers/nocycles.txt")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	for _, want := range []string{"median ns/op", "gohal-tas               30 (0.50)", "0.50 tas"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in\n%s", want, out)
-		}
-	}
+	out := peersOutput(t, "-in", "testdata/peers/nocycles.txt")
+	wantIn(t, out, "median ns/op", "gohal-tas               30 (0.50)", "0.50 tas")
 }
 
 func TestPeersTruncated(t *testing.T) {
-	code, out, errs := runPeersTest(t, "-in", "testdata/peers/truncated.txt", "-markdown")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
+	out := peersOutput(t, "-in", "testdata/peers/truncated.txt", "-markdown")
 	// ticket: median of 1800 and 200 is 1000 cycles, 10x the mutex.
-	for _, want := range []string{"| lock | **`gohal-ticket`** | 10.00* |", "| lock | `sync-mutex` | 1.00 |", "* some samples cut short"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in\n%s", want, out)
-		}
-	}
+	wantIn(t, out, "| lock | **`gohal-ticket`** | 10.00* |", "| lock | `sync-mutex` | 1.00 |", "* some samples cut short")
 }
 
 func TestPeersErrors(t *testing.T) {
