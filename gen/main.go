@@ -25,6 +25,7 @@ import (
 
 	"github.com/gohal/gohal/gen/arches"
 	"github.com/gohal/gohal/gen/backend"
+	"github.com/gohal/gohal/gen/rwread"
 )
 
 // backends are gen/arches' constructors, one per architecture.
@@ -50,6 +51,13 @@ func generateAll() (map[string][]byte, error) {
 		return nil, err
 	}
 	for name, data := range common {
+		all[name] = data
+	}
+	rw, err := rwread.Files()
+	if err != nil {
+		return nil, err
+	}
+	for name, data := range rw {
 		all[name] = data
 	}
 	return all, nil

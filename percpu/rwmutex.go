@@ -34,6 +34,16 @@ import (
 // P's counts out first and then every P's counts in (and the lane's
 // reader), and only equal sums mean no reader is inside.
 //
+// A spread reader must stay on its P while it writes the P's line. In Go
+// that takes the runtime's pin (procPin and procUnpin, two calls per
+// side). Where the build has the pinless read path (linux/amd64 with Go
+// 1.26 or 1.27, not -race or purego; rwread.go), RLock and RUnlock call
+// generated assembly instead, which reads its P's id in the runtime's
+// structures and counts on that P's line: the runtime never preempts
+// assembly asynchronously, so the goroutine keeps its P until the count
+// is made. It checks the id against the pin's at init, and every case but
+// the count itself goes on in Go.
+//
 // A reader must make its count visible before it checks for a writer, and
 // a writer its flag before it reads the counts: each needs a full fence.
 // Where hal's heavy fence can reach every running thread of the process
@@ -163,7 +173,7 @@ func (rw *RWMutex) RLock() {
 	// The lane's fast path, small enough to inline: an idle lock is
 	// taken with one compare-and-swap, what sync.RWMutex's add costs.
 	if atomic.LoadUint32(&rw.solo) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
-		rw.rlock(false)
+		rwRLock(rw) // the pinless read path, or rlock (rwread.go)
 	}
 }
 
@@ -330,7 +340,7 @@ func (rw *RWMutex) rlockSlow() {
 // documentation).
 func (rw *RWMutex) RUnlock() {
 	if atomic.LoadUint32(&rw.solo) != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, soloIn, 0) {
-		rw.runlock()
+		rwRUnlock(rw) // the pinless read path, or runlock (rwread.go)
 	}
 }
 
