@@ -22,8 +22,10 @@
 // so no implementation of that kind can cost less; halbench peers never
 // takes it for the best peer. floor-pins (rwlock, op=w0) counts in and
 // out on the reader's P's line under the runtime's pin, which every reader
-// that writes only its P's line must take twice (RUnlock may run on
-// another P than its RLock), and does nothing else.
+// in Go that writes only its P's line must take twice (RUnlock may run on
+// another P than its RLock), and does nothing else. percpu.RWMutex's
+// pinless read path (assembly, linux/amd64) takes no pin, so there the
+// floor bounds its Go path only.
 //
 // Every sub-benchmark reports the "cycles/op" metric through the same
 // harness as the library's own benchmarks (lab/cyclebench: n goroutines

@@ -693,11 +693,13 @@ type floorCell = padded[struct{ in, out uintptr }]
 
 // rwFloor is the floor of a read pair on per-P lines: no lock, only the
 // counts. It does alone what a reader that counts itself in and out on its
-// P's own line must do: it learns its P and keeps it with the runtime's
-// pin (internal/pin, as percpu.RWMutex does; the runtime offers no other
-// way to learn the P, and the compiler cannot inline the call), counts
-// in, loads the guarded value, and pins again to count out, since RUnlock
-// may run on another P than RLock. So no such reader costs less.
+// P's own line must do in Go: it learns its P and keeps it with the
+// runtime's pin (internal/pin, as percpu.RWMutex's Go path does; the
+// runtime offers Go code no other way to learn the P, and the compiler
+// cannot inline the call), counts in, loads the guarded value, and pins
+// again to count out, since RUnlock may run on another P than RLock. So
+// no such reader in Go costs less; assembly, which the runtime does not
+// preempt, needs no pin (percpu's pinless read path).
 //
 // The loop keeps the locks' bodies' test of i against the write share (0
 // here), so that only the lock differs, and counts as percpu.RWMutex's
