@@ -1,5 +1,7 @@
 package hal
 
+import "github.com/gohal/gohal/internal/fencelight"
+
 // The asymmetric fence pair: FenceHeavy is op "fenceheavy" of the spec,
 // generated like every op (its variants are Go, the same on every
 // GOARCH: gen/spec); FenceLight, its other side, is here, so that it
@@ -17,6 +19,10 @@ const fenceHeavyOp = "fenceheavy"
 // (setFenceLight) at init and under haltool.Force, when no goroutine may be using
 // the pair; until then it is 0, which is correct under every variant.
 var fenceHeavyReaches uint8
+
+// init publishes the byte's address to gohal's assembly outside hal
+// (internal/fencelight).
+func init() { fencelight.Reaches = &fenceHeavyReaches }
 
 // FenceLight is the cheap side of an asymmetric fence pair, whose
 // expensive side is FenceHeavy.

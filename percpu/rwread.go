@@ -1,6 +1,9 @@
 package percpu
 
-import "github.com/gohal/gohal/internal/pin"
+import (
+	"github.com/gohal/gohal/internal/fencelight"
+	"github.com/gohal/gohal/internal/pin"
+)
 
 // The pinless read path. Where the build has it (pinlessBuild: generated
 // from gen/rwread, linux/amd64 with the Go releases whose runtime layout
@@ -18,6 +21,11 @@ import "github.com/gohal/gohal/internal/pin"
 // runtime's procPin, so that a runtime built with a layout the generator
 // did not see (an experiment that adds a field) takes the Go path.
 var pinless = pinlessBuild && pinlessAgrees()
+
+// halFenceLight points to the byte hal.FenceLight tests
+// (internal/fencelight), which the assembly tests too: it counts a biased
+// reader without a fence only while FenceLight would not fence.
+var halFenceLight = fencelight.Reaches
 
 // pinlessAgreeChecks is how many times pinlessAgrees compares the two
 // ids: each check costs a few nanoseconds at init.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/internal/pin"
 )
 
@@ -103,5 +104,29 @@ func TestRWMutexTableLayout(t *testing.T) {
 	cs := rw.cells.Load()
 	if p == nil || len(*p) != len(cs) || &(*p)[0] != &cs[0] {
 		t.Fatalf("rw.cells' first word is not the pointer to the slice of per-P lines")
+	}
+}
+
+// TestRWMutexFollowsFenceLight: the byte the assembly tests before a
+// biased reader counts without a fence is hal.FenceLight's own, so it
+// follows haltool.Force: 0 under the portable fence pair (FenceLight then
+// fences, and so must the reader: the assembly takes the locked count),
+// and back when the pair is restored.
+func TestRWMutexFollowsFenceLight(t *testing.T) {
+	if halFenceLight == nil {
+		t.Fatal("hal did not publish FenceLight's byte (internal/fencelight)")
+	}
+	before := *halFenceLight
+	restore, err := haltool.Force(fencePairOp, "portable")
+	if err != nil {
+		t.Fatalf("haltool.Force(%q, portable): %v", fencePairOp, err)
+	}
+	forced := *halFenceLight
+	restore()
+	if forced != 0 || *halFenceLight != before {
+		t.Fatalf("FenceLight's byte: %d, %d under the portable pair, %d restored; want %d, 0, %d", before, forced, *halFenceLight, before, before)
+	}
+	if realAsymmetric && before == 0 {
+		t.Fatal("the pair is asymmetric but FenceLight's byte says it fences")
 	}
 }

@@ -9,9 +9,10 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	// No call from here to RET or a jump to Go: the runtime does not preempt
 	// assembly asynchronously, so the goroutine keeps its P throughout, and
 	// only code running on that P writes its line (plain INCQ, as rlock's
-	// release store under the pin). Biased: the revoking writer's heavy fence
-	// pairs with the program order of the INCQ and the state's reload, as
-	// with hal.FenceLight. Else the count is a locked INCQ, a full fence.
+	// release store under the pin). Biased, and while hal.FenceLight needs no
+	// fence: the revoking writer's heavy fence pairs with the program order of
+	// the INCQ and the state's reload. Else the count is a locked INCQ, a full
+	// fence.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -31,6 +32,9 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	TESTQ   $0x00000001, AX
 	JNE     slow
 	TESTQ   $0x00000002, AX
+	JEQ     locked
+	MOVQ    ·halFenceLight+0(SB), R8
+	CMPB    (R8), $0x00
 	JEQ     locked
 	INCQ    (SI)
 	CMPQ    AX, (DI)
@@ -87,6 +91,9 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	MOVQ    (SI), SI
 	MOVQ    (SI)(CX*8), SI
 	TESTQ   $0x00000002, (DI)
+	JEQ     locked
+	MOVQ    ·halFenceLight+0(SB), R8
+	CMPB    (R8), $0x00
 	JEQ     locked
 	INCQ    8(SI)
 	JMP     check

@@ -200,6 +200,16 @@ func cellInto(c *build.Context, slow string) {
 	c.MOVQ(operand.Mem{Base: reg.RSI, Index: reg.RCX, Scale: 8}, reg.RSI)
 }
 
+// lightFree jumps to locked unless hal.FenceLight is, at this moment, only
+// a compiler barrier (hal's byte, through percpu's halFenceLight): a biased
+// reader counts without a fence only where the Go path's FenceLight would
+// not fence either, also after haltool.Force has changed the pair.
+func lightFree(c *build.Context, locked string) {
+	c.MOVQ(sym("halFenceLight"), reg.R8)
+	c.CMPB(operand.Mem{Base: reg.R8}, operand.U8(0))
+	c.JEQ(operand.LabelRef(locked))
+}
+
 func state() operand.Mem       { return operand.Mem{Base: reg.RDI, Disp: Mutex.State} }
 func cell(off int) operand.Mem { return operand.Mem{Base: reg.RSI, Disp: off} }
 func enabled(c *build.Context) { c.CMPB(sym("pinless"), operand.U8(0)) }
@@ -215,9 +225,10 @@ func asmFile() ([]byte, error) {
 		"No call from here to RET or a jump to Go: the runtime does not preempt",
 		"assembly asynchronously, so the goroutine keeps its P throughout, and",
 		"only code running on that P writes its line (plain INCQ, as rlock's",
-		"release store under the pin). Biased: the revoking writer's heavy fence",
-		"pairs with the program order of the INCQ and the state's reload, as",
-		"with hal.FenceLight. Else the count is a locked INCQ, a full fence.",
+		"release store under the pin). Biased, and while hal.FenceLight needs no",
+		"fence: the revoking writer's heavy fence pairs with the program order of",
+		"the INCQ and the state's reload. Else the count is a locked INCQ, a full",
+		"fence.",
 	)
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
@@ -228,6 +239,7 @@ func asmFile() ([]byte, error) {
 	c.JNE(operand.LabelRef("slow"))
 	c.TESTQ(operand.U32(Mutex.Biased), reg.RAX)
 	c.JEQ(operand.LabelRef("locked"))
+	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Locks))
 	c.CMPQ(reg.RAX, state())
 	c.JNE(operand.LabelRef("backout"))
@@ -270,6 +282,7 @@ func asmFile() ([]byte, error) {
 	cellInto(c, "slow")
 	c.TESTQ(operand.U32(Mutex.Biased), state())
 	c.JEQ(operand.LabelRef("locked"))
+	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Unlocks))
 	c.JMP(operand.LabelRef("check"))
 	c.Label("locked")
