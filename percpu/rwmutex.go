@@ -445,7 +445,15 @@ func (rw *RWMutex) writerFlag() bool {
 // signalWriter wakes a writer parked in waitReaders, if there is one; a
 // wake-up that finds none stays pending, and a writer that wakes for
 // nothing sums the counts again.
+//
+// It fences first. A reader that counted out with hal.FenceLight may
+// still hold its count in its CPU's store buffer, and a send that finds a
+// wake-up pending returns without a locked instruction: the writer could
+// then take that wake-up, sum without this reader's count out, and park
+// for good. After the fence the count is visible before the send finds
+// the wake-up pending, so the writer's sum after taking it sees the count.
 func (rw *RWMutex) signalWriter() {
+	hal.Fence()
 	if ch := rw.wake.Load(); ch != nil {
 		select {
 		case *ch <- struct{}{}:
