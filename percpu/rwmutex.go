@@ -1,6 +1,7 @@
 package percpu
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -44,19 +45,24 @@ import (
 // is made. It checks the id against the pin's at init, and every case but
 // the count itself goes on in Go.
 //
-// A reader must make its count visible before it checks for a writer, and
-// a writer its flag before it reads the counts: each needs a full fence.
+// A reader must make its count in visible before it checks for a writer,
+// and a writer its flag before it reads the counts: each needs a full
+// fence.
 // Where hal's heavy fence can reach every running thread of the process
 // (hal.FenceHeavy's membarrier variant: Linux, registered at init, refused
 // by some sandboxes and seccomp profiles; see hal.Selected), the lock is biased
 // toward readers (BRAVO, Dice and Kogan, USENIX ATC 2019): a reader's
 // fence is only a compiler barrier, and the writer that revokes the bias
 // pays the heavy fence, a system call that interrupts every CPU running
-// the process. After a revocation readers pay a locked instruction on
-// their own line until 30 times the revocation's duration has passed, so a
-// write-heavy mix runs without heavy fences; a reader turns the bias back
-// on after that. Elsewhere (other systems, -race builds) readers on per-P
-// lines always pay the locked instruction, still on a line of their own.
+// the process. After a revocation readers pay a locked instruction to
+// count in, on their own line, until 30 times the revocation's duration
+// has passed, so a write-heavy mix runs without heavy fences; a reader
+// turns the bias back on after that. Counting out needs no fence there,
+// biased or not: a writer that finds readers still inside pays one heavy
+// fence before it parks, after which it sees each one's count out or that
+// reader sees its flag and wakes it. Elsewhere (other systems, -race
+// builds) readers on per-P lines always pay the locked instruction, both
+// ways, still on a line of their own.
 //
 // # When to use it
 //
@@ -76,9 +82,11 @@ import (
 // that finds a writer waits for it on the same mutex, so readers and
 // writers take turns with sync.Mutex's fairness. A writer waits only for
 // the readers that were inside when it raised its flag: later readers see
-// the flag and step back. It spins briefly, while sync.Mutex would spin,
-// and then parks until the last of those readers wakes it. The first write after a read-only stretch
-// (a revocation) costs one heavy fence, about a system call that interrupts
+// the flag and step back. It spins briefly while sync.Mutex would spin
+// (and, where spinning cannot pay, yields its P for as long), and then
+// pays a heavy fence (see Design) and parks until the last of those
+// readers wakes it. The first write after a read-only stretch (a
+// revocation) costs one heavy fence, about a system call that interrupts
 // every CPU running the program.
 //
 // # Memory
@@ -349,8 +357,9 @@ func (rw *RWMutex) RUnlock() {
 // the lines are made, on the lock's own counters (runlockNoLine). The
 // per-P path is written out here, as in rlock, so that it costs one call.
 //
-// On a P's line a state older than a revocation is that of a reader the
-// revoking writer waits for: it sees this count out, however it is made.
+// On a P's line the count out is a release store and FenceLight, whatever
+// the state: a writer that waits for this reader sees it, or heavy-fences
+// before it parks, after which this reader's load of the flag sees it.
 func (rw *RWMutex) runlock() {
 	if atomic.LoadUint32(&rw.solo)&soloIn != 0 {
 		rw.runlockSolo()
@@ -359,7 +368,9 @@ func (rw *RWMutex) runlock() {
 	id := pin.ProcPin()
 	if cs := rw.cells.Load(); uint(id) < uint(len(cs)) {
 		c := cs[id]
-		if pin.Pinned && rw.state.Load()&rwBiased != 0 {
+		if pin.Pinned {
+			// Biased or not: a writer heavy-fences before it parks
+			// for a reader (waitReaders).
 			hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
 			hal.FenceLight()
 		} else {
@@ -425,10 +436,10 @@ func (rw *RWMutex) runlockCheck(u uintptr) {
 }
 
 // wakeWriter wakes the writer, if one waits for readers to leave. The
-// caller has just counted out with a full fence, or with FenceLight in the
-// biased state, whose revoking writer fenced for both: so either the
-// writer's sum sees the count or this load sees its flag. The send never
-// blocks, so a pinned reader may make it.
+// caller has just counted out with a full fence, or with FenceLight,
+// for which a writer heavy-fences before it parks (waitReaders): so either
+// the writer's sum sees the count or this load sees its flag. The send
+// never blocks, so a pinned reader may make it.
 func (rw *RWMutex) wakeWriter() {
 	if rw.writerFlag() {
 		rw.signalWriter()
@@ -537,14 +548,6 @@ func (rw *RWMutex) raise() {
 		s = rw.state.Load() // a reader turned the bias on
 	}
 	if s&rwBiased != 0 {
-		if rw.wake.Load() == nil {
-			// Readers that count out with hal.FenceLight must find the
-			// channel when they see the flag: the heavy fence below
-			// publishes it to them. (Readers that fence fully find it
-			// by the argument in waitReaders.)
-			c := make(chan struct{}, 1)
-			rw.wake.Store(&c)
-		}
 		t0 := monotonic()
 		hal.FenceHeavy()
 		rw.until.Store(t0 + (monotonic()-t0)*rwInhibitFactor)
@@ -652,9 +655,10 @@ func (rw *RWMutex) readersGone() (bool, string) {
 }
 
 // waitReaders waits until the readers that were inside when the writer
-// flag went up have left: it spins for rwWriterSpin, then parks until a
-// leaving reader wakes it (a pinned writer keeps spinning). It returns a
-// misuse message, or "".
+// flag went up have left: it spins for rwWriterSpin (yielding its P
+// instead where spinning cannot pay), then parks until a leaving reader
+// wakes it (a pinned writer keeps spinning). It returns a misuse message,
+// or "".
 func (rw *RWMutex) waitReaders() string {
 	if gone, err := rw.readersGone(); gone || err != "" {
 		return err
@@ -675,21 +679,30 @@ func (rw *RWMutex) waitReaders() string {
 		case monotonic() < spinUntil && pin.CanSpin():
 			spinPause()
 			continue
+		case monotonic() < spinUntil:
+			// Another goroutine waits for this P, and may be the
+			// reader: let it run rather than park, which costs the
+			// heavy fence below and a wake-up.
+			runtime.Gosched()
+			continue
 		}
 		break
 	}
 	ch := rw.wake.Load()
 	if ch == nil {
-		// No revocation made it (see raise), so the readers inside
-		// count out with a locked add and then load the flag and the
-		// channel; this store and the loads below are sequentially
-		// consistent too, so either such a reader finds the channel or
-		// the loop below sees its count. (A reader that counts out with
-		// hal.FenceLight is one a revocation waited for: gone by now.)
 		c := make(chan struct{}, 1)
 		ch = &c
 		rw.wake.Store(ch) // only writers store it, under w
 	}
+	// A reader counts out with hal.FenceLight (runlock), then loads the
+	// flag and the channel: its count may still sit in its CPU's store
+	// buffer when that load misses the flag. The heavy fence makes every
+	// count out made before it visible to the sums below, and a reader
+	// that counts out after it finds the flag and the channel, so either
+	// the loop sees a reader's count or that reader wakes it (a reader
+	// that fenced fully is a case of both). With the portable pair,
+	// FenceLight is a full fence and this one the writer's own.
+	hal.FenceHeavy()
 	for {
 		if gone, err := rw.readersGone(); gone || err != "" {
 			return err

@@ -72,7 +72,9 @@ slow:
 // func rwRUnlock(rw uintptr)
 TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	// As rwRLock: no call before RET, so the P stays. The lane's reader
-	// (soloIn) is cleared by runlock's slow path.
+	// (soloIn) is cleared by runlock's slow path. The count out is a plain
+	// INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:
+	// a writer heavy-fences before it parks for a reader (waitReaders).
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -90,8 +92,6 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	JCC     slow
 	MOVQ    (SI), SI
 	MOVQ    (SI)(CX*8), SI
-	TESTQ   $0x00000002, (DI)
-	JEQ     locked
 	MOVQ    ·halFenceLight+0(SB), R8
 	CMPB    (R8), $0x00
 	JEQ     locked

@@ -272,7 +272,9 @@ func asmFile() ([]byte, error) {
 	c.SignatureExpr("func(rw uintptr)")
 	c.Comment(
 		"As rwRLock: no call before RET, so the P stays. The lane's reader",
-		"(soloIn) is cleared by runlock's slow path.",
+		"(soloIn) is cleared by runlock's slow path. The count out is a plain",
+		"INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:",
+		"a writer heavy-fences before it parks for a reader (waitReaders).",
 	)
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
@@ -280,8 +282,6 @@ func asmFile() ([]byte, error) {
 	c.TESTL(operand.U32(Mutex.SoloIn), operand.Mem{Base: reg.RDI, Disp: Mutex.Solo})
 	c.JNE(operand.LabelRef("slow"))
 	cellInto(c, "slow")
-	c.TESTQ(operand.U32(Mutex.Biased), state())
-	c.JEQ(operand.LabelRef("locked"))
 	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Unlocks))
 	c.JMP(operand.LabelRef("check"))
