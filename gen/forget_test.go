@@ -62,7 +62,7 @@ func TestForgottenFallbackFailsToBuild(t *testing.T) {
 	for _, f := range []string{"go.mod", "go.sum"} {
 		copyFile(t, filepath.Join("..", f), filepath.Join(root, f))
 	}
-	for _, dir := range []string{"dispatch", "hal", "internal/binding", "internal/cacheline"} {
+	for _, dir := range []string{"dispatch", "hal", "internal/binding", "internal/cacheline", "internal/fencelight"} {
 		copyTree(t, filepath.Join("..", dir), filepath.Join(root, dir))
 	}
 	for name, data := range files {
