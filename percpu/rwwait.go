@@ -31,12 +31,13 @@ const (
 	// the clock read (tens of nanoseconds) is lost in the RLocks.
 	rwRebiasEvery = 256
 
-	// rwWriterSpin: how long (ns) a writer spins for readers to leave
+	// rwWriterSpin: how long (ns) a writer waits for readers to leave
 	// before it parks. About one wake-up's cost: a reader's critical
-	// section shorter than that is cheaper to wait out than to park for.
-	// It spins only while sync.Mutex would (pin.CanSpin): with goroutines
-	// queued on its P, the readers it waits for may be among them, and
-	// cannot run while it spins.
+	// section shorter than that is cheaper to wait out than to park for
+	// (and a parking writer pays a heavy fence first, see waitReaders).
+	// It spins only while sync.Mutex would (pin.CanSpin); with goroutines
+	// queued on its P, the readers it waits for may be among them and
+	// cannot run while it spins, so it yields the P instead.
 	rwWriterSpin = 2000
 
 	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins
