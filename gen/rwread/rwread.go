@@ -2,8 +2,9 @@
 // assembly, declarations, layout checks and fallback.
 //
 // The assembly serves the spread readers of RLock and RUnlock, and finds
-// the P in the runtime's own structures instead of pinning. A spread reader counts itself in and out on its P's cache line, which
-// only code running on that P may write. The Go path pins for that
+// the P in the runtime's own structures instead of pinning. A spread
+// reader counts itself in and out on its P's cache line, which only code
+// running on that P may write. The Go path pins for that
 // (runtime.procPin and procUnpin, two calls per side, behind a call of
 // its own). Assembly needs neither: the runtime never preempts assembly
 // asynchronously (runtime/preempt.go's isAsyncSafePoint refuses a PC in
