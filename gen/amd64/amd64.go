@@ -153,6 +153,15 @@ func (b *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 	return nil
 }
 
+// Context returns the avo context the backend writes into, for a
+// generator outside the op spec (gen/rwread) that builds its own functions
+// and prints them with Finish, Lock and TailJump.
+func (b *Backend) Context() *build.Context { return b.ctx }
+
+// Lock emits the LOCK prefix as its own instruction line (avo has no
+// builder for it); the locked instruction follows.
+func (b *Backend) Lock() { lock(b.ctx) }
+
 // Finish implements backend.Backend: it runs avo's compile passes, prints
 // the file and starts a fresh avo context for the next one.
 func (b *Backend) Finish(header string, tags []string) ([]byte, error) {

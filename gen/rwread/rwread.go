@@ -17,7 +17,6 @@
 package rwread
 
 import (
-	"bytes"
 	"fmt"
 	"go/format"
 	"strings"
@@ -26,9 +25,9 @@ import (
 	"github.com/mmcloughlin/avo/build"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
-	"github.com/mmcloughlin/avo/pass"
-	"github.com/mmcloughlin/avo/printer"
 	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/gohal/gohal/gen/amd64"
 )
 
 // Header is the "Code generated" line of every file this package writes.
@@ -155,22 +154,10 @@ func fallbackFile() string {
 	return b.String()
 }
 
-// sym is package percpu's symbol name, as memory (a variable) or as a
-// jump target.
+// sym is package percpu's variable name, as memory.
 func sym(name string) operand.Mem {
 	return operand.Mem{Symbol: operand.Symbol{Name: "·" + name}, Base: reg.StaticBase}
 }
-
-// jumpGo jumps to the Go function ·name (its ABI0 wrapper, which reads the
-// argument this function was called with). avo's JMP takes only labels,
-// so the jump is a raw instruction; it ends a path, so no pass needs to
-// follow it.
-func jumpGo(c *build.Context, name string) {
-	c.Instruction(&ir.Instruction{Opcode: "JMP", Operands: []operand.Op{sym(name)}})
-}
-
-// lock emits the LOCK prefix as its own line (avo has no builder).
-func lock(c *build.Context) { c.Instruction(&ir.Instruction{Opcode: "LOCK"}) }
 
 // procIDInto leaves the caller's P id in CX: g from TLS (go_tls.h's
 // get_tls and g, written out), then g.m.p.id.
@@ -215,9 +202,12 @@ func state() operand.Mem       { return operand.Mem{Base: reg.RDI, Disp: Mutex.S
 func cell(off int) operand.Mem { return operand.Mem{Base: reg.RSI, Disp: off} }
 func enabled(c *build.Context) { c.CMPB(sym("pinless"), operand.U8(0)) }
 
+// asmFile writes the assembly with gen/amd64's backend: its avo context,
+// its LOCK and jump-to-Go emitters, and its Finish (avo's passes, the
+// printer, the header check).
 func asmFile() ([]byte, error) {
-	c := build.NewContext()
-	c.ConstraintExpr(strings.ReplaceAll(strings.ReplaceAll(tags(), " && ", ","), " ", ""))
+	b := amd64.New()
+	c := b.Context()
 
 	c.Function("rwRLock")
 	c.Attributes(attr.NOSPLIT)
@@ -247,9 +237,9 @@ func asmFile() ([]byte, error) {
 	c.RET()
 	c.Label("backout")
 	c.INCQ(cell(Mutex.Unlocks))
-	jumpGo(c, "rwRLockFailed")
+	b.TailJump("rwRLockFailed")
 	c.Label("locked")
-	lock(c)
+	b.Lock()
 	c.INCQ(cell(Mutex.Locks))
 	c.CMPQ(reg.RAX, state())
 	c.JNE(operand.LabelRef("backoutLocked"))
@@ -258,15 +248,15 @@ func asmFile() ([]byte, error) {
 	c.JNE(operand.LabelRef("done"))
 	c.CMPB(sym("asymmetric"), operand.U8(0))
 	c.JEQ(operand.LabelRef("done"))
-	jumpGo(c, "rwTryBias")
+	b.TailJump("rwTryBias")
 	c.Label("done")
 	c.RET()
 	c.Label("backoutLocked")
-	lock(c)
+	b.Lock()
 	c.INCQ(cell(Mutex.Unlocks))
-	jumpGo(c, "rwRLockFailed")
+	b.TailJump("rwRLockFailed")
 	c.Label("slow")
-	jumpGo(c, "rwRLockSlow")
+	b.TailJump("rwRLockSlow")
 
 	c.Function("rwRUnlock")
 	c.Attributes(attr.NOSPLIT)
@@ -287,16 +277,16 @@ func asmFile() ([]byte, error) {
 	c.INCQ(cell(Mutex.Unlocks))
 	c.JMP(operand.LabelRef("check"))
 	c.Label("locked")
-	lock(c)
+	b.Lock()
 	c.INCQ(cell(Mutex.Unlocks))
 	c.Label("check")
 	c.TESTQ(operand.U32(Mutex.Writer), state())
 	c.JNE(operand.LabelRef("signal"))
 	c.RET()
 	c.Label("signal")
-	jumpGo(c, "rwSignalWriter")
+	b.TailJump("rwSignalWriter")
 	c.Label("slow")
-	jumpGo(c, "rwRUnlockSlow")
+	b.TailJump("rwRUnlockSlow")
 
 	c.Function("procID")
 	c.Attributes(attr.NOSPLIT)
@@ -305,19 +295,9 @@ func asmFile() ([]byte, error) {
 	c.Store(reg.RCX, c.ReturnIndex(0))
 	c.RET()
 
-	f, err := c.Result()
+	out, err := b.Finish(Header, strings.Split(tags(), " && "))
 	if err != nil {
 		return nil, fmt.Errorf("rwread: %v", err)
-	}
-	if err := pass.Compile.Execute(f); err != nil {
-		return nil, fmt.Errorf("rwread: %v", err)
-	}
-	out, err := printer.NewGoAsm(printer.Config{Name: "github.com/gohal/gohal/gen from gen/rwread"}).Print(f)
-	if err != nil {
-		return nil, fmt.Errorf("rwread: %v", err)
-	}
-	if got := string(bytes.SplitN(out, []byte("\n"), 2)[0]); got != "// "+Header {
-		return nil, fmt.Errorf("rwread: avo printed header %q, want %q", got, "// "+Header)
 	}
 	return out, nil
 }
