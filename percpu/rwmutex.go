@@ -55,9 +55,10 @@ import (
 // fence is only a compiler barrier, and the writer that revokes the bias
 // pays the heavy fence, a system call that interrupts every CPU running
 // the process. After a revocation readers pay a locked instruction to
-// count in, on their own line, until 30 times the revocation's duration
-// has passed, so a write-heavy mix runs without heavy fences; a reader
-// turns the bias back on after that. Counting out needs no fence there,
+// count in, on their own line, until no write has come for 30 times the
+// revocation's duration, so a mix with writes every few revocations' time
+// or more often runs without heavy fences; a reader turns the bias back
+// on after that. Counting out needs no fence there,
 // biased or not: a writer that finds readers still inside pays one heavy
 // fence before it parks, after which it sees each one's count out or that
 // reader sees its flag and wakes it. Elsewhere (other systems, -race
@@ -78,16 +79,18 @@ import (
 //
 // # Writers
 //
-// Writers exclude each other with a sync.Mutex and park there; a reader
-// that finds a writer waits for it on the same mutex, so readers and
-// writers take turns with sync.Mutex's fairness. A writer waits only for
-// the readers that were inside when it raised its flag: later readers see
-// the flag and step back. It spins briefly while sync.Mutex would spin
-// (and, where spinning cannot pay, yields its P for as long), and then
-// pays a heavy fence (see Design) and parks until the last of those
-// readers wakes it. The first write after a read-only stretch (a
-// revocation) costs one heavy fence, about a system call that interrupts
-// every CPU running the program.
+// Writers exclude each other with a sync.Mutex and park there. A reader
+// that finds a writer spins about a microsecond for it to leave, as most
+// writes are shorter than a park and a wake-up; then it waits on the same
+// mutex, so readers and writers take turns with sync.Mutex's fairness. A
+// writer waits only for the readers that were inside when it raised its
+// flag: later readers see the flag and step back. It spins briefly for
+// them (past about a microsecond only while sync.Mutex would spin, and
+// where spinning cannot pay it yields its P for as long), and then pays a
+// heavy fence (see Design) and parks until the last of those readers
+// wakes it. The first write after a read-only stretch (a revocation)
+// costs one heavy fence, about a system call that interrupts every CPU
+// running the program.
 //
 // # Memory
 //
@@ -129,12 +132,17 @@ type RWMutex struct {
 	cells pin.Table[rwCell]             // per-P counts, made when readers first overlap
 	wake  atomic.Pointer[chan struct{}] // a waiting writer's wake-up, made by the first writer that waits
 	w     sync.Mutex                    // writers exclude each other here
-	until atomic.Int64                  // monotonic time before which readers keep the bias off
+	until atomic.Int32                  // inhibition: the tick before which readers keep the bias off (inhibited)
+	seen  atomic.Uint32                 // the state's generation, truncated, when readers last looked (tryBias)
 
 	// solo is the lane of a reader that finds the lock idle: soloIn,
 	// soloWriter and soloClosed. RLock and RUnlock inline to a
 	// compare-and-swap on it and no call.
 	solo uint32
+
+	// slowSeen is locks, truncated, when the last writer that waited for
+	// readers read it (waitReaders): written and read only under w.
+	slowSeen uint32
 }
 
 // rwCell is one P's reader counts for one RWMutex, on a cache line of its
@@ -155,7 +163,7 @@ type rwCounts struct {
 const (
 	rwWriter = 1 << 0 // a writer holds the lock or waits for readers to leave
 	rwBiased = 1 << 1 // per-P readers fence with FenceLight; a writer revokes with FenceHeavy
-	rwGen    = 1 << 2 // one revocation: a reader that read an older state backs out
+	rwGen    = 1 << 2 // one write: a reader that read an older state backs out
 )
 
 // The solo word. While the lane is open a reader that finds the word 0
@@ -320,9 +328,11 @@ func countOut(c *rwCell, light bool) {
 	atomic.AddUintptr(&c.unlocks, 1)
 }
 
-// rlockSlow waits for the writer that made rlock fail, then counts the
-// caller in while holding the writers' mutex, so that no writer can start
-// before the count is visible and a reader is never overtaken for good.
+// rlockSlow waits for the writer that made rlock fail. It spins for the
+// writer to leave (awaitWriter), as most writes are short, and counts in
+// as rlock does; failing that, it counts the caller in while holding the
+// writers' mutex, so that no writer can start before the count is visible
+// and a reader is never overtaken for good.
 func (rw *RWMutex) rlockSlow() {
 	if pin.Held() {
 		var clk pinnedClock
@@ -338,9 +348,30 @@ func (rw *RWMutex) rlockSlow() {
 		}
 		return
 	}
+	if rw.awaitWriter() && rw.rlock(true) {
+		return
+	}
 	rw.w.Lock()
 	atomic.AddUintptr(&rw.locks, 1)
 	rw.w.Unlock()
+}
+
+// awaitWriter spins while a writer's flag is up, for at most
+// rwShortWait, and reports whether the flag went down.
+func (rw *RWMutex) awaitWriter() bool {
+	var until int64
+	for i := 0; rw.writerFlag(); i++ {
+		if i%8 == 0 {
+			now := monotonic()
+			if until == 0 {
+				until = now + rwShortWait
+			} else if now > until {
+				return false
+			}
+		}
+		spinPause()
+	}
+	return true
 }
 
 // RUnlock undoes a single RLock call; it may run on another goroutine or P
@@ -477,11 +508,12 @@ func (rw *RWMutex) signalWriter() {
 // writing, Lock blocks until it is available; readers that arrive while it
 // waits wait for it.
 func (rw *RWMutex) Lock() {
-	if !rw.w.TryLock() {
+	queued := !rw.w.TryLock()
+	if queued {
 		rw.lockWriters()
 	}
 	rw.raise()
-	if err := rw.waitReaders(); err != "" {
+	if err := rw.waitReaders(queued); err != "" {
 		rw.release()
 		rwPanic(err)
 	}
@@ -550,7 +582,9 @@ func (rw *RWMutex) raise() {
 	if s&rwBiased != 0 {
 		t0 := monotonic()
 		hal.FenceHeavy()
-		rw.until.Store(t0 + (monotonic()-t0)*rwInhibitFactor)
+		d := monotonic() - t0
+		revocation.Store(d)
+		rw.until.Store(ticks(t0 + inhibition()))
 	}
 }
 
@@ -571,7 +605,11 @@ func (rw *RWMutex) release() {
 	}
 	// Nobody else writes the state while the flag is up; readers need
 	// only see what the writer did before it.
-	rw.state.StoreRelease(rw.state.Load() &^ rwWriter)
+	// only see what the writer did before it. The new generation tells
+	// tryBias that a write was made, and a reader that read the state
+	// before the flag went up and reads it again after the release that
+	// the state changed.
+	rw.state.StoreRelease(rw.state.Load()&^rwWriter + rwGen)
 	rw.w.Unlock()
 }
 
@@ -614,17 +652,51 @@ func (rw *RWMutex) spread() []*rwCell {
 	return cs
 }
 
-// tryBias turns the bias on unless a writer is there or a revocation is
-// too recent. Turning it on needs no fence: a reader that still sees the
-// old state fences fully, and the next writer revokes with a heavy fence.
+// tryBias turns the bias on unless a writer is there or writes are
+// recent: it waits for a stretch with no write that lasts inhibition(),
+// first from the revocation itself (raise) and then from the first look
+// after each write (each makes a new generation, release), so that a
+// lock written often stays unbiased and its writes pay no heavy fence.
+// Turning the bias on needs no fence: a reader that still sees the old
+// state fences fully, and the next writer revokes with a heavy fence.
 func (rw *RWMutex) tryBias() {
-	if monotonic() < rw.until.Load() {
+	now := monotonic()
+	if inhibited(rw.until.Load(), ticks(now)) {
 		return
 	}
 	s := rw.state.Load()
+	if g := uint32(s / rwGen); g != rw.seen.Load() {
+		rw.seen.Store(g)
+		rw.until.Store(ticks(now + inhibition()))
+		return
+	}
 	if s&(rwWriter|rwBiased) == 0 {
 		rw.state.CompareAndSwap(s, s|rwBiased)
 	}
+}
+
+// revocation is how long (ns) the last revocation's heavy fence took, in
+// any lock: its cost is the machine's and the program's (the CPUs it runs
+// on), not one lock's.
+var revocation atomic.Int64
+
+// inhibition is how long (ns) readers keep the bias off after a
+// revocation or a write: rwInhibitFactor revocations, at most
+// rwInhibitMax.
+func inhibition() int64 {
+	return min(revocation.Load()*rwInhibitFactor, rwInhibitMax)
+}
+
+// ticks is monotonic time t (ns) in units of 1<<rwTickShift ns, wrapping
+// in an int32 (every 36 minutes), as RWMutex's until holds it.
+func ticks(t int64) int32 { return int32(t >> rwTickShift) }
+
+// inhibited reports whether now is before until, both ticks: until is
+// ahead of now by no more than the longest inhibition (an until ahead by
+// more was set over a wrap ago and has passed).
+func inhibited(until, now int32) bool {
+	d := until - now // wraps
+	return d > 0 && int64(d) <= rwInhibitMax>>rwTickShift+1
 }
 
 // readersGone reports whether no reader is inside: the sum of the counts
@@ -655,31 +727,40 @@ func (rw *RWMutex) readersGone() (bool, string) {
 }
 
 // waitReaders waits until the readers that were inside when the writer
-// flag went up have left: it spins for rwWriterSpin (yielding its P
-// instead where spinning cannot pay), then parks until a leaving reader
+// flag went up have left: it spins for rwWriterSpin (past rwShortWait,
+// or at once if queued says the writer had to queue for w, yielding its
+// P instead where spinning cannot pay), then parks until a leaving reader
 // wakes it (a pinned writer keeps spinning). It returns a misuse message,
 // or "".
-func (rw *RWMutex) waitReaders() string {
+func (rw *RWMutex) waitReaders(queued bool) string {
 	if gone, err := rw.readersGone(); gone || err != "" {
 		return err
 	}
 	pinned := pin.Held()
 	var clk pinnedClock
-	spinUntil := monotonic() + rwWriterSpin
+	// A reader that came through the slow path counts in on locks, under
+	// w, and may still be in w's Unlock, waking the next waiter, or have
+	// handed its P to it: a writer that sees locks changed since the last
+	// writer looked, as one that queued, spins only where CanSpin says.
+	slow := uint32(atomic.LoadUintptr(&rw.locks))
+	spinFirst := !queued && slow == rw.slowSeen
+	rw.slowSeen = slow
+	start := monotonic()
 	for {
 		if gone, err := rw.readersGone(); gone || err != "" {
 			return err
 		}
+		now := monotonic()
 		switch {
 		case pinned:
 			if clk.pause() {
 				return pinnedWaitMessage
 			}
 			continue
-		case monotonic() < spinUntil && pin.CanSpin():
+		case spinFirst && now < start+rwShortWait || now < start+rwWriterSpin && pin.CanSpin():
 			spinPause()
 			continue
-		case monotonic() < spinUntil:
+		case now < start+rwWriterSpin:
 			// Another goroutine waits for this P, and may be the
 			// reader: let it run rather than park, which costs the
 			// heavy fence below and a wake-up.

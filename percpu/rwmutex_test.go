@@ -2,11 +2,13 @@ package percpu
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/gohal/gohal/internal/pin"
@@ -448,7 +450,7 @@ func TestRWMutexSpreadsOnOverlap(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
-	if asymmetric && rw.state.Load()&rwBiased == 0 && rw.until.Load() == 0 {
+	if asymmetric && rw.state.Load()&rwBiased == 0 && !inhibited(rw.until.Load(), ticks(monotonic())) {
 		t.Fatal("spread did not bias the lock")
 	}
 	rw.Lock() // all counted out
@@ -471,10 +473,65 @@ func TestRWMutexRevocationInhibits(t *testing.T) {
 	if ns := rw.state.Load(); ns&rwBiased != 0 || ns/rwGen != s/rwGen+1 {
 		t.Fatalf("state %#x after a revoking Lock, from %#x", ns, s)
 	}
-	if rw.until.Load() <= 0 {
+	if !inhibited(rw.until.Load(), ticks(monotonic())) {
 		t.Fatal("no inhibition recorded")
 	}
 	rw.Unlock()
+}
+
+// TestRWMutexWritesInhibit: while writes keep coming, readers never turn
+// the bias back on; once they stop, the bias comes back after a stretch
+// with none that lasts the inhibition.
+func TestRWMutexWritesInhibit(t *testing.T) {
+	if !realAsymmetric {
+		t.Skip("hal's heavy fence is not asymmetric here")
+	}
+	rw := new(RWMutex)
+	rw.spread()
+	rw.Lock() // revokes
+	rw.Unlock()
+	inh := inhibition()
+	var last int64 // when the last look after a write began
+	for end := monotonic() + 20*inh + int64(20*time.Millisecond); monotonic() < end; {
+		rw.Lock()
+		rw.Unlock()
+		last = monotonic()
+		rw.tryBias()
+		if rw.state.Load()&rwBiased != 0 {
+			t.Fatal("a reader turned the bias on between writes")
+		}
+	}
+	for {
+		rw.tryBias()
+		if rw.state.Load()&rwBiased != 0 {
+			break
+		}
+		if monotonic() > last+int64(time.Minute) {
+			t.Fatal("the bias did not come back a minute after the last write")
+		}
+		time.Sleep(time.Duration(inh) / 4)
+	}
+	// The inhibition ends on a tick, at most one tick early.
+	if d := monotonic() - last; d < inh-1<<rwTickShift {
+		t.Fatalf("the bias came back %v after the last write, before the inhibition (%v) ended", time.Duration(d), time.Duration(inh))
+	}
+}
+
+// TestRWMutexInhibitedWraps: the inhibition's end, kept in wrapping int32
+// ticks, is honoured across a wrap, and one set over a wrap ago has passed.
+func TestRWMutexInhibitedWraps(t *testing.T) {
+	maxTicks := int32(rwInhibitMax >> rwTickShift)
+	for _, now := range []int32{0, 1, -1, math.MaxInt32, math.MinInt32, math.MaxInt32 - 3} {
+		if !inhibited(now+1, now) || !inhibited(now+maxTicks, now) {
+			t.Errorf("now %d: an until ahead by 1 or the longest inhibition is not inhibiting", now)
+		}
+		if inhibited(now, now) || inhibited(now-1, now) || inhibited(now-maxTicks, now) {
+			t.Errorf("now %d: an until at or before now inhibits", now)
+		}
+		if inhibited(now+maxTicks+2, now) || inhibited(now+math.MaxInt32/2, now) {
+			t.Errorf("now %d: an until set over a wrap ago inhibits", now)
+		}
+	}
 }
 
 func TestRWMutexSize(t *testing.T) {

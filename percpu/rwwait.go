@@ -14,16 +14,28 @@ import (
 // count, beside sync.RWMutex and sync.Mutex) and `go run ./cmd/halbench
 // peers` (beside xsync's RBMutex).
 const (
-	// rwInhibitFactor: after a revocation readers keep the bias off for
-	// this many times the revocation's duration, so that revocations
-	// cost writers at most about 1/(1+rwInhibitFactor) of their time.
-	// BRAVO's N is 9, but a revocation also interrupts every CPU that runs
-	// the program, and where it is short (a few CPUs) 9 times it is
-	// shorter than the gap between writes at 0.1-1% writes, so the bias
-	// came back, and was revoked, at about every write; 30 keeps it off
-	// there (the rwlock peers at w1 and w10) and costs a read-mostly lock
-	// only the per-P lines' locked adds for 30 revocations' time.
+	// rwInhibitFactor: after a revocation, and after every write while the
+	// bias is off, readers keep the bias off until this many times the
+	// last revocation's duration has passed without a write (tryBias), so
+	// that revocations cost writers at most about 1/(1+rwInhibitFactor)
+	// of their time. BRAVO's N is 9, and BRAVO counts from the revocation
+	// only; but a revocation also interrupts every CPU that runs the
+	// program, and readers that find its writer wait, so a lock written
+	// every few revocations' time (0.1-1% writes) must not be biased at
+	// all: counting from the last write keeps it off there (the rwlock
+	// peers at w1 and w10), and costs a read-mostly lock only its readers'
+	// locked adds for 30 revocations' time after its last write.
 	rwInhibitFactor = 30
+
+	// rwInhibitMax: the longest inhibition (ns), whatever a revocation
+	// cost (a machine that stalls one for milliseconds): the bias comes
+	// back at the latest this long after the last write.
+	rwInhibitMax = int64(10 * time.Millisecond)
+
+	// rwTickShift: RWMutex keeps the inhibition's end in an int32, in
+	// ticks of 1<<rwTickShift ns (1.024 µs), which wrap every 36 minutes;
+	// inhibitions are microseconds to rwInhibitMax, far shorter.
+	rwTickShift = 10
 
 	// rwRebiasEvery: a reader on a per-P line in the unbiased state looks
 	// at the clock once per this many of its P's RLocks, to turn the bias
@@ -31,13 +43,26 @@ const (
 	// the clock read (tens of nanoseconds) is lost in the RLocks.
 	rwRebiasEvery = 256
 
+	// rwShortWait: how long (ns) a reader that finds a writer spins for it
+	// to leave before it queues on the writers' mutex (and may park), and
+	// a writer that took that mutex at once spins for readers before it
+	// yields its P. About a goroutine switch: a writer's critical section,
+	// or a reader's, that is shorter is cheaper to wait out than to park
+	// or yield for, which also leaves Ps idle (with goroutines parked, a
+	// P may find nothing to run). A writer that had to queue, or that sees
+	// readers came in through the writers' mutex since the last writer
+	// looked, yields at once: the readers it waits for may be waiting for
+	// its P (sync.Mutex's handoff in starvation mode gives the P away).
+	rwShortWait = 1000
+
 	// rwWriterSpin: how long (ns) a writer waits for readers to leave
 	// before it parks. About one wake-up's cost: a reader's critical
 	// section shorter than that is cheaper to wait out than to park for
 	// (and a parking writer pays a heavy fence first, see waitReaders).
-	// It spins only while sync.Mutex would (pin.CanSpin); with goroutines
-	// queued on its P, the readers it waits for may be among them and
-	// cannot run while it spins, so it yields the P instead.
+	// Past rwShortWait it spins only while sync.Mutex would
+	// (pin.CanSpin); with goroutines queued on its P, the readers it waits
+	// for may be among them and cannot run while it spins, so it yields
+	// the P instead.
 	rwWriterSpin = 2000
 
 	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins

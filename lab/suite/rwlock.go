@@ -47,8 +47,8 @@ func init() {
 }
 
 // RWLockStretch is how long each revoke operation reads before its write.
-// It is several times percpu.RWMutex's inhibition after a revocation (30
-// times the revocation's cost, a few microseconds each), so that the
+// It is several times percpu.RWMutex's inhibition after a write (30 times
+// a revocation's cost, a few microseconds each), so that the
 // readers turn the bias back on before every write.
 const RWLockStretch = 300 * time.Microsecond
 
