@@ -41,7 +41,7 @@ const (
 	// at the clock once per this many of its P's RLocks, to turn the bias
 	// back on. A power of two, so the test is a mask; large enough that
 	// the clock read (tens of nanoseconds) is lost in the RLocks.
-	rwRebiasEvery = 256
+	rwRebiasEvery = 1024
 
 	// rwShortWait: how long (ns) a reader that finds a writer spins for it
 	// to leave before it queues on the writers' mutex (and may park), and

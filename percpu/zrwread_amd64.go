@@ -25,7 +25,7 @@ var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.unlocks)^8]
 var _ = [1]struct{}{}[rwWriter^1]
 var _ = [1]struct{}{}[rwBiased^2]
 var _ = [1]struct{}{}[soloIn^1]
-var _ = [1]struct{}{}[rwRebiasEvery^256]
+var _ = [1]struct{}{}[rwRebiasEvery^1024]
 
 // rwRLock is RLock past the solo lane. With the per-P lines made and no
 // writer, it counts the caller in on its P's line, as rlock does, without

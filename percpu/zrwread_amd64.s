@@ -52,7 +52,7 @@ locked:
 	JNE  backoutLocked
 
 	// Every rwRebiasEvery-th count in on a line, a reader may turn the bias back on.
-	TESTQ $0x000000ff, (SI)
+	TESTQ $0x000003ff, (SI)
 	JNE   done
 	CMPB  ·asymmetric+0(SB), $0x00
 	JEQ   done

@@ -62,7 +62,7 @@ var Mutex = struct {
 	Locks, Unlocks         int // offsets in rwCell
 	Writer, Biased, SoloIn int // rwWriter, rwBiased, soloIn
 	RebiasEvery            int // rwRebiasEvery, a power of two
-}{State: 0, Cells: 24, Solo: 56, Locks: 0, Unlocks: 8, Writer: 1, Biased: 2, SoloIn: 1, RebiasEvery: 256}
+}{State: 0, Cells: 24, Solo: 56, Locks: 0, Unlocks: 8, Writer: 1, Biased: 2, SoloIn: 1, RebiasEvery: 1024}
 
 // tags is the build constraint of the assembly and its declarations;
 // the fallback file has its negation. Race builds keep the Go path, so
