@@ -77,6 +77,13 @@ import (
 // no per-P lines, is the simpler choice there. Run
 // `halbench -filter '^RWLock/'` for the figures on your machine.
 //
+// Builds where a reader could find its line only with a system call
+// (hal.CPU's syscall or portable variant in the fallback build: every
+// purego build, and gohal_nolinkname builds on GOARCHes with no user-mode
+// CPU number) never spread: readers count on the lock's own counters,
+// one shared line, as sync.RWMutex's do, through more code, so
+// sync.RWMutex is the better choice in those builds.
+//
 // # Writers
 //
 // Writers exclude each other with a sync.Mutex and park there. A reader
@@ -218,8 +225,15 @@ func (rw *RWMutex) TryRLock() bool {
 // a call away (rlockNoLine): this is the one call a spread reader pays
 // besides the pin's, and it reads nothing it does not need.
 func (rw *RWMutex) rlock(try bool) bool {
+	// The lines are loaded before the pin, so that a lock with none pays
+	// no pin (a system call in some fallback builds). Lines, once made,
+	// stay: a table loaded earlier holds the same ones, or fewer.
+	cs := rw.cells.Load()
+	if cs == nil {
+		return rw.rlockNoLine(try)
+	}
 	id := pin.ProcPin()
-	if cs := rw.cells.Load(); uint(id) < uint(len(cs)) {
+	if uint(id) < uint(len(cs)) {
 		// The lines exist, so the lane is closed: spread closes it
 		// before it makes them.
 		s := rw.state.Load()
@@ -273,7 +287,7 @@ func (rw *RWMutex) rlockNoLine(try bool) bool {
 func (rw *RWMutex) rlockOwn(try bool) bool {
 	n := atomic.AddUintptr(&rw.locks, 1)
 	if rw.state.Load()&rwWriter == 0 {
-		if n-atomic.LoadUintptr(&rw.unlocks) > 1 {
+		if n-atomic.LoadUintptr(&rw.unlocks) > 1 && spreadPays {
 			// Another reader is inside: readers overlap on this
 			// word, so spread the next ones over per-P lines.
 			rw.spread()
@@ -301,6 +315,10 @@ func (rw *RWMutex) rlockOpen(try bool) bool {
 		case v&soloWriter != 0:
 			return rw.rlockFailed(try)
 		default: // soloIn: another reader is inside, so readers overlap
+			if !spreadPays {
+				rw.closeLane() // and count in on the lock's own counters
+				continue
+			}
 			if rw.spread() != nil {
 				return rw.rlock(try)
 			}
@@ -396,8 +414,13 @@ func (rw *RWMutex) runlock() {
 		rw.runlockSolo()
 		return
 	}
+	cs := rw.cells.Load() // before the pin, as in rlock
+	if cs == nil {
+		rw.runlockNoLine()
+		return
+	}
 	id := pin.ProcPin()
-	if cs := rw.cells.Load(); uint(id) < uint(len(cs)) {
+	if uint(id) < uint(len(cs)) {
 		c := cs[id]
 		if pin.Pinned {
 			// Biased or not: a writer heavy-fences before it parks
@@ -636,14 +659,10 @@ func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
 // fence is asymmetric and no revocation is recent, biases the lock toward
 // readers. It returns nil, and changes nothing, if a writer holds the lock
 // through the open lane (its readers must keep failing on the solo word).
+// Readers call it only where spreadPays.
 func (rw *RWMutex) spread() []*rwCell {
-	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
-		if v&soloWriter != 0 {
-			return nil
-		}
-		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloClosed) {
-			break
-		}
+	if !rw.closeLane() {
+		return nil
 	}
 	cs := rw.cells.Grow(0)
 	if asymmetric {
@@ -651,6 +670,35 @@ func (rw *RWMutex) spread() []*rwCell {
 	}
 	return cs
 }
+
+// closeLane closes the solo lane for good, and reports whether it is
+// closed: false if a writer holds the lock through the open lane.
+func (rw *RWMutex) closeLane() bool {
+	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
+		if v&soloWriter != 0 {
+			return false
+		}
+		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloClosed) {
+			break
+		}
+	}
+	return true
+}
+
+// spreadPays reports whether readers that overlap spread over per-P
+// lines: where finding the line is cheap. The default build finds its P
+// with the runtime's pin; the fallback build (pin.Pinned false: tags
+// purego, gohal_nolinkname) asks hal.CPU, which is a system call where
+// its variant is syscall or portable (every purego build, and GOARCHes
+// with no user-mode CPU number: all but amd64). Two system calls per read
+// cost far more than the shared line they avoid, so readers there stay on
+// the lock's own counters, as sync.RWMutex's readers do.
+var spreadPays = pin.Pinned || cpuIsCheap(selectedVariant("cpu"))
+
+// cpuIsCheap reports whether hal.CPU's variant v reads the CPU number
+// without a system call (on Linux; portable returns 0 elsewhere, which
+// spreads nothing).
+func cpuIsCheap(v string) bool { return v != "portable" && v != "syscall" }
 
 // tryBias turns the bias on unless a writer is there or writes are
 // recent: it waits for a stretch with no write that lasts inhibition(),

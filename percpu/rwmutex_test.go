@@ -426,6 +426,7 @@ func TestRWMutexGOMAXPROCSGrows(t *testing.T) {
 // TestRWMutexSpreadsOnOverlap: readers that overlap on the lock's own
 // counters move it to per-P lines.
 func TestRWMutexSpreadsOnOverlap(t *testing.T) {
+	forceSpread(t, true)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	rw := new(RWMutex)
 	var wg sync.WaitGroup
@@ -455,6 +456,40 @@ func TestRWMutexSpreadsOnOverlap(t *testing.T) {
 	}
 	rw.Lock() // all counted out
 	rw.Unlock()
+}
+
+// forceSpread sets spreadPays for the test.
+func forceSpread(t *testing.T, pays bool) {
+	prev := spreadPays
+	spreadPays = pays
+	t.Cleanup(func() { spreadPays = prev })
+}
+
+// TestRWMutexStaysWhereSpreadingDoesNotPay: where finding a reader's line
+// takes a system call, overlapping readers close the solo lane but stay on
+// the lock's own counters, and the lock works as in the hammer.
+func TestRWMutexStaysWhereSpreadingDoesNotPay(t *testing.T) {
+	forceSpread(t, false)
+	rw := new(RWMutex)
+	rw.RLock() // through the lane
+	rw.RLock() // finds it taken: closes it, and counts in on locks
+	if v := atomic.LoadUint32(&rw.solo); v != soloIn|soloClosed || rw.cells.Load() != nil || rw.locks != 1 {
+		t.Fatalf("after two readers: solo %#x, cells %v, locks %d; want the lane closed, no cells, one count in", v, rw.cells.Load() != nil, rw.locks)
+	}
+	rw.RUnlock()
+	rw.RUnlock()
+	hammerRW(t, rw, 4, 8, 500)
+	if rw.cells.Load() != nil {
+		t.Fatal("the hammer's readers spread")
+	}
+	for _, v := range []string{"portable", "syscall"} {
+		if cpuIsCheap(v) {
+			t.Errorf("hal.CPU's %s variant counted as cheap", v)
+		}
+	}
+	if !cpuIsCheap("rdpid") || !cpuIsCheap("lsl") {
+		t.Error("hal.CPU's amd64 instructions counted as system calls")
+	}
 }
 
 // TestRWMutexRevocationInhibits: a write on a biased lock turns the bias
