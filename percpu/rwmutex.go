@@ -139,7 +139,7 @@ type RWMutex struct {
 	cells pin.Table[rwCell]             // per-P counts, made when readers first overlap
 	wake  atomic.Pointer[chan struct{}] // a waiting writer's wake-up, made by the first writer that waits
 	w     sync.Mutex                    // writers exclude each other here
-	until atomic.Int32                  // inhibition: the tick before which readers keep the bias off (inhibited)
+	until atomic.Int32                  // the tick before which readers keep the bias off (ticks, inhibited)
 	seen  atomic.Uint32                 // the state's generation, truncated, when readers last looked (tryBias)
 
 	// solo is the lane of a reader that finds the lock idle: soloIn,
@@ -170,7 +170,7 @@ type rwCounts struct {
 const (
 	rwWriter = 1 << 0 // a writer holds the lock or waits for readers to leave
 	rwBiased = 1 << 1 // per-P readers fence with FenceLight; a writer revokes with FenceHeavy
-	rwGen    = 1 << 2 // one write: a reader that read an older state backs out
+	rwGen    = 1 << 2 // one revocation or write: a reader that read an older state backs out
 )
 
 // The solo word. While the lane is open a reader that finds the word 0
