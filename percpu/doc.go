@@ -95,7 +95,14 @@
 // reduced into [0, runtime.NumCPU()) (the kernel's numbers can exceed
 // NumCPU under an affinity mask), and excludes nothing; Counter shards
 // are chosen by that number and updated with an atomic add; Cache
-// buckets are chosen by it and locked with a sync.Mutex. Results are exact either way; only the cost differs.
+// buckets are chosen by it and locked with a sync.Mutex. Where hal.CPU is
+// a system call (its syscall or portable variant: every purego build, and
+// gohal_nolinkname builds on GOARCHes with no user-mode CPU number) one
+// per operation would cost more than the sharing it avoids, so Counter,
+// Cache and RWMutex keep to one shard, bucket or set of counters there,
+// and cost about what an atomic counter, a locked cache or
+// sync.RWMutex costs. Results are exact either way; only the cost
+// differs.
 //
 // # Race detector
 //

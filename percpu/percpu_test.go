@@ -623,3 +623,22 @@ func TestCacheNoAllocs(t *testing.T) {
 		t.Fatalf("%v allocs per Get+Put", a)
 	}
 }
+
+// TestSlotsPay: the structures spread over per-P slots where the pin
+// exists or hal.CPU is an instruction, and keep to slot 0 where it is a
+// system call.
+func TestSlotsPay(t *testing.T) {
+	v := selectedVariant("cpu")
+	if want := Pinned || (v != "portable" && v != "syscall"); slotsPay != want {
+		t.Fatalf("slotsPay %v with Pinned %v and hal.CPU's variant %q", slotsPay, Pinned, v)
+	}
+	if !slotsPay {
+		for range 100 {
+			if id := enter(); id != 0 {
+				exit()
+				t.Fatalf("enter returned slot %d where slots do not pay", id)
+			}
+			exit()
+		}
+	}
+}

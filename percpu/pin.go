@@ -19,9 +19,31 @@ const Pinned = pin.Pinned
 // depth that Pin keeps (the structures never call out while pinned). In
 // the fallback build enter returns a CPU number in [0, runtime.NumCPU())
 // and excludes nothing, so every structure also locks or uses atomic
-// operations.
-func enter() int { return pin.ProcPin() }
-func exit()      { pin.ProcUnpin() }
+// operations; where that number costs a system call (slotsPay false) it
+// returns 0, so the structures keep to their first slot.
+func enter() int {
+	if !slotsPay {
+		return 0
+	}
+	return pin.ProcPin()
+}
+func exit() { pin.ProcUnpin() }
+
+// slotsPay reports whether finding the caller's per-P slot is cheap enough
+// for the structures to spread over their slots. The default build finds
+// its P with the runtime's pin; the fallback build (Pinned false: tags
+// purego, gohal_nolinkname) asks hal.CPU, which is getcpu(2) where its
+// variant is syscall or portable (every purego build, and GOARCHes with
+// no user-mode CPU number: all but amd64). A system call per access costs
+// far more than the shared slot it avoids (percpu.Cache measured 2.7 to
+// 4.4 µs an operation with it, against 60 ns for a sync.Mutex's), so there
+// the structures use one slot, as a lock or an atomic would.
+var slotsPay = pin.Pinned || cpuIsCheap(selectedVariant("cpu"))
+
+// cpuIsCheap reports whether hal.CPU's variant v reads the CPU number
+// without a system call (on Linux; portable returns 0 elsewhere, which
+// spreads nothing either).
+func cpuIsCheap(v string) bool { return v != "portable" && v != "syscall" }
 
 // Pin disables preemption of the calling goroutine and returns the id of
 // the P it runs on, in [0, GOMAXPROCS). Until the matching Unpin, no other

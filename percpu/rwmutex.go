@@ -686,19 +686,11 @@ func (rw *RWMutex) closeLane() bool {
 }
 
 // spreadPays reports whether readers that overlap spread over per-P
-// lines: where finding the line is cheap. The default build finds its P
-// with the runtime's pin; the fallback build (pin.Pinned false: tags
-// purego, gohal_nolinkname) asks hal.CPU, which is a system call where
-// its variant is syscall or portable (every purego build, and GOARCHes
-// with no user-mode CPU number: all but amd64). Two system calls per read
-// cost far more than the shared line they avoid, so readers there stay on
-// the lock's own counters, as sync.RWMutex's readers do.
-var spreadPays = pin.Pinned || cpuIsCheap(selectedVariant("cpu"))
-
-// cpuIsCheap reports whether hal.CPU's variant v reads the CPU number
-// without a system call (on Linux; portable returns 0 elsewhere, which
-// spreads nothing).
-func cpuIsCheap(v string) bool { return v != "portable" && v != "syscall" }
+// lines: slotsPay, which the tests may override. Where it is false two
+// system calls per read would cost far more than the shared line they
+// avoid, so readers stay on the lock's own counters, as sync.RWMutex's
+// readers do.
+var spreadPays = slotsPay
 
 // tryBias turns the bias on unless a writer is there or writes are
 // recent: it waits for a stretch with no write that lasts inhibition(),
