@@ -35,9 +35,8 @@ func exit() { pin.ProcUnpin() }
 // purego, gohal_nolinkname) asks hal.CPU, which is getcpu(2) where its
 // variant is syscall or portable (every purego build, and GOARCHes with
 // no user-mode CPU number: all but amd64). A system call per access costs
-// far more than the shared slot it avoids (percpu.Cache measured 2.7 to
-// 4.4 µs an operation with it, against 60 ns for a sync.Mutex's), so there
-// the structures use one slot, as a lock or an atomic would.
+// far more than the sharing of one slot that it avoids, so there the
+// structures use one slot, as a lock or an atomic would.
 var slotsPay = pin.Pinned || cpuIsCheap(selectedVariant("cpu"))
 
 // cpuIsCheap reports whether hal.CPU's variant v reads the CPU number
