@@ -287,7 +287,7 @@ func (rw *RWMutex) rlockNoLine(try bool) bool {
 func (rw *RWMutex) rlockOwn(try bool) bool {
 	n := atomic.AddUintptr(&rw.locks, 1)
 	if rw.state.Load()&rwWriter == 0 {
-		if n-atomic.LoadUintptr(&rw.unlocks) > 1 && spreadPays {
+		if n-atomic.LoadUintptr(&rw.unlocks) > 1 && slotsPay {
 			// Another reader is inside: readers overlap on this
 			// word, so spread the next ones over per-P lines.
 			rw.spread()
@@ -315,8 +315,11 @@ func (rw *RWMutex) rlockOpen(try bool) bool {
 		case v&soloWriter != 0:
 			return rw.rlockFailed(try)
 		default: // soloIn: another reader is inside, so readers overlap
-			if !spreadPays {
-				rw.closeLane() // and count in on the lock's own counters
+			if !slotsPay {
+				// Two system calls a read would cost far more than
+				// the shared line spreading avoids: count in on the
+				// lock's own counters, as sync.RWMutex's readers do.
+				rw.closeLane()
 				continue
 			}
 			if rw.spread() != nil {
@@ -659,7 +662,7 @@ func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
 // fence is asymmetric and no revocation is recent, biases the lock toward
 // readers. It returns nil, and changes nothing, if a writer holds the lock
 // through the open lane (its readers must keep failing on the solo word).
-// Readers call it only where spreadPays.
+// Readers call it only where slotsPay.
 func (rw *RWMutex) spread() []*rwCell {
 	if !rw.closeLane() {
 		return nil
@@ -684,13 +687,6 @@ func (rw *RWMutex) closeLane() bool {
 	}
 	return true
 }
-
-// spreadPays reports whether readers that overlap spread over per-P
-// lines: slotsPay, which the tests may override. Where it is false two
-// system calls per read would cost far more than the shared line they
-// avoid, so readers stay on the lock's own counters, as sync.RWMutex's
-// readers do.
-var spreadPays = slotsPay
 
 // tryBias turns the bias on unless a writer is there or writes are
 // recent: it waits for a stretch with no write that lasts inhibition(),

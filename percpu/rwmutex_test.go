@@ -458,11 +458,12 @@ func TestRWMutexSpreadsOnOverlap(t *testing.T) {
 	rw.Unlock()
 }
 
-// forceSpread sets spreadPays for the test.
+// forceSpread sets slotsPay, which decides whether readers spread, for
+// the test.
 func forceSpread(t *testing.T, pays bool) {
-	prev := spreadPays
-	spreadPays = pays
-	t.Cleanup(func() { spreadPays = prev })
+	prev := slotsPay
+	slotsPay = pays
+	t.Cleanup(func() { slotsPay = prev })
 }
 
 // TestRWMutexStaysWhereSpreadingDoesNotPay: where finding a reader's line
