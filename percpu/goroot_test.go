@@ -2,11 +2,13 @@ package percpu
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -72,10 +74,18 @@ func TestGOROOTRWMutexTests(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building GOROOT's sync.RWMutex tests against percpu.RWMutex: %v\n%s", err, out)
 	}
-	run := exec.Command(bin, "-test.count=1", "-test.v")
+	// The binary is built for this test's GOARCH (the go command reads
+	// it from the environment, as it did for this binary): under
+	// qemu-user GOHAL_TEST_EXEC names the emulator that runs it, as for
+	// the subprocess tests (runChildUnder).
+	args := append(strings.Fields(os.Getenv("GOHAL_TEST_EXEC")), bin, "-test.count=1", "-test.v")
+	run := exec.Command(args[0], args[1:]...)
 	run.Dir = dir
 	out, err := run.CombinedOutput()
 	t.Logf("%s", out)
+	if err != nil && (errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error")) {
+		t.Skipf("cannot run the %s test binary here (%v): under qemu-user set GOHAL_TEST_EXEC", runtime.GOARCH, err)
+	}
 	if err != nil {
 		t.Fatalf("GOROOT's sync.RWMutex tests against percpu.RWMutex: %v", err)
 	}
