@@ -53,7 +53,12 @@ func cpuIsCheap(v string) bool { return v != "portable" && v != "syscall" }
 // In the fallback build (Pinned false) Pin disables nothing and returns
 // the number of the CPU the goroutine ran on a moment ago, reduced into
 // [0, runtime.NumCPU()); other goroutines may use the same number at the
-// same time.
+// same time. That number is hal.CPU's: on Linux, where its variant is
+// syscall or portable (every purego build, and gohal_nolinkname builds on
+// GOARCHes with no user-mode CPU number), each Pin costs a getcpu system
+// call, so per-P data indexed by Pin pays one per access there (the
+// package's own structures then keep to one slot instead: see Fallback
+// build). Elsewhere the portable variant returns 0.
 func Pin() int { return pin.Pin() }
 
 // Unpin ends the critical section begun by the matching Pin. In the
