@@ -248,7 +248,14 @@ func (rw *RWMutex) rlock(try bool) bool {
 			hal.StoreReleaseUintptr(&c.locks, hal.LoadAcquireUintptr(&c.locks)+1)
 			hal.FenceLight()
 		} else {
-			atomic.AddUintptr(&c.locks, 1) // a full fence
+			// A full fence. Without it each writer would have to
+			// learn that this P's count came before its flag or
+			// after the P saw the flag: a heavy fence per write (what
+			// the bias's inhibition avoids), or a round trip with
+			// every reader's P per write, which the writer and the
+			// readers it stalls wait out on every write, and which
+			// a reader's P busy elsewhere never answers.
+			atomic.AddUintptr(&c.locks, 1)
 		}
 		if rw.state.Load() == s {
 			rebias := s&rwBiased == 0 && asymmetric && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
