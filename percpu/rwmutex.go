@@ -637,7 +637,6 @@ func (rw *RWMutex) release() {
 		return
 	}
 	// Nobody else writes the state while the flag is up; readers need
-	// only see what the writer did before it.
 	// only see what the writer did before it. The new generation tells
 	// tryBias that a write was made, and a reader that read the state
 	// before the flag went up and reads it again after the release that
