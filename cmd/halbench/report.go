@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gohal/gohal/lab/cyclebench"
-	"github.com/gohal/gohal/lab/ministat"
 	"github.com/gohal/gohal/lab/suite"
 )
 
@@ -48,11 +47,12 @@ type report struct {
 	// Rule names the one rule that decides "significant" everywhere.
 	Rule string `json:"significance_rule"`
 	// Machine is what `halbench features -json` prints.
-	Machine  featuresReport  `json:"machine"`
-	Sections []sectionReport `json:"sections"`
-	Pairs    []pairReport    `json:"pairs"`
-	Verdict  verdict         `json:"verdict"`
-	Elapsed  float64         `json:"elapsed_seconds"`
+	Machine featuresReport `json:"machine"`
+	// Answers are the registry's questions answered by the rule: the
+	// first screen.
+	Answers  []*questionAnswer `json:"answers"`
+	Sections []sectionReport   `json:"sections"`
+	Elapsed  float64           `json:"elapsed_seconds"`
 
 	byName map[string]*benchReport
 }
@@ -146,35 +146,6 @@ func (b *benchReport) metric(unit string) []float64 {
 	return out
 }
 
-// pairReport is a key comparison with ministat's t test on ns/op.
-type pairReport struct {
-	Title string `json:"title"`
-	Base  string `json:"base"`
-	Other string `json:"other"`
-	Unit  string `json:"unit"`
-	// Ratio is the ratio other/base with its interval, by the report's
-	// one rule (see signif.go).
-	Ratio ratioJSON `json:"ratio"`
-	// Significant is Ratio.Significant: the report's verdict.
-	Significant bool `json:"significant"`
-	// TTest holds, for reference only, what ministat's Student's t on the
-	// means says; it is not the report's rule and decides nothing.
-	TTest *tTestJSON `json:"ministat_t_test,omitempty"`
-
-	base, other []float64
-}
-
-// tTestJSON holds the fields of ministat's "Difference at 95.0%
-// confidence".
-type tTestJSON struct {
-	Diff        jnum `json:"diff"`
-	Err         jnum `json:"err"`
-	DiffPct     jnum `json:"diff_pct"`
-	ErrPct      jnum `json:"err_pct"`
-	PooledS     jnum `json:"pooled_s"`
-	Significant bool `json:"significant"`
-}
-
 // buildReport computes the statistics of the samples.
 func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]sample, elapsed time.Duration) *report {
 	r := &report{
@@ -243,21 +214,12 @@ func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]
 			br.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
 		}
 	}
-	for _, p := range suite.Pairs() {
-		base, other := r.byName[p.Base], r.byName[p.Other]
-		if base == nil || other == nil {
-			continue
+	r.Answers = answerQuestions(cfg.threads, func(_ suite.Question, w suite.Workload, c suite.Contestant, threads int) []float64 {
+		if b := r.byName[w.Bench(c.Kind, threads)]; b != nil {
+			return b.ns()
 		}
-		pr := pairReport{Title: p.Title, Base: p.Base, Other: p.Other, Unit: "ns/op", base: base.ns(), other: other.ns()}
-		rc := compareRatio(pr.base, pr.other, confidence/100.0)
-		pr.Ratio = ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
-		pr.Significant = rc.Significant
-		if res, err := ministat.Compare(ministat.Sample{Values: pr.base}, ministat.Sample{Values: pr.other}, confidence); err == nil {
-			pr.TTest = &tTestJSON{jnum(res.Diff), jnum(res.Err), jnum(res.DiffPct), jnum(res.ErrPct), jnum(res.PooledS), res.Significant}
-		}
-		r.Pairs = append(r.Pairs, pr)
-	}
-	r.Verdict = buildVerdict(r)
+		return nil
+	})
 	return r
 }
 

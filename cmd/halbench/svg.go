@@ -529,3 +529,15 @@ func esc(s string) string {
 	xml.EscapeText(&b, []byte(s))
 	return b.String()
 }
+
+// cutElement returns the value of the key=value element of a benchmark
+// name and the name without that element.
+func cutElement(name, key string) (value, rest string) {
+	elems := strings.Split(name, "/")
+	for i, e := range elems {
+		if k, v, ok := strings.Cut(e, "="); ok && k == key {
+			return v, strings.Join(append(elems[:i:i], elems[i+1:]...), "/")
+		}
+	}
+	return "", name
+}

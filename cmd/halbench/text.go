@@ -9,71 +9,38 @@ import (
 	"unicode/utf8"
 
 	"github.com/gohal/gohal/lab/cyclebench"
-	"github.com/gohal/gohal/lab/ministat"
 )
 
-// writeText prints the report for people: the machine, a table per
-// section, a ministat block per key comparison and the verdict.
+// writeText prints the report for people: the answers first (one
+// screen), then the machine, the answers by workload and a table per
+// section.
 func writeText(w io.Writer, r *report) error {
 	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "halbench: what to use on this machine (%s, %s/%s, %d CPUs, %s)\n\n", r.brand(), r.GOOS, r.GOARCH, r.NumCPU, r.GoVersion)
+	if len(r.Answers) == 0 {
+		fmt.Fprintln(bw, "No question answered: -filter or -threads left out every contestant's benchmarks.")
+	} else {
+		writeAnswers(bw, r.Answers)
+	}
+	fmt.Fprintln(bw)
+	for _, l := range answerLegend {
+		fmt.Fprintln(bw, l)
+	}
+	fmt.Fprintf(bw, "The details follow: the machine, every workload's answer, each section's table.\n\n")
 	fmt.Fprintf(bw, "halbench: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s run: %d samples of %s per benchmark, interleaved after a warm-up; %v%% confidence\n",
 		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, r.Mode, r.Count, r.SampleTime, r.Confidence)
 	fmt.Fprintf(bw, "Significant, everywhere below: the %v%% %s of the ratio (or difference) excludes 1 (0);\nexact for any sample count, no verdict with fewer than %d samples per side.\n\n", r.Confidence, ruleName, minRuleSamples)
 	writeFeatures(bw, r.Machine)
+	if len(r.Answers) > 0 {
+		bw.WriteString("\n")
+		writeAnswerDetails(bw, r.Answers)
+	}
 	for _, s := range r.Sections {
 		bw.WriteString("\n")
 		writeSection(bw, s)
 	}
-	if len(r.Pairs) > 0 {
-		fmt.Fprintf(bw, "\n== Key comparisons (ns/op; ministat's plot and table, then the report's rule) ==\n")
-		for _, p := range r.Pairs {
-			fmt.Fprintf(bw, "\n--- %s ---\n", p.Title)
-			if err := writePair(bw, p); err != nil {
-				return err
-			}
-		}
-	}
-	fmt.Fprintf(bw, "\n== Verdict ==\n")
-	for _, p := range r.Verdict.Paragraphs {
-		bw.WriteString("\n")
-		wrap(bw, p, 78)
-	}
 	fmt.Fprintf(bw, "\n(%d benchmarks measured in %.0f s.)\n", len(r.byName), r.Elapsed)
 	return bw.Flush()
-}
-
-// writePair prints ministat's plot and table for a key comparison, without
-// ministat's own Student's t conclusion (a second rule that could
-// contradict the report's), then the report's conclusion.
-func writePair(w io.Writer, p pairReport) error {
-	var buf strings.Builder
-	samples := []ministat.Sample{{Name: p.Base, Values: p.base}, {Name: p.Other, Values: p.other}}
-	if err := ministat.Write(&buf, samples, ministat.Options{Confidence: confidence}); err != nil {
-		return err
-	}
-	for _, line := range strings.SplitAfter(buf.String(), "\n") {
-		if strings.HasPrefix(line, "Difference at ") || strings.HasPrefix(line, "No difference proven") {
-			break
-		}
-		io.WriteString(w, line)
-	}
-	fmt.Fprintf(w, "%s\n", pairConclusion(p))
-	return nil
-}
-
-// pairConclusion is the report's one-line conclusion on a key comparison.
-func pairConclusion(p pairReport) string {
-	r := p.Ratio
-	switch {
-	case math.IsNaN(float64(r.Lo)):
-		return fmt.Sprintf("No verdict: fewer than %d samples per side (%s).", minRuleSamples, ruleName)
-	case !r.Significant:
-		return fmt.Sprintf("No difference proven at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
-	case r.Ratio < 1:
-		return fmt.Sprintf("Faster at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
-	default:
-		return fmt.Sprintf("Slower at %v%% confidence: + over x: %s (%s).", confidence, ratioText(r), ruleName)
-	}
 }
 
 // writeSection prints one section's table and legend. Rows keep the
@@ -234,5 +201,19 @@ func wrap(w io.Writer, text string, width int) {
 	}
 	if col > 0 {
 		fmt.Fprintln(w)
+	}
+}
+
+// num formats a measurement with three significant digits.
+func num(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "-"
+	case math.Abs(x) >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case math.Abs(x) >= 10:
+		return fmt.Sprintf("%.1f", x)
+	default:
+		return fmt.Sprintf("%.2f", x)
 	}
 }

@@ -32,10 +32,6 @@ func init() {
 	} {
 		AddLegend(Legend{Section: "Dispatch", Key: l[0], Text: l[1]})
 	}
-	if cpuVariantMeasured("syscall") {
-		AddPair(Pair{Title: "api vs syscall: cpu, the chosen variant against GOHAL=cpu=syscall",
-			Base: DispatchName("cpu", "syscall"), Other: DispatchName("cpu", ModeAPI)})
-	}
 
 	dispatch("cpu", ModeAPI, func(b *testing.B) {
 		v := 0

@@ -137,20 +137,12 @@ func init() {
 			AddLegend(Legend{Section: sec, Key: "mode=" + l[0], Text: l[1]})
 		}
 	}
-	AddPair(Pair{Title: "api vs inline: fetchadd64, one goroutine",
-		Base: "Dispatch/op=fetchadd64/mode=inline", Other: "Dispatch/op=fetchadd64/mode=api"})
-	AddPair(Pair{Title: "table vs api: fetchadd64, one goroutine",
-		Base: "Dispatch/op=fetchadd64/mode=api", Other: "Dispatch/op=fetchadd64/mode=table"})
 	addDispatch()
 	addContended()
 	addArchModes()
 	add128()
 	addBits()
 	flushDispatch()
-	if haveAsm {
-		AddPair(Pair{Title: "flag vs direct: fetchadd64, one goroutine",
-			Base: "Dispatch/op=fetchadd64/mode=direct", Other: "Dispatch/op=fetchadd64/mode=flag"})
-	}
 }
 
 // variant returns the variant hal chose for op.

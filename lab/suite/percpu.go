@@ -26,8 +26,6 @@ func init() {
 		{"op=load", "one Load of a counter that every P has added to (single goroutine)"},
 	})
 	addKinds("Counter", "fetchadd", []kindBody{{kind: "percpu", body: counterPercpu}})
-	AddPair(Pair{Title: "percpu vs striped counter: 2 goroutines",
-		Base: "Counter/kind=striped/threads=2", Other: "Counter/kind=percpu/threads=2"})
 	Add(Bench{Name: "Counter/op=load/kind=striped", F: loadStriped})
 	Add(Bench{Name: "Counter/op=load/kind=percpu", Baseline: "Counter/op=load/kind=striped", F: loadPercpu})
 
@@ -43,12 +41,6 @@ func init() {
 		{kind: "percpu", body: cachePercpu}, {kind: "mutex", body: cacheMutex},
 		{kind: "spin", body: cacheSpin}, {kind: "pool", body: cachePool},
 	})
-	AddPair(Pair{Title: "percpu vs mutex cache: one goroutine (FreeBSD's experiment: critical section vs mutex)",
-		Base: "Cache/kind=mutex/threads=1", Other: "Cache/kind=percpu/threads=1"})
-	AddPair(Pair{Title: "percpu vs mutex cache: 2 goroutines",
-		Base: "Cache/kind=mutex/threads=2", Other: "Cache/kind=percpu/threads=2"})
-	AddPair(Pair{Title: "percpu vs sync.Pool: 2 goroutines",
-		Base: "Cache/kind=pool/threads=2", Other: "Cache/kind=percpu/threads=2"})
 }
 
 func counterPercpu(b *testing.B, threads int) {

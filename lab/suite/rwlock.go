@@ -29,17 +29,30 @@ func init() {
 		{"kind=percpu", "percpu.RWMutex: readers count themselves on per-P lines once they overlap; biased toward readers where a heavy fence (membarrier) reaches every thread"},
 		{"kind=rwmutex", "sync.RWMutex, the baseline"},
 		{"kind=mutex", "sync.Mutex for reads and writes alike"},
+		{"writer=D", "every goroutine reads; one more goroutine writes every D (a timer), the shape of a service's config or feature-flag map"},
 		{"writes=N", "N of every 1000 operations are writes (an increment of the guarded counter); the others are reads (a load of it)"},
 		{"revoke", "the first write after a read-only stretch: each operation reads for " + RWLockStretch.String() + ", then writes once, beside a goroutine that reads throughout; the difference from sync.RWMutex is what that write costs more (percpu: the revocation of the readers' bias, a heavy fence)"},
 	})
-	AddPair(Pair{Title: "percpu.RWMutex vs sync.RWMutex: 2 goroutines, reads only",
-		Base: RWLockName("rwmutex", 2, 0), Other: RWLockName("percpu", 2, 0)})
 	for _, wpm := range RWLockWrites {
 		for _, k := range []struct {
 			kind string
 			body func(int) func(*testing.B, int)
 		}{{"percpu", rwPercpu}, {"rwmutex", rwSync}, {"mutex", rwMutex}} {
 			Add(Bench{Name: RWLockName(k.kind, 0, wpm), Baseline: RWLockName("rwmutex", 0, wpm), Threaded: k.body(wpm)})
+		}
+	}
+	for _, period := range RWLockWriters {
+		d, err := time.ParseDuration(period)
+		if err != nil {
+			panic("suite: RWLockWriters: " + err.Error())
+		}
+		for _, k := range []struct {
+			kind string
+			lock func() rwLocker
+		}{{"percpu", func() rwLocker { return new(percpu.RWMutex) }}, {"rwmutex", func() rwLocker { return new(sync.RWMutex) }},
+			{"mutex", func() rwLocker { return rwMutexOnly{new(sync.Mutex)} }}} {
+			Add(Bench{Name: RWLockTimerName(k.kind, 0, period), Baseline: RWLockTimerName("rwmutex", 0, period),
+				Threaded: rwTimer(d, k.lock)})
 		}
 	}
 	Add(Bench{Name: RWLockRevokeName("percpu"), Baseline: RWLockRevokeName("rwmutex"), F: rwRevokePercpu})
@@ -60,6 +73,66 @@ func RWLockName(kind string, threads, wpm int) string {
 		n = withThreads(n, threads)
 	}
 	return n
+}
+
+// RWLockTimerName returns the name of an RWLock benchmark with one writer
+// every period (threads 0 gives the threads=* name).
+func RWLockTimerName(kind string, threads int, period string) string {
+	n := "RWLock/kind=" + kind + "/" + ThreadsWildcard + "/writer=" + period
+	if threads > 0 {
+		n = withThreads(n, threads)
+	}
+	return n
+}
+
+// rwLocker is what the timer-writer body needs of a lock. The body calls
+// it through this interface, unlike the others: its one writer's cost per
+// read is the point, and both kinds pay the same call.
+type rwLocker interface {
+	sync.Locker
+	RLock()
+	RUnlock()
+}
+
+// rwMutexOnly is a sync.Mutex taken for reads too.
+type rwMutexOnly struct{ *sync.Mutex }
+
+func (m rwMutexOnly) RLock()   { m.Lock() }
+func (m rwMutexOnly) RUnlock() { m.Unlock() }
+
+// rwTimer returns the body of the service shape: threads goroutines read,
+// and one more writes every period until they are done. ns/op is wall
+// time per read. The guarded counter must equal the writes made.
+func rwTimer(period time.Duration, newLock func() rwLocker) func(*testing.B, int) {
+	return func(b *testing.B, threads int) {
+		l, x := newLock(), new(guarded)
+		var stop atomic.Bool
+		done := make(chan int64)
+		go func() {
+			var n int64
+			t := time.NewTicker(period)
+			defer t.Stop()
+			for !stop.Load() {
+				<-t.C
+				l.Lock()
+				x.v++
+				l.Unlock()
+				n++
+			}
+			done <- n
+		}()
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			for range n {
+				l.RLock()
+				_ = x.v
+				l.RUnlock()
+			}
+		})
+		stop.Store(true)
+		if n := <-done; x.v != n {
+			b.Fatalf("%d writes incremented the guarded counter to %d: a writer was not alone", n, x.v)
+		}
+	}
 }
 
 // RWLockRevokeName returns the name of the revoke benchmark of a kind.

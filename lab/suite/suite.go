@@ -26,8 +26,8 @@
 //
 // # Adding benchmarks
 //
-// Register with [Add] (and [AddPair] for a comparison that deserves a
-// ministat block) from an init function in this package. halbench and the
+// Register with [Add] from an init function in this package, and add a
+// question users bring, or a workload or contestant of one, to [Questions]. halbench and the
 // Go benchmarks pick new entries up with no change of their own.
 package suite
 
@@ -109,20 +109,9 @@ type Section struct {
 	Doc string
 }
 
-// Pair is a key comparison, which halbench prints as a ministat block:
-// the distribution plot, the summary table and Student's t test of Other
-// against Base.
-type Pair struct {
-	// Title heads the block, e.g. "api vs inline (fetchadd64)".
-	Title string
-	// Base and Other are concrete benchmark names (no "threads=*").
-	Base, Other string
-}
-
 var (
 	mu      sync.Mutex
 	benches []Bench
-	pairs   []Pair
 	legends []Legend
 )
 
@@ -265,17 +254,6 @@ func CheckName(name string) error {
 	return nil
 }
 
-// AddPair registers a key comparison. Its benchmarks need not be
-// registered yet; halbench skips a pair whose benchmarks were not run.
-func AddPair(p Pair) {
-	mu.Lock()
-	defer mu.Unlock()
-	if p.Title == "" || p.Base == "" || p.Other == "" || p.Base == p.Other {
-		panic(fmt.Sprintf("suite: bad pair %+v", p))
-	}
-	pairs = append(pairs, p)
-}
-
 func findSection(name string) *Section {
 	for i := range sections {
 		if sections[i].Name == name {
@@ -300,13 +278,6 @@ func LookupSection(name string) (Section, bool) {
 		return *s, true
 	}
 	return Section{}, false
-}
-
-// Pairs returns the registered key comparisons in order.
-func Pairs() []Pair {
-	mu.Lock()
-	defer mu.Unlock()
-	return append([]Pair(nil), pairs...)
 }
 
 // Benches returns the registered benchmarks, unexpanded, in order.
