@@ -282,10 +282,10 @@ var answerLegend = []string{
 	"so a verdict holds for this machine as loaded now; rerun (or -full) before trusting one.",
 }
 
-// writeAnswerDetails prints every answer: each question on each workload
-// at each goroutine count.
-func writeAnswerDetails(w io.Writer, qas []*questionAnswer) {
-	fmt.Fprintln(w, "== Answers by workload (the rule above; each question's contestants in suite.Questions) ==")
+// writeAnswerDetails prints, under title, every answer: each question on
+// each workload at each goroutine count.
+func writeAnswerDetails(w io.Writer, title string, qas []*questionAnswer) {
+	fmt.Fprintln(w, title)
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "question\tworkload\tgoroutines\tuse here\tinstead of\tratio [95 % interval]")
 	for _, qa := range qas {

@@ -20,13 +20,16 @@ import (
 
 	"github.com/gohal/gohal/lab/benchfile"
 	"github.com/gohal/gohal/lab/cyclebench"
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // `halbench peers` runs the benchmarks of the peers module (lab/peers/, a module
 // of its own so that xsync and the other peer libraries never enter the
 // library's go.mod) with `go test` as a subprocess, reads the output with
-// lab/benchfile and prints, per task, every implementation's median
-// cycles/op and its ratio to the best peer at the same thread count.
+// lab/benchfile and prints the registry's questions (suite.Questions)
+// answered by the report's rule, then, per task, every implementation's
+// median ns/op, cycles/op beside it, and its ratio to the best peer at
+// the same thread count.
 //
 // Why a subprocess and not in-process: halbench is in the library's module,
 // which must not depend on the peers, so it cannot link their code. Running
@@ -107,7 +110,7 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 			return fail("-dir: " + err.Error())
 		}
 		testArgs := []string{"-test.run", "^$", "-test.bench", *bench, "-test.benchtime", *benchtime, "-test.count", "1"}
-		command = fmt.Sprintf("cd %s && go test -c -o /tmp/peers.test . && for i in $(seq %d); do /tmp/peers.test %s; done",
+		command = fmt.Sprintf("cd %s && go test -c -o $TMP/peers.test . && for i in $(seq %d); do $TMP/peers.test %s; done (TMP: a private temporary directory, removed after)",
 			d, *count, shellJoin(testArgs))
 		fmt.Fprintln(stderr, "halbench peers: running", command)
 		var err error
@@ -248,12 +251,11 @@ func runPeerRounds(dir string, args []string, rounds int, stderr io.Writer) ([]b
 	if err != nil {
 		return nil, fmt.Errorf("the go command is needed to run the peers module: %w", err)
 	}
-	tmp, err := os.MkdirTemp("", "halbench-peers")
+	bin, cleanup, err := peersTempBin()
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "peers.test")
+	defer cleanup()
 	build := exec.Command(goCmd, "test", "-c", "-o", bin, ".")
 	build.Dir = dir
 	build.Stdout = stderr
@@ -273,6 +275,17 @@ func runPeerRounds(dir string, args []string, rounds int, stderr io.Writer) ([]b
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// peersTempBin returns the path of the peers' test binary in a private
+// temporary directory, which cleanup removes: two runs at once, by one
+// user or two, never share (or clobber) a binary.
+func peersTempBin() (bin string, cleanup func(), err error) {
+	tmp, err := os.MkdirTemp("", "halbench-peers-")
+	if err != nil {
+		return "", nil, err
+	}
+	return filepath.Join(tmp, "peers.test"), func() { os.RemoveAll(tmp) }, nil
 }
 
 // shellJoin quotes args for a POSIX shell where needed.
@@ -327,16 +340,20 @@ type peerImpl struct {
 	Gohal  bool
 	Floor  bool // a floor: shown with its ratio, never the best of either side
 	Median map[int]float64
-	N      map[int]int
+	// Samples are the values of the table's unit; Cycles the median
+	// cycles/op beside a table in ns/op.
+	Samples map[int][]float64
+	Cycles  map[int]float64
+	N       map[int]int
 	// Truncated counts, per thread count, the samples cut short by the
 	// peers' lock run cap (a "truncated-ops" metric).
 	Truncated map[int]int
 }
 
-// peerTable groups the cycles/op series of g (ns/op when a file has no
-// cycles/op) by task and implementation.
+// peerTable groups the ns/op series of g (cycles/op when a file has no
+// ns/op) by task and implementation, with the median cycles/op beside.
 func peerTable(g *benchfile.GoBench) (*peerTab, error) {
-	unit := cyclebench.CyclesUnit
+	unit := "ns/op"
 	has := func(u string) bool {
 		for _, s := range g.Series {
 			if s.Unit == u && peerNameRE.MatchString(s.Name) {
@@ -346,7 +363,7 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		return false
 	}
 	if !has(unit) {
-		unit = "ns/op"
+		unit = cyclebench.CyclesUnit
 		if !has(unit) {
 			return nil, fmt.Errorf("no BenchmarkPeer/what=…/impl=…/threads=… results")
 		}
@@ -377,7 +394,7 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		pi := impls[[2]string{task, m[2]}]
 		if pi == nil {
 			pi = &peerImpl{Name: m[2], Gohal: strings.HasPrefix(m[2], peerGohalPrefix), Floor: strings.HasPrefix(m[2], peerFloorPrefix),
-				Median: map[int]float64{}, N: map[int]int{}, Truncated: map[int]int{}}
+				Median: map[int]float64{}, Samples: map[int][]float64{}, Cycles: map[int]float64{}, N: map[int]int{}, Truncated: map[int]int{}}
 			impls[[2]string{task, m[2]}] = pi
 			pt.Impls = append(pt.Impls, pi)
 		}
@@ -385,6 +402,10 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 			return nil, fmt.Errorf("line %d: %s appears under two names", s.Lines[0], s.Name)
 		}
 		pi.Median[n] = peerMedian(s.Values)
+		pi.Samples[n] = s.Values
+		if cs := g.Lookup(s.Pkg, s.Name, cyclebench.CyclesUnit); cs != nil && unit != cyclebench.CyclesUnit {
+			pi.Cycles[n] = peerMedian(cs.Values)
+		}
 		pi.N[n] = len(s.Values)
 		if ts := g.Lookup(s.Pkg, s.Name, peerTruncatedUnit); ts != nil {
 			pi.Truncated[n] = len(ts.Values)
@@ -474,15 +495,40 @@ func fmtRatio(r float64) string {
 	return fmt.Sprintf("%.2f", r)
 }
 
-// writeText prints, per task, each implementation's median and its ratio
-// to the best peer, and the best of gohal against the best peer.
+// answers judges the registry's questions on the peers' tasks by the
+// report's rule: a workload's Peer task, a contestant's Peer impl.
+func (t *peerTab) answers() []*questionAnswer {
+	return answerQuestions(t.Threads, func(_ suite.Question, w suite.Workload, c suite.Contestant, n int) []float64 {
+		for _, pt := range t.Tasks {
+			for _, pi := range pt.Impls {
+				if w.Peer != "" && c.Peer != "" && pt.Name == w.Peer && pi.Name == c.Peer {
+					return pi.Samples[n]
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// writeText prints the registry's questions answered on the peers' tasks,
+// then, per task, each implementation's median and its ratio to the best
+// peer, and the best of gohal against the best peer.
 func (t *peerTab) writeText(w io.Writer, machine, command string) {
-	fmt.Fprintf(w, "Against other libraries: median %s, and in parentheses the ratio to the best peer\n", t.Unit)
-	fmt.Fprintln(w, "at the same thread count (below 1.00: faster than every peer). gohal-* are gohal's.")
 	if machine != "" {
 		fmt.Fprintln(w, "machine:", machine)
 	}
 	fmt.Fprintln(w, "command:", command)
+	if qas := t.answers(); len(qas) > 0 {
+		fmt.Fprintln(w)
+		writeAnswerDetails(w, "The questions (suite.Questions) answered on the peers' tasks by the report's rule:", qas)
+		fmt.Fprintf(w, "ratio: use here's %s over instead of's, with its %v %% %s;\nan interval holding 1 is a tie.\n", t.Unit, confidence, ruleName)
+	}
+	beside := ""
+	if t.Unit == "ns/op" {
+		beside = " [cycles/op]"
+	}
+	fmt.Fprintf(w, "\nAgainst other libraries: median %s%s, and in parentheses the ratio to the best peer\n", t.Unit, beside)
+	fmt.Fprintln(w, "at the same thread count (below 1.00: faster than every peer). gohal-* are gohal's.")
 	for _, pt := range t.Tasks {
 		fmt.Fprintln(w)
 		tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
@@ -495,7 +541,11 @@ func (t *peerTab) writeText(w io.Writer, machine, command string) {
 			fmt.Fprintf(tw, "%s\t", pi.Name)
 			for _, n := range t.Threads {
 				if v, ok := pi.Median[n]; ok {
-					fmt.Fprintf(tw, "%.4g (%s)%s\t", v, fmtRatio(pt.ratio(pi, n)), pi.mark(n))
+					c := ""
+					if cy, ok := pi.Cycles[n]; ok {
+						c = fmt.Sprintf(" [%.4g]", cy)
+					}
+					fmt.Fprintf(tw, "%.4g%s (%s)%s\t", v, c, fmtRatio(pt.ratio(pi, n)), pi.mark(n))
 				} else {
 					fmt.Fprint(tw, "–\t")
 				}

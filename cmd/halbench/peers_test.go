@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -38,17 +40,18 @@ func wantIn(t *testing.T, out string, wants ...string) {
 
 func TestPeersText(t *testing.T) {
 	out := peersOutput(t, "-in", "testdata/peers/run.txt")
-	// counter: striped 21/10, xsync 16/20, atomic 12/40 cycles at 1/2
-	// threads; the best peer is atomic at 1 and xsync at 2.
+	// counter: striped 10/5, xsync 8/10, atomic 6/20 ns (21/10, 16/20,
+	// 12/40 cycles) at 1/2 threads; the best peer is atomic at 1 and
+	// xsync at 2.
 	wantIn(t, out,
-		"median cycles/op",
+		"median ns/op [cycles/op]",
 		"command: halbench peers -in testdata/peers/run.txt\n",
-		"gohal-striped           21 (1.75)     10 (0.50)",
-		"xsync-counter           16 (1.33)     20 (1.00)",
-		"atomic-int64            12 (1.00)     40 (2.00)",
-		"best gohal / best peer  1.75 striped  0.50 striped",
-		"uint128 cas", "gohal-uint128", "20 (0.50)",
-		"sync-pool", "30 (1.00)",
+		"gohal-striped           10 [21] (1.67)  5 [10] (0.50)",
+		"xsync-counter           8 [16] (1.33)   10 [20] (1.00)",
+		"atomic-int64            6 [12] (1.00)   20 [40] (2.00)",
+		"best gohal / best peer  1.67 striped    0.50 striped",
+		"uint128 cas", "gohal-uint128", "10 [20] (0.50)",
+		"sync-pool", "10 [30] (1.00)",
 	)
 	if strings.Contains(out, "machine:") {
 		t.Error("a saved file's report names this machine")
@@ -62,15 +65,15 @@ func TestPeersMarkdown(t *testing.T) {
 	out := peersOutput(t, "-in", "testdata/peers/run.txt", "-markdown")
 	want := "| task | impl | 1 | 2 |\n" +
 		"| --- | --- | ---: | ---: |\n" +
-		"| counter | **`gohal-striped`** | 1.75 | 0.50 |\n" +
+		"| counter | **`gohal-striped`** | 1.67 | 0.50 |\n" +
 		"| counter | `xsync-counter` | 1.33 | 1.00 |\n" +
 		"| counter | `atomic-int64` | 1.00 | 2.00 |\n" +
-		"| counter | best peer, cycles/op | 12 `atomic-int64` | 20 `xsync-counter` |\n" +
+		"| counter | best peer, ns/op | 6 `atomic-int64` | 10 `xsync-counter` |\n" +
 		"| uint128 cas | **`gohal-uint128`** | 0.50 | – |\n" +
 		"| uint128 cas | `mutex-pair` | 1.00 | – |\n" +
-		"| uint128 cas | best peer, cycles/op | 40 `mutex-pair` | – |\n" +
+		"| uint128 cas | best peer, ns/op | 20 `mutex-pair` | – |\n" +
 		"| cache | `sync-pool` | 1.00 | – |\n" +
-		"| cache | best peer, cycles/op | 30 `sync-pool` | – |\n"
+		"| cache | best peer, ns/op | 10 `sync-pool` | – |\n"
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
@@ -81,16 +84,16 @@ func TestPeersMarkdown(t *testing.T) {
 func TestPeersFloor(t *testing.T) {
 	out := peersOutput(t, "-in", "testdata/peers/floor.txt")
 	wantIn(t, out,
-		"gohal-percpu            12 (0.60)",
-		"xsync-rbmutex           20 (1.00)",
-		"floor-pins              6 (0.30)",
+		"gohal-percpu            6 [12] (0.60)",
+		"xsync-rbmutex           10 [20] (1.00)",
+		"floor-pins              3 [6] (0.30)",
 		"best gohal / best peer  0.60 percpu",
 		"\nfloor-* rows are no implementation: what one kind",
 	)
 	out = peersOutput(t, "-in", "testdata/peers/floor.txt", "-markdown")
 	wantIn(t, out,
 		"| rwlock w0 | _`floor-pins`_ | 0.30 |\n",
-		"| rwlock w0 | best peer, cycles/op | 20 `xsync-rbmutex` |\n",
+		"| rwlock w0 | best peer, ns/op | 10 `xsync-rbmutex` |\n",
 		"\n_floor-* rows are no implementation",
 	)
 	// A run without floors says nothing of them.
@@ -106,7 +109,7 @@ func TestPeersNsFallback(t *testing.T) {
 
 func TestPeersTruncated(t *testing.T) {
 	out := peersOutput(t, "-in", "testdata/peers/truncated.txt", "-markdown")
-	// ticket: median of 1800 and 200 is 1000 cycles, 10x the mutex.
+	// ticket: median of 900 and 100 is 500 ns, 10x the mutex.
 	wantIn(t, out, "| lock | **`gohal-ticket`** | 10.00* |", "| lock | `sync-mutex` | 1.00 |", "* some samples cut short")
 }
 
@@ -161,4 +164,61 @@ func TestPeersDir(t *testing.T) {
 	if _, err := findPeersDir(); err == nil || !strings.Contains(err.Error(), "no peers module") {
 		t.Errorf("findPeersDir() outside the repository = %v", err)
 	}
+}
+
+// TestPeersAnswers checks that peers answers the registry's questions by
+// the report's rule: a win with its interval, a tie named as a tie.
+func TestPeersAnswers(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("pkg: github.com/gohal/gohal/lab/peers\n")
+	for i := range 6 {
+		j := float64(i%3) * 0.1
+		for _, l := range []struct {
+			name string
+			ns   float64
+		}{
+			{"rwlock/impl=gohal-percpu/threads=2/op=w0", 5}, {"rwlock/impl=sync-rwmutex/threads=2/op=w0", 20},
+			{"rwlock/impl=sync-mutex/threads=2/op=w0", 30},
+			{"cache/impl=gohal-percpu/threads=2", 10}, {"cache/impl=sync-pool/threads=2", 10},
+		} {
+			fmt.Fprintf(&b, "BenchmarkPeer/what=%s-2 100 %.2f ns/op %.2f cycles/op\n", l.name, l.ns+j, 2*(l.ns+j))
+		}
+	}
+	in := filepath.Join(t.TempDir(), "answers.txt")
+	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := peersOutput(t, "-in", in)
+	for _, re := range []string{
+		`read-mostly data +reads only +2 +percpu\.RWMutex +sync\.RWMutex +0\.2[0-9]× \[0\.2[0-9], 0\.2[0-9]\]\n`,
+		`an object cache +Get, touch, Put +2 +tie: percpu\.Cache +sync\.Pool +1\.00× \[[0-9.]+, [0-9.]+\] tie\n`,
+	} {
+		if !regexp.MustCompile(re).MatchString(out) {
+			t.Errorf("peers output lacks %s:\n%s", re, out)
+		}
+	}
+}
+
+// TestPeersTempBin checks that each run builds the peers' binary in a
+// directory of its own, which cleanup removes: two at once never share it.
+func TestPeersTempBin(t *testing.T) {
+	a, cleanA, err := peersTempBin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, cleanB, err := peersTempBin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(a) == filepath.Dir(b) || filepath.Dir(filepath.Dir(a)) != filepath.Clean(os.TempDir()) {
+		t.Errorf("binaries %s and %s: want two private directories under %s", a, b, os.TempDir())
+	}
+	cleanA()
+	if _, err := os.Stat(filepath.Dir(a)); !os.IsNotExist(err) {
+		t.Errorf("cleanup left %s: %v", filepath.Dir(a), err)
+	}
+	if _, err := os.Stat(filepath.Dir(b)); err != nil {
+		t.Errorf("one run's cleanup removed another's directory: %v", err)
+	}
+	cleanB()
 }

@@ -33,7 +33,7 @@ func writeText(w io.Writer, r *report) error {
 	writeFeatures(bw, r.Machine)
 	if len(r.Answers) > 0 {
 		bw.WriteString("\n")
-		writeAnswerDetails(bw, r.Answers)
+		writeAnswerDetails(bw, "== Answers by workload (the rule above; the questions are suite.Questions) ==", r.Answers)
 	}
 	for _, s := range r.Sections {
 		bw.WriteString("\n")

@@ -5,18 +5,17 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
 
-// tune's kit questions: which lock, which counter, whether the per-P cache
-// pays, on this machine, answered by the report's one rule (advice.go).
-// Each kind is one table of candidates, each naming the suite benchmark
-// kind that times it, so that a new type is one line here (its body lives
-// in lab/suite, with the report's).
+// tune's kit questions: which lock, reader/writer lock, counter and cache,
+// on this machine, answered by the report's one rule (advice.go). Each
+// kind is a question of the registry (suite.Questions): its contestants,
+// its workloads and the suite benchmarks that time them, so that tune,
+// the report, peers and results ask the same question.
 
 // kitCandidate is one type a kit question compares.
 type kitCandidate struct {
@@ -26,77 +25,32 @@ type kitCandidate struct {
 	Name string
 }
 
-// kitLocks are the locks, sync.Mutex first (the baseline).
-var kitLocks = []kitCandidate{
-	{"mutex", "sync.Mutex"},
-	{"tas", "spin.TAS"},
-	{"ttas", "spin.TTAS"},
-	{"asm", "spin.Asm"},
-	{"backoff", "spin.Backoff"},
-	{"ticket", "spin.Ticket"},
-	{"mcs", "spin.MCS"},
-}
-
-// kitCounters are the counters, an inlined atomic.Int64 add first (the
-// baseline). Timed: Add(1) on one counter shared by the goroutines.
-var kitCounters = []kitCandidate{
-	{"atomic", "atomic.Int64"},
-	{"fetchadd", "counter.FetchAdd"},
-	{"casloop", "counter.CASLoop"},
-	{"striped", "counter.Striped"},
-	{"adder", "counter.Adder"},
-	{"percpu", "percpu.Counter"},
-}
-
-// kitRWLocks are the reader/writer locks, sync.RWMutex first (the
-// baseline). Timed: RLock, a load, RUnlock, or (writes per 1000
-// operations) Lock, an increment, Unlock.
-var kitRWLocks = []kitCandidate{
-	{"rwmutex", "sync.RWMutex"},
-	{"percpu", "percpu.RWMutex"},
-	{"mutex", "sync.Mutex"},
-}
-
-// kitCaches are the object caches, a mutex-guarded free list first (the
-// baseline). Timed: Get, touch the object, Put.
-var kitCaches = []kitCandidate{
-	{"mutex", "a mutex-guarded free list"},
-	{"percpu", "percpu.Cache"},
-	{"pool", "sync.Pool"},
-}
+// kitSections are the registry's questions tune asks, by key, and the
+// suite section of their benchmarks.
+var kitSections = map[string]string{"lock": "Lock", "rwlock": "RWLock", "counter": "Counter", "cache": "Cache"}
 
 // kitKind is one kind of kit question.
 type kitKind struct {
 	kind       string // "lock"
 	section    string // the suite section
+	ask        string // the question: "a lock"
 	candidates []kitCandidate
-	// css are the critical sections (locks), or the writes per 1000
-	// operations (reader/writer locks); nil: none.
-	css []int
-	// what names the job ("a lock around an empty critical section").
-	what func(cs int) string
-	// name, if set, names the suite benchmark of a candidate kind at a
-	// goroutine count and a css value.
-	name func(kind string, threads, cs int) string
+	workloads  []suite.Workload
 }
 
+// kitKinds are the registry's kit questions, the standard choice first.
 func kitKinds() []kitKind {
-	return []kitKind{
-		{kind: "lock", section: "Lock", candidates: kitLocks, css: []int{0, 50}, what: func(cs int) string {
-			if cs == 0 {
-				return "a lock around an empty critical section"
+	var out []kitKind
+	for _, q := range suite.Questions() {
+		if sec, ok := kitSections[q.Key]; ok {
+			k := kitKind{kind: q.Key, section: sec, ask: q.Ask, workloads: q.Workloads}
+			for _, c := range q.Contestants {
+				k.candidates = append(k.candidates, kitCandidate{c.Kind, c.Name})
 			}
-			return fmt.Sprintf("a lock around a %d ns critical section", cs)
-		}},
-		{kind: "rwlock", section: "RWLock", candidates: kitRWLocks, css: []int{0, 10}, name: suite.RWLockName, what: func(wpm int) string {
-			if wpm == 0 {
-				return "a reader/writer lock, reads only"
-			}
-			return fmt.Sprintf("a reader/writer lock, %g %% writes", float64(wpm)/10)
-		}},
-		{kind: "counter", section: "Counter", candidates: kitCounters, what: func(int) string { return "a counter that is added to (Add)" }},
-		{kind: "cache", section: "Cache", candidates: kitCaches, what: func(int) string { return "a cache of objects (Get, use, Put)" }},
+			out = append(out, k)
+		}
 	}
+	return out
 }
 
 // kitThreads are the goroutine counts of the kit questions: 1 and
@@ -118,7 +72,6 @@ type kitReport struct {
 type kitQuestion struct {
 	Job     string       `json:"job"`
 	Threads int          `json:"threads"`
-	CS      int          `json:"cs_ns"`
 	Results []*kitResult `json:"results"`
 	Result  adviceResult `json:"result"`
 	Advice  string       `json:"advice"`
@@ -137,17 +90,6 @@ type kitResult struct {
 	Samples []sample   `json:"samples,omitempty"`
 }
 
-// kitBenchName is the suite benchmark of kind k for a question.
-func kitBenchName(k kitKind, kind string, threads, cs int) string {
-	if k.name != nil {
-		return k.name(kind, threads, cs)
-	}
-	if k.css != nil {
-		return suite.LockName(kind, threads, cs)
-	}
-	return k.section + "/kind=" + kind + "/threads=" + strconv.Itoa(threads)
-}
-
 // discoverKit builds the kit questions with their suite bodies.
 func discoverKit(threads []int) []*kitReport {
 	all := map[string]suite.Benchmark{}
@@ -157,15 +99,11 @@ func discoverKit(threads []int) []*kitReport {
 	var out []*kitReport
 	for _, k := range kitKinds() {
 		kr := &kitReport{Kind: k.kind, Baseline: k.candidates[0].Name}
-		css := k.css
-		if css == nil {
-			css = []int{0}
-		}
-		for _, cs := range css {
+		for _, w := range k.workloads {
 			for _, t := range threads {
-				q := &kitQuestion{Job: k.what(cs), Threads: t, CS: cs}
+				q := &kitQuestion{Job: k.ask + ", " + w.Name, Threads: t}
 				for _, c := range k.candidates {
-					name := kitBenchName(k, c.Kind, t, cs)
+					name := w.Bench(c.Kind, t)
 					r := &kitResult{Candidate: c.Name, Bench: name}
 					if bm, ok := all[name]; ok {
 						bm.Section = "Tune/kit=" + k.kind
