@@ -94,14 +94,14 @@ func TestTuneKitAdvice(t *testing.T) {
 		t.Errorf("%d lock questions, want 4 (cs 0 and 50 at 1 and 8 goroutines)", n)
 	}
 	// Locks: Backoff clearly fastest at 8 goroutines, tied with the
-	// mutex at 1; counters: striped and percpu tie at 8; caches: the pool
-	// ties with the mutex list at 1.
+	// mutex at 1; counters: Adder and percpu tie at 8; caches: the pool
+	// ties with percpu at 1, which wins at 8.
 	levels := map[string]float64{
 		suite.LockName("backoff", 8, 0): 20, suite.LockName("backoff", 8, 50): 40,
 		suite.LockName("backoff", 1, 0): 30, suite.LockName("mutex", 1, 0): 30,
 		suite.LockName("backoff", 1, 50): 60, suite.LockName("mutex", 1, 50): 60,
-		"Counter/kind=striped/threads=8": 5, "Counter/kind=percpu/threads=8": 5, "Counter/kind=atomic/threads=1": 3,
-		"Cache/kind=pool/threads=1": 10, "Cache/kind=mutex/threads=1": 10, "Cache/kind=percpu/threads=8": 4,
+		"Counter/kind=adder/threads=8": 5, "Counter/kind=percpu/threads=8": 5, "Counter/kind=atomic/threads=1": 3,
+		"Cache/kind=pool/threads=1": 10, "Cache/kind=percpu/threads=1": 10, "Cache/kind=percpu/threads=8": 4,
 	}
 	runKit(kit, fakeByName(10, 0.01, func(bm suite.Benchmark) float64 {
 		if l, ok := levels[bm.Name]; ok {
@@ -117,14 +117,14 @@ func TestTuneKitAdvice(t *testing.T) {
 		advice[kr.Kind] = kr.Overall
 	}
 	for key, want := range map[string]string{
-		"lock/a lock around an empty critical section, 8 goroutines": "use spin.Backoff for a lock around an empty critical section, 8 goroutines: significantly faster",
-		"lock/a lock around an empty critical section, 1 goroutine":  "keep sync.Mutex for a lock around an empty critical section, 1 goroutine: a tie with spin.Backoff",
+		"lock/a lock, critical section 0 ns, 8 goroutines": "use spin.Backoff for a lock, critical section 0 ns, 8 goroutines: significantly faster",
+		"lock/a lock, critical section 0 ns, 1 goroutine":  "keep sync.Mutex for a lock, critical section 0 ns, 1 goroutine: a tie with spin.Backoff",
 		"lock": "on this machine use spin.Backoff for locks (among the best in each of the 4 lock jobs above)",
-		"counter/a counter that is added to (Add), 8 goroutines": "use any of counter.Striped, percpu.Counter for a counter that is added to (Add), 8 goroutines: a tie",
-		"counter/a counter that is added to (Add), 1 goroutine":  "use atomic.Int64 for",
+		"counter/a counter, Add(1) from every goroutine, 8 goroutines": "use any of counter.Adder, percpu.Counter for a counter, Add(1) from every goroutine, 8 goroutines: a tie",
+		"counter/a counter, Add(1) from every goroutine, 1 goroutine":  "use atomic.Int64 for",
 		"counter": "counters: no one is among the best in each",
-		"cache/a cache of objects (Get, use, Put), 1 goroutine": "keep a mutex-guarded free list for a cache of objects (Get, use, Put), 1 goroutine: a tie with sync.Pool",
-		"cache": "caches: no one is among the best",
+		"cache/an object cache, Get, touch, Put, 1 goroutine": "keep sync.Pool for an object cache, Get, touch, Put, 1 goroutine: a tie with percpu.Cache",
+		"cache": "on this machine use percpu.Cache for caches",
 	} {
 		if !strings.Contains(advice[key], want) {
 			t.Errorf("%s: advice %q, want %q", key, advice[key], want)

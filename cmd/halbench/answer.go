@@ -295,3 +295,15 @@ func writeAnswerDetails(w io.Writer, title string, qas []*questionAnswer) {
 	}
 	tw.Flush()
 }
+
+// writeAnswersMarkdown prints every answer as a Markdown table, for the
+// results file.
+func writeAnswersMarkdown(w io.Writer, qas []*questionAnswer) {
+	fmt.Fprintln(w, "| question | workload | goroutines | use here | instead of | ratio [95 % interval] |")
+	fmt.Fprintln(w, "| --- | --- | ---: | --- | --- | --- |")
+	for _, qa := range qas {
+		for _, a := range qa.All {
+			fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s |\n", qa.Ask, a.Workload, a.Threads, a.useCell(), a.Instead, ratioCellTie(a.Ratio))
+		}
+	}
+}

@@ -578,6 +578,11 @@ func (t *peerTab) writeText(w io.Writer, machine, command string) {
 // the ratio to the best peer per thread count, and per task a row with
 // the best peer's median.
 func (t *peerTab) writeMarkdown(w io.Writer) {
+	if qas := t.answers(); len(qas) > 0 {
+		fmt.Fprintf(w, "The questions answered on these tasks by the report's rule (ratio of %s, its %v %% interval; an interval holding 1 is a tie):\n\n", t.Unit, confidence)
+		writeAnswersMarkdown(w, qas)
+		fmt.Fprintln(w)
+	}
 	fmt.Fprint(w, "| task | impl |")
 	for _, n := range t.Threads {
 		fmt.Fprintf(w, " %d |", n)

@@ -63,7 +63,11 @@ func TestPeersText(t *testing.T) {
 
 func TestPeersMarkdown(t *testing.T) {
 	out := peersOutput(t, "-in", "testdata/peers/run.txt", "-markdown")
-	want := "| task | impl | 1 | 2 |\n" +
+	want := "The questions answered on these tasks by the report's rule (ratio of ns/op, its 95 % interval; an interval holding 1 is a tie):\n\n" +
+		"| question | workload | goroutines | use here | instead of | ratio [95 % interval] |\n" +
+		"| --- | --- | ---: | --- | --- | --- |\n" +
+		"| two words that change together | CompareAndSwap of both words | 1 | no verdict | a mutex pair | 0.50× (too few samples) |\n\n" +
+		"| task | impl | 1 | 2 |\n" +
 		"| --- | --- | ---: | ---: |\n" +
 		"| counter | **`gohal-striped`** | 1.67 | 0.50 |\n" +
 		"| counter | `xsync-counter` | 1.33 | 1.00 |\n" +

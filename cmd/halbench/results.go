@@ -423,6 +423,10 @@ func resultsRun(cmd resultsCmd, w, stderr io.Writer) error {
 	}
 	fmt.Fprintf(w, "%d samples of %s per benchmark, interleaved after a warm-up; medians, ns/op / cycles/op (the cycle counter's cycles at %.4g MHz).\n",
 		rep.Count, rep.SampleTime, rep.Machine.Features.CounterHz/1e6)
+	if len(rep.Answers) > 0 {
+		fmt.Fprintf(w, "\nThe questions these benchmarks answer, by the report's rule (ratio of ns/op, its %v %% interval; an interval holding 1 is a tie):\n\n", confidence)
+		writeAnswersMarkdown(w, rep.Answers)
+	}
 	for _, s := range rep.Sections {
 		fmt.Fprintf(w, "\n**%s**\n\n", s.Title)
 		writePivot(w, s)
