@@ -28,7 +28,7 @@
 // to the current P's shard with no locked instruction at all but pays two
 // runtime calls (pinning to the P and unpinning) per Add: it wins where a
 // locked instruction costs more than those calls, which depends on the
-// machine (halbench peers shows it), and only it is exact per P. A counter
+// machine (halbench's counter answer shows it), and only it is exact per P. A counter
 // that must not pass a limit needs [CASLoop] or [FetchAdd] (AddLimited).
 //
 // CASLoop, FetchAdd and Striped go through gohal's [hal] operations; Adder

@@ -23,9 +23,28 @@ Measure, on this machine, what every gohal choice costs: the binding modes
 of each op (uncontended and contended), the spin locks against sync.Mutex,
 the refcounts and the counters, each at 1, 2, 4 and 8 goroutines. The
 contestants of a section are interleaved (A B A B ...) after a warm-up, and
-each gets -count samples. The report gives, per section, the median ns/op,
-cycles/op and the ratio to the section's baseline with a 95% confidence
-interval, ministat blocks for the key comparisons and a verdict.
+each gets -count samples.
+
+The report opens with a summary, one table with a row per question users
+bring (lab/suite/question.go): a lock, read-mostly data, a counter, an
+object cache, two words that change together, how hal's ops are bound.
+  use here        the fastest by the rule; "tie: X" when X and the
+                  standard choice cannot be told apart; "X +N tied" when
+                  N more tie with X, all faster than the standard choice
+  instead of      the standard choice (sync.Mutex, sync.RWMutex,
+                  atomic.Int64, sync.Pool, a mutex pair, sync/atomic
+                  inlined), or the runner-up when the standard choice wins
+  ratio [95 % interval]
+                  use here's ns/op over instead of's (Hodges-Lehmann)
+                  with its Mann-Whitney interval; holding 1: a tie
+  goroutines      where the row is measured: the most goroutines run, on
+                  the question's first workload
+  depends on      the other goroutine counts and workloads whose answer
+                  differs ("1 % writes -> sync.RWMutex"); - when none
+The figures move with load: on a busy machine intervals widen and a
+verdict can become a tie. Then follow every workload's answer and, per
+section, the median ns/op, cycles/op and the ratio to the section's
+baseline with its 95% interval.
 
 Results go to standard output; progress goes to standard error: a status
 line on a terminal, else a line per section as it starts.
