@@ -83,13 +83,9 @@ func compareRatio(base, other []float64, level float64) ratioCI {
 	return r
 }
 
-// compareDiff returns the Hodges–Lehmann estimate of other − base (the
-// median of all differences other_j − base_i) and the Mann–Whitney
-// interval at level.
-func compareDiff(base, other []float64, level float64) diffCI {
-	return shift(base, other, level)
-}
-
+// shift returns the Hodges–Lehmann estimate of other − base (the median
+// of all differences other_j − base_i) and the Mann–Whitney interval at
+// level.
 func shift(base, other []float64, level float64) diffCI {
 	d := diffCI{Diff: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	m, n := len(base), len(other)

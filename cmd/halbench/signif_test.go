@@ -97,7 +97,7 @@ func TestRuleFalsePositivesUnderNull(t *testing.T) {
 		for range trials {
 			base, other := drawTimings(rng, n, 1), drawTimings(rng, n, 1)
 			r := compareRatio(base, other, 0.95)
-			d := compareDiff(base, other, 0.95)
+			d := shift(base, other, 0.95)
 			if r.Significant != d.Significant {
 				t.Fatalf("n=%d: the ratio and the difference disagree on the same samples: %+v %+v", n, r, d)
 			}
@@ -149,11 +149,11 @@ func TestRulePower(t *testing.T) {
 func TestCompareDiffOutlier(t *testing.T) {
 	base := []float64{6.0, 6.1, 5.9, 6.05, 5.95, 6.02, 40} // one descheduled outlier
 	other := []float64{7.5, 7.6, 7.4, 7.55, 7.45, 7.52, 7.48}
-	d := compareDiff(base, other, 0.95)
+	d := shift(base, other, 0.95)
 	if !(d.Lo <= d.Diff && d.Diff <= d.Hi) || !d.Significant || d.Lo < 1 || d.Hi > 2 || math.Abs(d.Diff-1.5) > 0.1 {
-		t.Errorf("compareDiff = %+v; want about 1.5 with a tight interval despite the outlier", d)
+		t.Errorf("shift = %+v; want about 1.5 with a tight interval despite the outlier", d)
 	}
-	same := compareDiff(base, base, 0.95)
+	same := shift(base, base, 0.95)
 	if same.Significant || same.Diff != 0 {
 		t.Errorf("a sample against itself: %+v", same)
 	}

@@ -17,37 +17,12 @@ import (
 // its workloads and the suite benchmarks that time them, so that tune,
 // the report, peers and results ask the same question.
 
-// kitCandidate is one type a kit question compares.
-type kitCandidate struct {
-	// Kind is the kind= element of its suite benchmarks.
-	Kind string
-	// Name is how the advice names it.
-	Name string
-}
-
-// kitSections are the registry's questions tune asks, by key, and the
-// suite section of their benchmarks.
-var kitSections = map[string]string{"lock": "Lock", "rwlock": "RWLock", "counter": "Counter", "cache": "Cache"}
-
-// kitKind is one kind of kit question.
-type kitKind struct {
-	kind       string // "lock"
-	section    string // the suite section
-	ask        string // the question: "a lock"
-	candidates []kitCandidate
-	workloads  []suite.Workload
-}
-
-// kitKinds are the registry's kit questions, the standard choice first.
-func kitKinds() []kitKind {
-	var out []kitKind
+// kitKinds are the registry's questions tune asks: the kit's types.
+func kitKinds() []suite.Question {
+	var out []suite.Question
 	for _, q := range suite.Questions() {
-		if sec, ok := kitSections[q.Key]; ok {
-			k := kitKind{kind: q.Key, section: sec, ask: q.Ask, workloads: q.Workloads}
-			for _, c := range q.Contestants {
-				k.candidates = append(k.candidates, kitCandidate{c.Kind, c.Name})
-			}
-			out = append(out, k)
+		if q.Key == "lock" || q.Key == "rwlock" || q.Key == "counter" || q.Key == "cache" {
+			out = append(out, q)
 		}
 	}
 	return out
@@ -98,15 +73,15 @@ func discoverKit(threads []int) []*kitReport {
 	}
 	var out []*kitReport
 	for _, k := range kitKinds() {
-		kr := &kitReport{Kind: k.kind, Baseline: k.candidates[0].Name}
-		for _, w := range k.workloads {
+		kr := &kitReport{Kind: k.Key, Baseline: k.Contestants[0].Name}
+		for _, w := range k.Workloads {
 			for _, t := range threads {
-				q := &kitQuestion{Job: k.ask + ", " + w.Name, Threads: t}
-				for _, c := range k.candidates {
+				q := &kitQuestion{Job: k.Ask + ", " + w.Name, Threads: t}
+				for _, c := range k.Contestants {
 					name := w.Bench(c.Kind, t)
 					r := &kitResult{Candidate: c.Name, Bench: name}
 					if bm, ok := all[name]; ok {
-						bm.Section = "Tune/kit=" + k.kind
+						bm.Section = "Tune/kit=" + k.Key
 						q.benchs = append(q.benchs, bm)
 					} else {
 						r.Error = "no benchmark " + name + " in the suite"
