@@ -19,8 +19,12 @@ import (
 
 // RWLockWrites are the write shares the RWLock section runs, in writes per
 // 1000 operations: read-only, 0.1 %, 1 %, 10 %, 50 %, and writes only
-// (at 1 goroutine, the uncontended writer).
+// (at 1 goroutine, the uncontended writer). Those above rwLockQuickWrites
+// answer no question of the registry, so only -full runs them.
 var RWLockWrites = []int{0, 1, 10, 100, 500, 1000}
+
+// rwLockQuickWrites is the largest write share a default run measures.
+const rwLockQuickWrites = 100
 
 func init() {
 	AddSection(Section{Name: "RWLock", Title: "Reader/writer locks: RLock + read + RUnlock, or Lock + write + Unlock",
@@ -38,7 +42,8 @@ func init() {
 			kind string
 			body func(int) func(*testing.B, int)
 		}{{"percpu", rwPercpu}, {"rwmutex", rwSync}, {"mutex", rwMutex}} {
-			Add(Bench{Name: RWLockName(k.kind, 0, wpm), Baseline: RWLockName("rwmutex", 0, wpm), Threaded: k.body(wpm)})
+			Add(Bench{Name: RWLockName(k.kind, 0, wpm), Baseline: RWLockName("rwmutex", 0, wpm), Threaded: k.body(wpm),
+				Full: wpm > rwLockQuickWrites})
 		}
 	}
 	for _, period := range RWLockWriters {
@@ -106,20 +111,23 @@ func (m rwMutexOnly) RUnlock() { m.Unlock() }
 func rwTimer(period time.Duration, newLock func() rwLocker) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
 		l, x := newLock(), new(guarded)
-		var stop atomic.Bool
-		done := make(chan int64)
+		stop, done := make(chan struct{}), make(chan int64)
 		go func() {
 			var n int64
 			t := time.NewTicker(period)
 			defer t.Stop()
-			for !stop.Load() {
-				<-t.C
-				l.Lock()
-				x.v++
-				l.Unlock()
-				n++
+			for {
+				select {
+				case <-stop:
+					done <- n
+					return
+				case <-t.C:
+					l.Lock()
+					x.v++
+					l.Unlock()
+					n++
+				}
 			}
-			done <- n
 		}()
 		cyclebench.RunLoop(b, threads, func(_, n int) {
 			for range n {
@@ -128,7 +136,7 @@ func rwTimer(period time.Duration, newLock func() rwLocker) func(*testing.B, int
 				l.RUnlock()
 			}
 		})
-		stop.Store(true)
+		close(stop)
 		if n := <-done; x.v != n {
 			b.Fatalf("%d writes incremented the guarded counter to %d: a writer was not alone", n, x.v)
 		}
