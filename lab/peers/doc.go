@@ -13,7 +13,8 @@
 //	what=<counter|lock|uint128|cache|rwlock>/impl=<name>/threads=<n>[/op=<op>]
 //
 // (op only for uint128: load, store or cas; and for rwlock: wN, N writes
-// per 1000 operations, or revoke, a write after 300 µs of reads beside a
+// per 1000 operations, writerD, readers in every goroutine and one more
+// goroutine writing every D, or revoke, a write after 300 µs of reads beside a
 // goroutine that reads throughout, run at threads=1 only).
 //
 // An impl whose name starts with "gohal-" is gohal's, one that starts with

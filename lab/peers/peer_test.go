@@ -12,14 +12,11 @@ import (
 
 	"github.com/puzpuzpuz/xsync/v4"
 
-	"github.com/gohal/gohal/counter"
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/pin"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
-	"github.com/gohal/gohal/percpu"
-	"github.com/gohal/gohal/spin"
 )
 
 // threads are the goroutine counts every peer benchmark runs at.
@@ -47,44 +44,56 @@ type task struct {
 // gohal's; the others are the peers.
 var tasks = []task{
 	{what: "counter", impls: []impl{
-		{"gohal-adder", counterAdder},
-		{"gohal-striped", counterStriped},
-		{"gohal-fetchadd", counterFetchAdd},
-		{"gohal-percpu", counterPercpu},
+		kitImpl("gohal-adder", "Counter", "adder"),
+		kitImpl("gohal-striped", "Counter", "striped"),
+		kitImpl("gohal-fetchadd", "Counter", "fetchadd"),
+		kitImpl("gohal-percpu", "Counter", "percpu"),
 		{"xsync-counter", counterXsync},
-		{"atomic-int64", counterAtomic},
+		kitImpl("atomic-int64", "Counter", "atomic"),
 	}},
 	{what: "lock", impls: []impl{
-		{"gohal-tas", lockTAS},
-		{"gohal-ttas", lockTTAS},
-		{"gohal-backoff", lockBackoff},
-		{"gohal-asm", lockAsm},
-		{"gohal-ticket", lockTicket},
-		{"gohal-mcs", lockMCS},
-		{"sync-mutex", lockMutex},
+		lockImpl("gohal-tas", "tas"),
+		lockImpl("gohal-ttas", "ttas"),
+		lockImpl("gohal-backoff", "backoff"),
+		lockImpl("gohal-asm", "asm"),
+		lockImpl("gohal-ticket", "ticket"),
+		lockImpl("gohal-mcs", "mcs"),
+		lockImpl("sync-mutex", "mutex"),
 		{"gosched-spin", lockGosched},
 	}},
 	// Reader/writer locks at write shares of 0, 0.1, 1, 10 and 50 %
 	// (op=wN: N writes per 1000 operations).
 	rwTask(0), rwTask(1), rwTask(10), rwTask(100), rwTask(500),
+	// The service shape (op=writerD): readers in every goroutine and one
+	// more goroutine writing every D, the suite's body; xsync's RBMutex
+	// has no place in its lock interface (RLock returns a token).
+	rwTimerTask(suite.RWLockWriters[0]), rwTimerTask(suite.RWLockWriters[1]),
 	// The first write after a read-only stretch (op=revoke): each
 	// operation reads for suite.RWLockStretch, then writes once (the
 	// suite's RunRevoke, as halbench's RWLock section), while a second
 	// goroutine reads throughout; the body brings its own reader, so it
 	// runs at threads=1 only.
 	{what: "rwlock", op: "revoke", threads: []int{1}, impls: []impl{
-		{"gohal-percpu", rwRevokePercpu},
+		{"gohal-percpu", suite.Body(suite.RWLockRevokeName("percpu"))},
 		{"xsync-rbmutex", rwRevokeXsync},
-		{"sync-rwmutex", rwRevokeSync},
+		{"sync-rwmutex", suite.Body(suite.RWLockRevokeName("rwmutex"))},
 	}},
 	{what: "uint128", op: "load", impls: []impl{{"gohal-uint128", u128Load[*halPair]}, {"mutex-pair", u128Load[*mutexPair]}}},
 	{what: "uint128", op: "store", impls: []impl{{"gohal-uint128", u128Store[*halPair]}, {"mutex-pair", u128Store[*mutexPair]}}},
 	{what: "uint128", op: "cas", impls: []impl{{"gohal-uint128", u128CAS[*halPair]}, {"mutex-pair", u128CAS[*mutexPair]}}},
-	{what: "cache", impls: []impl{
-		{"gohal-percpu", cachePercpu},
-		{"sync-pool", cacheSyncPool},
-	}},
+	{what: "cache", impls: []impl{kitImpl("gohal-percpu", "Cache", "percpu"), kitImpl("sync-pool", "Cache", "pool")}},
 }
+
+// kitImpl is the suite's body of a section's kind: the very code halbench's
+// report times for the registry's questions (suite.Questions), so that
+// peers and the report answer them on one workload.
+func kitImpl(name, section, kind string) impl {
+	return impl{name, suite.Body(section + "/kind=" + kind + "/" + suite.ThreadsWildcard)}
+}
+
+// lockImpl is the suite's lock body of kind around an empty critical
+// section.
+func lockImpl(name, kind string) impl { return impl{name, suite.Body(suite.LockName(kind, 0, 0))} }
 
 // name returns the sub-benchmark name of impl i of t at n goroutines.
 func (t task) name(i impl, n int) string {
@@ -98,6 +107,7 @@ func (t task) name(i impl, n int) string {
 // BenchmarkPeer runs every task's implementations at 1, 2, 4 and 8
 // goroutines.
 func BenchmarkPeer(b *testing.B) {
+	suite.SetLockRunCap(*lockCap)
 	for _, t := range tasks {
 		ns := threads
 		if t.threads != nil {
@@ -132,48 +142,6 @@ func wantCount(b *testing.B, got int64) {
 // counter's method directly (no interface, no func value per operation),
 // as a user's code would.
 
-func counterAdder(b *testing.B, threads int) {
-	c := new(counter.Adder)
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.Add(1)
-		}
-	})
-	wantCount(b, c.Load())
-}
-
-func counterStriped(b *testing.B, threads int) {
-	c := new(counter.Striped)
-	c.Add(0) // allocate the stripes outside the measurement
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.Add(1)
-		}
-	})
-	wantCount(b, c.Load())
-}
-
-func counterPercpu(b *testing.B, threads int) {
-	c := new(percpu.Counter)
-	c.Add(0) // allocate the shards outside the measurement
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.Add(1)
-		}
-	})
-	wantCount(b, c.Load())
-}
-
-func counterFetchAdd(b *testing.B, threads int) {
-	c := new(counter.FetchAdd)
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.Add(1)
-		}
-	})
-	wantCount(b, c.Load())
-}
-
 func counterXsync(b *testing.B, threads int) {
 	c := xsync.NewCounter()
 	cyclebench.RunLoop(b, threads, func(_, n int) {
@@ -182,16 +150,6 @@ func counterXsync(b *testing.B, threads int) {
 		}
 	})
 	wantCount(b, c.Value())
-}
-
-func counterAtomic(b *testing.B, threads int) {
-	c := new(padded[atomic.Int64])
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.v.Add(1)
-		}
-	})
-	wantCount(b, c.v.Load())
 }
 
 // goschedSpin is the spin lock many Go projects copy: CAS the word from 0
@@ -211,16 +169,16 @@ func (l *goschedSpin) Lock() {
 
 func (l *goschedSpin) Unlock() { l.v.Store(0) }
 
-// The lock bodies: each operation is Lock, an increment of an int the
-// lock guards, Unlock; the total is checked afterwards. One body per type,
-// identical but for the type, so that Lock and Unlock are static calls.
+// The gosched-spin body: each operation is Lock, an increment of an int
+// the lock guards, Unlock, as the suite's lock bodies (lockImpl) at cs=0;
+// the total is checked afterwards.
 //
 // A FIFO lock (Ticket, MCS) whose next waiter is not running stalls every
 // goroutine behind it; when goroutines outnumber CPUs (8 goroutines on a
 // 2-vCPU machine shared with other work) a run can fall into a regime where
 // each hand-over waits for the scheduler, a thousand times slower than
-// usual, for as long as b.N lasts. The bodies therefore stop after
-// -peers.lockcap (as halbench caps the kit's own lock benchmarks) and then
+// usual, for as long as b.N lasts. The lock bodies therefore stop after
+// -peers.lockcap (suite.SetLockRunCap for the suite's) and then
 // report ns/op and cycles/op over the operations actually done, and their
 // number as the "truncated-ops" metric.
 
@@ -266,132 +224,6 @@ func (c *capped) finish(b *testing.B, r *cyclebench.Result, count int64) {
 		b.ReportMetric(float64(r.Ticks)/float64(done), cyclebench.CyclesUnit)
 		b.ReportMetric(float64(done), truncatedUnit)
 	}
-}
-
-func lockTAS(b *testing.B, threads int) {
-	l, x := new(spin.TAS), new(padded[int64])
-	c := newCapped(b)
-	r := cyclebench.RunLoop(b, threads, func(_, n int) {
-		i := 0
-		for ; i < n; i++ {
-			if i&capCheckMask == capCheckMask && c.abort.Load() {
-				break
-			}
-			l.Lock()
-			x.v++
-			l.Unlock()
-		}
-		c.done.Add(int64(i))
-	})
-	c.finish(b, r, x.v)
-}
-
-func lockTTAS(b *testing.B, threads int) {
-	l, x := new(spin.TTAS), new(padded[int64])
-	c := newCapped(b)
-	r := cyclebench.RunLoop(b, threads, func(_, n int) {
-		i := 0
-		for ; i < n; i++ {
-			if i&capCheckMask == capCheckMask && c.abort.Load() {
-				break
-			}
-			l.Lock()
-			x.v++
-			l.Unlock()
-		}
-		c.done.Add(int64(i))
-	})
-	c.finish(b, r, x.v)
-}
-
-func lockBackoff(b *testing.B, threads int) {
-	l, x := new(spin.Backoff), new(padded[int64])
-	c := newCapped(b)
-	r := cyclebench.RunLoop(b, threads, func(_, n int) {
-		i := 0
-		for ; i < n; i++ {
-			if i&capCheckMask == capCheckMask && c.abort.Load() {
-				break
-			}
-			l.Lock()
-			x.v++
-			l.Unlock()
-		}
-		c.done.Add(int64(i))
-	})
-	c.finish(b, r, x.v)
-}
-
-func lockAsm(b *testing.B, threads int) {
-	l, x := new(spin.Asm), new(padded[int64])
-	c := newCapped(b)
-	r := cyclebench.RunLoop(b, threads, func(_, n int) {
-		i := 0
-		for ; i < n; i++ {
-			if i&capCheckMask == capCheckMask && c.abort.Load() {
-				break
-			}
-			l.Lock()
-			x.v++
-			l.Unlock()
-		}
-		c.done.Add(int64(i))
-	})
-	c.finish(b, r, x.v)
-}
-
-func lockTicket(b *testing.B, threads int) {
-	l, x := new(spin.Ticket), new(padded[int64])
-	c := newCapped(b)
-	r := cyclebench.RunLoop(b, threads, func(_, n int) {
-		i := 0
-		for ; i < n; i++ {
-			if i&capCheckMask == capCheckMask && c.abort.Load() {
-				break
-			}
-			l.Lock()
-			x.v++
-			l.Unlock()
-		}
-		c.done.Add(int64(i))
-	})
-	c.finish(b, r, x.v)
-}
-
-func lockMCS(b *testing.B, threads int) {
-	l, x := new(spin.MCS), new(padded[int64])
-	c := newCapped(b)
-	r := cyclebench.RunLoop(b, threads, func(_, n int) {
-		i := 0
-		for ; i < n; i++ {
-			if i&capCheckMask == capCheckMask && c.abort.Load() {
-				break
-			}
-			l.Lock()
-			x.v++
-			l.Unlock()
-		}
-		c.done.Add(int64(i))
-	})
-	c.finish(b, r, x.v)
-}
-
-func lockMutex(b *testing.B, threads int) {
-	l, x := new(padded[sync.Mutex]), new(padded[int64])
-	c := newCapped(b)
-	r := cyclebench.RunLoop(b, threads, func(_, n int) {
-		i := 0
-		for ; i < n; i++ {
-			if i&capCheckMask == capCheckMask && c.abort.Load() {
-				break
-			}
-			l.v.Lock()
-			x.v++
-			l.v.Unlock()
-		}
-		c.done.Add(int64(i))
-	})
-	c.finish(b, r, x.v)
 }
 
 func lockGosched(b *testing.B, threads int) {
@@ -537,35 +369,6 @@ func u128CAS[P interface {
 	}
 }
 
-// object is what the cache bodies get and put back.
-type object [128]byte
-
-// cacheSyncPool: each operation gets an object from a shared sync.Pool,
-// writes to it and puts it back.
-// cachePercpu is cacheSyncPool's body over percpu.Cache, gohal's per-P
-// object cache (UMA's per-CPU buckets and a depot).
-func cachePercpu(b *testing.B, threads int) {
-	c := percpu.NewCache(32, func() *object { return new(object) })
-	cyclebench.RunLoop(b, threads, func(w, n int) {
-		for i := range n {
-			o := c.Get()
-			o[0] = byte(w + i)
-			c.Put(o)
-		}
-	})
-}
-
-func cacheSyncPool(b *testing.B, threads int) {
-	pool := &sync.Pool{New: func() any { return new(object) }}
-	cyclebench.RunLoop(b, threads, func(w, n int) {
-		for i := range n {
-			o := pool.Get().(*object)
-			o[0] = byte(w + i)
-			pool.Put(o)
-		}
-	})
-}
-
 // rwTask is the reader/writer lock comparison at wpm writes per 1000
 // operations: percpu.RWMutex, xsync's RBMutex (BRAVO-style: a reader takes
 // a slot by CAS and passes its token to RUnlock), sync.RWMutex and
@@ -575,13 +378,22 @@ func cacheSyncPool(b *testing.B, threads int) {
 // what every reader that counts itself on its P's line pays.
 func rwTask(wpm int) task {
 	t := task{what: "rwlock", op: "w" + strconv.Itoa(wpm), impls: []impl{
-		{"gohal-percpu", rwPercpu(wpm)},
+		{"gohal-percpu", suite.Body(suite.RWLockName("percpu", 0, wpm))},
 		{"xsync-rbmutex", rwXsync(wpm)},
-		{"sync-rwmutex", rwSync(wpm)},
-		{"sync-mutex", rwMutex(wpm)},
+		{"sync-rwmutex", suite.Body(suite.RWLockName("rwmutex", 0, wpm))},
+		{"sync-mutex", suite.Body(suite.RWLockName("mutex", 0, wpm))},
 	}}
 	if wpm == 0 {
 		t.impls = append(t.impls, impl{"floor-pins", rwFloor})
+	}
+	return t
+}
+
+// rwTimerTask is the suite's service shape with a writer every period.
+func rwTimerTask(period string) task {
+	t := task{what: "rwlock", op: "writer" + period}
+	for _, k := range [][2]string{{"gohal-percpu", "percpu"}, {"sync-rwmutex", "rwmutex"}, {"sync-mutex", "mutex"}} {
+		t.impls = append(t.impls, impl{k[0], suite.Body(suite.RWLockTimerName(k[1], 0, period))})
 	}
 	return t
 }
@@ -602,28 +414,6 @@ func rwCheck(b *testing.B, writes []int64, got int64) {
 // The reader/writer bodies: goroutine operation i is a write (increment
 // the guarded counter) when i mod 1000 < wpm, else a read (load it).
 
-func rwPercpu(wpm int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x := new(padded[percpu.RWMutex]), new(padded[int64])
-		writes := make([]int64, threads)
-		cyclebench.RunLoop(b, threads, func(w, n int) {
-			for i := range n {
-				if i%1000 < wpm {
-					l.v.Lock()
-					x.v++
-					l.v.Unlock()
-					writes[w]++
-				} else {
-					l.v.RLock()
-					_ = x.v
-					l.v.RUnlock()
-				}
-			}
-		})
-		rwCheck(b, writes, x.v)
-	}
-}
-
 func rwXsync(wpm int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
 		l, x := xsync.NewRBMutex(), new(padded[int64])
@@ -640,48 +430,6 @@ func rwXsync(wpm int) func(*testing.B, int) {
 					_ = x.v
 					l.RUnlock(t)
 				}
-			}
-		})
-		rwCheck(b, writes, x.v)
-	}
-}
-
-func rwSync(wpm int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x := new(padded[sync.RWMutex]), new(padded[int64])
-		writes := make([]int64, threads)
-		cyclebench.RunLoop(b, threads, func(w, n int) {
-			for i := range n {
-				if i%1000 < wpm {
-					l.v.Lock()
-					x.v++
-					l.v.Unlock()
-					writes[w]++
-				} else {
-					l.v.RLock()
-					_ = x.v
-					l.v.RUnlock()
-				}
-			}
-		})
-		rwCheck(b, writes, x.v)
-	}
-}
-
-func rwMutex(wpm int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x := new(padded[sync.Mutex]), new(padded[int64])
-		writes := make([]int64, threads)
-		cyclebench.RunLoop(b, threads, func(w, n int) {
-			for i := range n {
-				l.v.Lock()
-				if i%1000 < wpm {
-					x.v++
-					writes[w]++
-				} else {
-					_ = x.v
-				}
-				l.v.Unlock()
 			}
 		})
 		rwCheck(b, writes, x.v)
@@ -751,20 +499,6 @@ func rwFloor(b *testing.B, threads int) {
 	}
 }
 
-func rwRevokePercpu(b *testing.B, _ int) {
-	l, x := new(padded[percpu.RWMutex]), new(padded[int64])
-	suite.RunRevoke(b, func() {
-		l.v.RLock()
-		_ = x.v
-		l.v.RUnlock()
-	}, func() {
-		l.v.Lock()
-		x.v++
-		l.v.Unlock()
-	})
-	rwCheck(b, []int64{int64(b.N)}, x.v)
-}
-
 func rwRevokeXsync(b *testing.B, _ int) {
 	l, x := xsync.NewRBMutex(), new(padded[int64])
 	suite.RunRevoke(b, func() {
@@ -775,20 +509,6 @@ func rwRevokeXsync(b *testing.B, _ int) {
 		l.Lock()
 		x.v++
 		l.Unlock()
-	})
-	rwCheck(b, []int64{int64(b.N)}, x.v)
-}
-
-func rwRevokeSync(b *testing.B, _ int) {
-	l, x := new(padded[sync.RWMutex]), new(padded[int64])
-	suite.RunRevoke(b, func() {
-		l.v.RLock()
-		_ = x.v
-		l.v.RUnlock()
-	}, func() {
-		l.v.Lock()
-		x.v++
-		l.v.Unlock()
 	})
 	rwCheck(b, []int64{int64(b.N)}, x.v)
 }

@@ -9,7 +9,7 @@ import (
 // TestNames checks that every sub-benchmark name has the documented form
 // and that no name is used twice.
 func TestNames(t *testing.T) {
-	re := regexp.MustCompile(`^what=(counter|lock|uint128|cache|rwlock)/impl=[a-z0-9-]+/threads=[1-9][0-9]*(/op=(load|store|cas|w[0-9]+|revoke))?$`)
+	re := regexp.MustCompile(`^what=(counter|lock|uint128|cache|rwlock)/impl=[a-z0-9-]+/threads=[1-9][0-9]*(/op=(load|store|cas|w[0-9]+|writer[0-9]+ms|revoke))?$`)
 	seen := map[string]bool{}
 	count := 0
 	for _, tk := range tasks {

@@ -66,7 +66,7 @@ func Questions() []Question {
 			Bench: func(kind string, threads int) string { return RWLockName(kind, threads, wpm) }}
 	}
 	rwTimer := func(period string) Workload {
-		return Workload{Name: "one writer every " + period,
+		return Workload{Name: "one writer every " + period, Peer: "rwlock writer" + period,
 			Bench: func(kind string, threads int) string { return RWLockTimerName(kind, threads, period) }}
 	}
 	return []Question{

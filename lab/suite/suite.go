@@ -287,6 +287,23 @@ func Benches() []Bench {
 	return append([]Bench(nil), benches...)
 }
 
+// Body returns the body of the registered benchmark name, in its
+// threads=* form for a threaded one; a single-goroutine body ignores the
+// goroutine count. Other harnesses (the peers module) time the registry's
+// workloads with it.
+func Body(name string) func(b *testing.B, threads int) {
+	for _, bn := range Benches() {
+		switch {
+		case bn.Name != name:
+		case bn.Threaded != nil:
+			return bn.Threaded
+		default:
+			return func(b *testing.B, _ int) { bn.F(b) }
+		}
+	}
+	panic("suite: no benchmark " + name)
+}
+
 // Options selects benchmarks for [Select].
 type Options struct {
 	// Threads are the thread counts threaded benchmarks expand to; nil
