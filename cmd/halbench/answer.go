@@ -257,11 +257,18 @@ func writeAnswers(w io.Writer, qas []*questionAnswer) {
 		col := utf8.RuneCountInString(prefix)
 		indent := strings.Repeat(" ", utf8.RuneCountInString(strings.SplitAfter(lines[0], "use here")[0])-len("use here"))
 		line, empty := prefix, true
-		for _, word := range strings.Fields(dep) {
+		// Break only after a comma or semicolon, so that a phrase ("4
+		// goroutines → tie;") is never split.
+		for rest := dep; rest != ""; {
+			word := rest
+			if k := strings.IndexAny(rest, ",;"); k >= 0 {
+				word = rest[:k+1]
+			}
+			rest = strings.TrimSpace(rest[len(word):])
 			n := utf8.RuneCountInString(word)
 			switch {
-			case !empty && col+1+n > answerWidth:
-				fmt.Fprintln(w, line)
+			case col+1+n > answerWidth:
+				fmt.Fprintln(w, strings.TrimRight(line, " "))
 				line, col = indent+word, len(indent)+n
 			case !empty:
 				line, col = line+" "+word, col+1+n
