@@ -14,9 +14,10 @@ import (
 
 // Answers: the questions of suite.Questions, each judged by the report's
 // one rule (fastest, advice.go) on every workload at every goroutine
-// count measured. The report, tune, peers and results all answer through
-// judge, so one question on one machine gets one answer, or a tie,
-// whichever command asks it.
+// count measured. The report, peers and results answer through judge, and
+// tune's kit questions (tunekit.go) apply the same rule to the same
+// questions and suite bodies, so one question on one machine gets one
+// answer, or a tie, whichever command asks it.
 
 // answer is one question's verdict on one workload at one goroutine count.
 type answer struct {
