@@ -71,11 +71,12 @@ import (
 // sync.RWMutex's readers all write one word, so they pull its line from
 // core to core, and its cost grows with the readers. Where readers seldom
 // overlap (one core, or short critical sections read by one goroutine at
-// a time) this lock stays on its solo lane, and with frequent writes it
-// gives up its reader bias: in both it costs about what sync.RWMutex
-// does, so sync.RWMutex, smaller (24 bytes on 64-bit platforms) and with
-// no per-P lines, is the simpler choice there. Run
-// `halbench -filter '^RWLock/'` for the figures on your machine.
+// a time) this lock stays on its solo lane and costs about what
+// sync.RWMutex does; with frequent writes it gives up its reader bias,
+// yet each write still sums every P's counts, so it can cost more. There
+// sync.RWMutex, smaller (24 bytes on 64-bit platforms) and with no per-P
+// lines, is the choice. halbench's read-mostly row says where the answer
+// turns on your machine; `halbench -filter '^RWLock/'` gives the figures.
 //
 // Builds where a reader could find its line only with a system call
 // (hal.CPU's syscall or portable variant in the fallback build: every
