@@ -259,3 +259,35 @@ func selectOne(t *testing.T, name string, threads int) Benchmark {
 	t.Fatalf("%s is not registered", name)
 	return Benchmark{}
 }
+
+// TestQuestions checks the registry of questions: keys unique, at least
+// two contestants, and every workload of every contestant a benchmark the
+// default run measures, so that the report answers every question.
+func TestQuestions(t *testing.T) {
+	def := map[string]bool{}
+	for _, bm := range Select(Options{}) {
+		def[bm.Name] = true
+	}
+	keys := map[string]bool{}
+	for _, q := range Questions() {
+		if keys[q.Key] || q.Ask == "" || len(q.Contestants) < 2 || len(q.Workloads) == 0 {
+			t.Errorf("question %+v: want a unique key, a text, two contestants and a workload", q)
+		}
+		keys[q.Key] = true
+		for _, w := range q.Workloads {
+			for _, c := range q.Contestants {
+				for _, n := range DefaultThreads {
+					if w.Single && n > 1 {
+						continue
+					}
+					if name := w.Bench(c.Kind, n); !def[name] {
+						t.Errorf("%s, %s, %s: %s is not in the default run", q.Key, w.Name, c.Name, name)
+					}
+				}
+			}
+		}
+	}
+	if b := Body(RWLockTimerName("percpu", 0, RWLockWriters[0])); b == nil {
+		t.Error("Body of the timer-writer benchmark is nil")
+	}
+}
