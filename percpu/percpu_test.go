@@ -1,8 +1,6 @@
 package percpu
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,13 +8,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
+	"github.com/gohal/gohal/internal/testexec"
 	"github.com/gohal/gohal/lab/countertest"
 )
 
@@ -373,27 +371,11 @@ func runChild(t *testing.T, what string) (stderr string, code int) {
 // (taskset -c 1, say), extra environment variables in env form after it.
 func runChildUnder(t *testing.T, wrap []string, what string, env ...string) (stderr string, code int) {
 	t.Helper()
-	args := []string{os.Args[0], "-test.run=^TestHelperProcess$"}
-	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-		args = append(prefix, args...)
-	}
-	args = append(append([]string(nil), wrap...), args...)
+	args := append(append([]string(nil), wrap...), testexec.Argv(os.Args[0], "-test.run=^TestHelperProcess$")...)
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(append(os.Environ(), "PERCPU_TEST_HELPER="+what), env...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return errb.String(), 0
-	case errors.As(err, &ee):
-		return errb.String(), ee.ExitCode()
-	case errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error"):
-		t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC", err)
-	}
-	t.Fatalf("running %v: %v", args, err)
-	return "", 0
+	_, stderr, code = testexec.Run(t, cmd)
+	return stderr, code
 }
 
 // TestBlockingWhilePinnedIsFatal shows each case the package
