@@ -1,7 +1,7 @@
-// Package testexec runs a test binary again, or one a test built, the way
-// `go test -exec` ran the test: through the command GOHAL_TEST_EXEC names.
+// Package testexec runs a test's binary again, or one it built, through the
+// emulator GOHAL_TEST_EXEC names.
 //
-// Under qemu-user without binfmt_misc a test binary built for another
+// That is the way `go test -exec` ran the test. Under qemu-user without binfmt_misc a test binary built for another
 // architecture cannot exec itself: the kernel refuses it with ENOEXEC
 // ("exec format error"). go test -exec leaves no trace the binary can read,
 // so the emulator command, CPU model included, comes from GOHAL_TEST_EXEC
