@@ -1,14 +1,15 @@
 // Package testexec runs a test's binary again, or one it built, through the
 // emulator GOHAL_TEST_EXEC names.
 //
-// That is the way `go test -exec` ran the test. Under qemu-user without binfmt_misc a test binary built for another
-// architecture cannot exec itself: the kernel refuses it with ENOEXEC
-// ("exec format error"). go test -exec leaves no trace the binary can read,
-// so the emulator command, CPU model included, comes from GOHAL_TEST_EXEC
-// (say GOHAL_TEST_EXEC="qemu-aarch64 -cpu cortex-a53", the same as -exec):
-// a child on another CPU model would select other variants than its parent.
-// Where it is unset and the program cannot run, the test skips and says so;
-// where it is set and the program still cannot run, the test fails, so
+// That is the way `go test -exec` ran the test. Under qemu-user without
+// binfmt_misc a test binary built for another architecture cannot exec
+// itself: the kernel refuses it with ENOEXEC ("exec format error").
+// go test -exec leaves no trace the binary can read, so the emulator
+// command, CPU model included, comes from GOHAL_TEST_EXEC (say
+// GOHAL_TEST_EXEC="qemu-aarch64 -cpu cortex-a53", the same as -exec): a
+// child on another CPU model would select other variants than its parent.
+// Where it is unset and the program cannot run, the test skips and says
+// so; where it is set and the program still cannot run, the test fails, so
 // that CI's emulated runs cannot pass unseen.
 package testexec
 
