@@ -202,3 +202,80 @@ func TestREADMEFirstProgram(t *testing.T) {
 		t.Errorf("with %s the program printed %q, want %q", m[1], got, want)
 	}
 }
+
+// TestREADMEToolHalbench is issue 39 item 5: in a module made as "A first
+// program" makes it (go mod init, then the require and replace of its
+// go mod edit line), the commands of "halbench in your own module" make
+// halbench a tool of the module, and go tool halbench runs it. Before the
+// tool line, go run of the package stops at missing go.sum entries, as the
+// section says.
+func TestREADMEToolHalbench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds halbench in a module of its own; skipped in -short")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	raw, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The module: "A first program"'s go mod init and go mod edit lines.
+	var steps []readmeStep
+	for _, s := range firstProgramSteps(t, readmeSection(t, string(raw), "## A first program")) {
+		if s.kind == "run" && len(s.args) >= 3 && s.args[1] == "mod" && (s.args[2] == "init" || s.args[2] == "edit") {
+			steps = append(steps, s)
+		}
+	}
+	if len(steps) != 2 {
+		t.Fatalf("README: \"A first program\" has %d go mod init/edit lines, want 2: %+v", len(steps), steps)
+	}
+	tool := firstProgramSteps(t, readmeSection(t, string(raw), "## halbench in your own module"))
+	if len(tool) == 0 {
+		t.Fatal("README: \"halbench in your own module\" has no commands")
+	}
+
+	dir := t.TempDir()
+	run := func(args ...string) (string, error) {
+		t.Helper()
+		cmd := exec.Command(gobin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	readmeRun := func(s readmeStep) string {
+		t.Helper()
+		if s.kind != "run" || s.args[0] != "go" {
+			t.Fatalf("README step %+v: want a go command", s)
+		}
+		args := make([]string, 0, len(s.args)-1)
+		for _, a := range s.args[1:] {
+			args = append(args, strings.ReplaceAll(a, "../gohal", root))
+		}
+		out, err := run(args...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", strings.Join(s.args, " "), err, out)
+		}
+		return out
+	}
+	for _, s := range steps {
+		readmeRun(s)
+	}
+	if out, err := run("run", "github.com/gohal/gohal/cmd/halbench", "features"); err == nil || !strings.Contains(out, "missing go.sum entry") {
+		t.Errorf("go run github.com/gohal/gohal/cmd/halbench before the tool line: %v, want missing go.sum entries:\n%s", err, out)
+	}
+	var out string
+	for _, s := range tool {
+		out = readmeRun(s)
+	}
+	if last := strings.Join(tool[len(tool)-1].args, " "); last != "go tool halbench features" ||
+		!strings.Contains(out, "Features:") || !strings.Contains(out, runtime.GOARCH) {
+		t.Errorf("the section's last command %q printed, want halbench's features:\n%s", last, out)
+	}
+}

@@ -168,6 +168,15 @@ func detect() *Features {
 			// one to trust.
 			k := linuxCPUFlags()
 			f.Flags[FeatureRDPID] = k["rdpid"]
+			// RDPID also needs the CPU to run it. On hardware and in a
+			// VM the kernel's list derives from the CPUID its programs
+			// see, but under qemu-user /proc/cpuinfo is the host's while
+			// the instructions are the emulated CPU's: qemu 7.2's TCG
+			// has no RDPID, and a host that lists it made every CPU
+			// model raise SIGILL in CPU().
+			if has, known := cpuidRDPID(); known && !has {
+				f.Flags[FeatureRDPID] = false
+			}
 			f.Flags[FeatureTSCAux] = k["rdtscp"] || k["rdpid"]
 			f.Flags[FeatureCPUNodeSeg] = true
 		}

@@ -3,7 +3,6 @@ package hal_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/gohal/gohal/hal/haltool"
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 // A seccomp profile that refuses membarrier(2), as a container's may: the
@@ -38,16 +38,20 @@ func TestFenceHeavySeccomp(t *testing.T) {
 		fmt.Printf("CHOICE %s %s\n", c.Variant, c.Reason)
 		return
 	}
-	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+	if testexec.Emulated() {
 		t.Skip("under qemu-user a seccomp filter would see the host's system call numbers")
 	}
 	if b := haltool.Binding("fenceheavy"); b == haltool.Portable || b == haltool.Static {
 		t.Skipf("binding %s: fenceheavy has one compiled-in variant", b)
 	}
 	for _, e := range []syscall.Errno{syscall.ENOSYS, syscall.EPERM} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestFenceHeavySeccomp$", "-test.v")
+		// Natively (testexec.Emulated is false): under go test -exec
+		// without GOHAL_TEST_EXEC the binary cannot run itself, and
+		// SkipUnrunnable says so.
+		cmd := testexec.Self("-test.run=^TestFenceHeavySeccomp$", "-test.v")
 		cmd.Env = append(os.Environ(), "GOHAL=", "GOHAL_SECCOMP_CHILD=filter", "GOHAL_SECCOMP_ERRNO="+strconv.Itoa(int(e)))
 		out, err := cmd.CombinedOutput()
+		testexec.SkipUnrunnable(t, err)
 		if strings.Contains(string(out), "SECCOMP UNAVAILABLE") {
 			t.Skipf("cannot install a seccomp filter here:\n%s", out)
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"maps"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/haltool"
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 // fenceHeavy returns the pair's entry in hal.Selected.
@@ -189,16 +189,10 @@ func TestFenceHeavyGOHAL(t *testing.T) {
 		cases = append(cases, tc{"fenceheavy=membarrier", found, true}) // the refusal, named
 	}
 	for _, tc := range cases {
-		args := []string{os.Args[0], "-test.run=^TestFenceHeavyGOHAL$", "-test.v"}
-		if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-			args = append(prefix, args...) // the emulator, as runChild
-		}
-		cmd := exec.Command(args[0], args[1:]...)
+		cmd := testexec.Self("-test.run=^TestFenceHeavyGOHAL$", "-test.v")
 		cmd.Env = append(os.Environ(), "GOHAL="+tc.gohal, "GOHAL_FENCE_CHILD=1")
 		out, err := cmd.CombinedOutput()
-		if err != nil && strings.Contains(err.Error(), "exec format error") {
-			t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC to the emulator command", err)
-		}
+		testexec.SkipUnrunnable(t, err)
 		if !strings.Contains(string(out), tc.want) {
 			t.Errorf("GOHAL=%s: output lacks %q (err %v):\n%s", tc.gohal, tc.want, err, out)
 		}

@@ -1,8 +1,11 @@
 package hal_test
 
 import (
+	"os"
 	"runtime"
 	"testing"
+
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 // TestCPU: every variant of cpu the CPU runs, through the API and the
@@ -17,6 +20,13 @@ func TestCPU(t *testing.T) {
 				t.Fatalf("CPU() = %d on %s, want the portable 0", c, runtime.GOOS)
 			}
 			return
+		}
+		if v := selectedVariant("cpu"); runtime.GOARCH == "amd64" && v != "portable" && testexec.Emulated() {
+			// qemu-user runs the instruction on its own model of the CPU:
+			// 7.2's RDTSCP reads a TSC_AUX of 0 and LSL finds no GDT
+			// entry 15, while the kernel keeps the CPU number in the
+			// host's. TestCPUInRange still checks the answer.
+			t.Skipf("%s under qemu-user (%s=%q) reads the emulator's CPU number, not the kernel's", v, testexec.Env, os.Getenv(testexec.Env))
 		}
 		onEachCPU(t, 4, func(c int) {
 			for i := range 100 {

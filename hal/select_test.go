@@ -1,18 +1,15 @@
 package hal_test
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/haltool"
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 func TestSelectedNamesAVariantForEveryOp(t *testing.T) {
@@ -99,26 +96,9 @@ func runWithGOHAL(t *testing.T, value string) (stdout, stderr string, code int) 
 // variables (see runWithGOHAL).
 func runChild(t *testing.T, env ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	args := []string{os.Args[0], "-test.run=^TestHelperProcess$"}
-	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-		args = append(prefix, args...)
-	}
-	cmd := exec.Command(args[0], args[1:]...)
+	cmd := testexec.Self("-test.run=^TestHelperProcess$")
 	cmd.Env = append(append(os.Environ(), "GOHAL_TEST_HELPER=1"), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), errb.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), errb.String(), ee.ExitCode()
-	case errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error"):
-		t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC to the emulator command", err)
-	}
-	t.Fatalf("running %v: %v", args, err)
-	return "", "", 0
+	return testexec.Run(t, cmd)
 }
 
 func TestGOHALOverrideErrors(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"runtime"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/hal/haltool"
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 // direct128Funcs holds hal/direct's 128-bit functions of this build by
@@ -241,18 +241,12 @@ func TestUint128AddrUnderGOHAL(t *testing.T) {
 			if onlyVariant(op) {
 				t.Skipf("portable is %s's only variant on %s: TestUint128AddrDirect checks the panic without GOHAL", op, runtime.GOARCH)
 			}
-			args := []string{os.Args[0], "-test.run=^TestUint128AddrDirect$", "-test.v", "-test.short"}
-			if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-				args = append(prefix, args...)
-			}
-			cmd := exec.Command(args[0], args[1:]...)
+			cmd := testexec.Self("-test.run=^TestUint128AddrDirect$", "-test.v", "-test.short")
 			cmd.Env = append(os.Environ(), "GOHAL_ADDR_CHILD=1", "GOHAL="+op+"=portable")
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Run(); err != nil {
-				if strings.Contains(err.Error(), "exec format error") {
-					t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC", err)
-				}
+				testexec.SkipUnrunnable(t, err)
 				t.Fatalf("GOHAL=%s=portable: %v\n%s", op, err, out.String())
 			}
 			s := out.String()

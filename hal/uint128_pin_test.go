@@ -2,13 +2,12 @@ package hal_test
 
 import (
 	"os"
-	"os/exec"
 	"runtime"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/testexec"
 	"github.com/gohal/gohal/percpu"
 )
 
@@ -24,17 +23,11 @@ func TestUint128FirstAccessPinned(t *testing.T) {
 		pinnedFirstAccesses()
 		os.Exit(0)
 	}
-	args := []string{os.Args[0], "-test.run=^TestUint128FirstAccessPinned$"}
-	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-		args = append(prefix, args...)
-	}
-	cmd := exec.Command(args[0], args[1:]...)
+	cmd := testexec.Self("-test.run=^TestUint128FirstAccessPinned$")
 	cmd.Env = append(os.Environ(), "GOHAL_PIN128_CHILD=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		if strings.Contains(err.Error(), "exec format error") {
-			t.Skipf("cannot re-exec the test binary (%v): set GOHAL_TEST_EXEC", err)
-		}
+		testexec.SkipUnrunnable(t, err)
 		t.Fatalf("pinned first accesses: %v\n%s", err, tail(string(out), 2000))
 	}
 }

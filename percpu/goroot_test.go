@@ -2,14 +2,14 @@ package percpu
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 // TestGOROOTRWMutexTests runs the standard library's own tests of
@@ -80,15 +80,11 @@ func TestGOROOTRWMutexTests(t *testing.T) {
 	// the subprocess tests (runChildUnder).
 	// Where it is set and still cannot run the binary, the test fails
 	// rather than skips, so that CI's emulated runs cannot pass unseen.
-	prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC"))
-	args := append(prefix, bin, "-test.count=1", "-test.v")
-	run := exec.Command(args[0], args[1:]...)
+	run := testexec.Command(bin, "-test.count=1", "-test.v")
 	run.Dir = dir
 	out, err := run.CombinedOutput()
 	t.Logf("%s", out)
-	if err != nil && len(prefix) == 0 && (errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error")) {
-		t.Skipf("cannot run the %s test binary here (%v): under qemu-user set GOHAL_TEST_EXEC", runtime.GOARCH, err)
-	}
+	testexec.SkipUnrunnable(t, err)
 	if err != nil {
 		t.Fatalf("GOROOT's sync.RWMutex tests against percpu.RWMutex: %v", err)
 	}

@@ -1,8 +1,6 @@
 package percpu
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,13 +8,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 	"unsafe"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
+	"github.com/gohal/gohal/internal/testexec"
 	"github.com/gohal/gohal/lab/countertest"
 )
 
@@ -271,6 +269,13 @@ func TestAffinityMask(t *testing.T) {
 		t.Skip("CPU 1 is not in this process's affinity mask")
 	}
 	runChild(t, "noop") // skips where the test binary cannot exec itself (qemu-user)
+	for _, c := range hal.Selected() {
+		if c.Op == "cpu" && c.Variant != "portable" && runtime.GOARCH == "amd64" && testexec.Emulated() {
+			// As in hal's TestCPU: qemu-user's RDTSCP and LSL read the
+			// emulator's CPU number (0), not the kernel's.
+			t.Skipf("cpu=%s under qemu-user reads the emulator's CPU number, not taskset's CPU 1", c.Variant)
+		}
+	}
 	stderr, code := runChildUnder(t, []string{ts, "-c", "1"}, "affinity", "GOMAXPROCS=1")
 	if code != 0 {
 		t.Fatalf("under taskset -c 1: exit %d, stderr %q", code, firstLines(stderr, 3))
@@ -373,27 +378,11 @@ func runChild(t *testing.T, what string) (stderr string, code int) {
 // (taskset -c 1, say), extra environment variables in env form after it.
 func runChildUnder(t *testing.T, wrap []string, what string, env ...string) (stderr string, code int) {
 	t.Helper()
-	args := []string{os.Args[0], "-test.run=^TestHelperProcess$"}
-	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-		args = append(prefix, args...)
-	}
-	args = append(append([]string(nil), wrap...), args...)
+	args := append(append([]string(nil), wrap...), testexec.Argv(os.Args[0], "-test.run=^TestHelperProcess$")...)
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(append(os.Environ(), "PERCPU_TEST_HELPER="+what), env...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return errb.String(), 0
-	case errors.As(err, &ee):
-		return errb.String(), ee.ExitCode()
-	case errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error"):
-		t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC", err)
-	}
-	t.Fatalf("running %v: %v", args, err)
-	return "", 0
+	_, stderr, code = testexec.Run(t, cmd)
+	return stderr, code
 }
 
 // TestBlockingWhilePinnedIsFatal shows each case the package

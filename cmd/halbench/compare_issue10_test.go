@@ -130,6 +130,9 @@ func TestComparePackagesLikeBenchstat(t *testing.T) {
 	}
 	bin := filepath.Join(t.TempDir(), "benchstat")
 	build := exec.Command(goTool, "build", "-o", bin, "golang.org/x/perf/cmd/benchstat")
+	// A tool of the host's: under go test -exec with another GOARCH, its
+	// binary would not run here (exec format error).
+	build.Env = append(os.Environ(), "GOOS=", "GOARCH=")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Skipf("cannot build benchstat: %v\n%s", err, out)
 	}

@@ -55,7 +55,7 @@ const (
 func runPeers(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("halbench peers", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	dir := fs.String("dir", "", "the peers module `directory` (default: lab/peers/ in the current directory or a parent)")
+	dir := fs.String("dir", "", "the peers module `directory` (default: lab/peers/ in the current directory or a parent, else in gohal's module directory)")
 	count := fs.Int("count", 6, "samples per benchmark: rounds, each one sample of every benchmark")
 	benchtime := fs.String("benchtime", "100ms", "go test -benchtime of each sample")
 	bench := fs.String("bench", "^BenchmarkPeer$", "go test -bench `regexp`, e.g. 'Peer/what=counter'")
@@ -103,8 +103,8 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 		if d == "" {
 			var err error
 			if d, err = findPeersDir(); err != nil {
-				fmt.Fprintln(stderr, "halbench peers:", err)
-				return 1
+				fmt.Fprintln(stderr, "halbench peers:", err) // one line: what to do
+				return 2
 			}
 		} else if err := checkPeersDir(d); err != nil {
 			return fail("-dir: " + err.Error())
@@ -198,7 +198,10 @@ func readPeersInput(path string) ([]byte, error) {
 const peersInWant = "want what halbench peers -o FILE saves (go test -bench in the peers module)"
 
 // findPeersDir looks for the peers module in the current directory and its
-// parents: a directory lab/peers/ whose go.mod declares peersModule.
+// parents: a directory lab/peers/ whose go.mod declares peersModule; then,
+// from a user's module that requires gohal (go tool halbench), in gohal's
+// own directory, as go list -m names it: a clone the user's replace names
+// has lab/peers, a module download does not (it leaves nested modules out).
 func findPeersDir() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
@@ -211,7 +214,14 @@ func findPeersDir() (string, error) {
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return "", fmt.Errorf("no peers module (lab/peers/go.mod declaring %s) in %s or a parent: run from the gohal repository or pass -dir", peersModule, wd)
+			gohal := strings.TrimSuffix(peersModule, "/lab/peers")
+			if out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", gohal).Output(); err == nil {
+				if p := filepath.Join(strings.TrimSpace(string(out)), "lab", "peers"); checkPeersDir(p) == nil {
+					return p, nil
+				}
+			}
+			return "", fmt.Errorf("no peers module (lab/peers/go.mod declaring %s) in %s or a parent, nor in %s's directory: "+
+				"the peers are a module of their own, in a clone of gohal only; pass -dir CLONE/lab/peers, or run it in the clone", peersModule, wd, gohal)
 		}
 		d = up
 	}

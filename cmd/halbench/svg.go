@@ -46,11 +46,12 @@ const (
 	legendItem = 110 // width of one legend entry
 )
 
-// palette holds a colour for every contestant of the registry (31 modes
-// and kinds), so that no two entries of the one legend share a colour
-// (TestSVGLegendColoursDistinct): the twelve first are the strongest, then
-// tab20's light tones and tab20b's dark ones, each far from the others.
-// Should the registry outgrow it, colours repeat with a dashed line.
+// palette holds the contestants' colours: the twelve first are the
+// strongest, then tab20's light tones and tab20b's dark ones, each far from
+// the others. The registry's size depends on the host (a CPU feature adds
+// variants, hence modes), so the palette cannot be sized to it: past the
+// palette, colours repeat with a line pattern of their own (dashes), which
+// keeps every legend entry distinct (TestStylesDistinct).
 var palette = []string{"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
 	"#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#e7969c",
 	"#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
@@ -114,11 +115,21 @@ func (st *styles) of(key string) style {
 	if !ok {
 		return style{colour: "#000"}
 	}
-	s := style{colour: palette[i%len(palette)]}
-	if i/len(palette)%2 == 1 {
-		s.dash = "5,3"
+	return style{colour: palette[i%len(palette)], dash: dashPattern(i / len(palette))}
+}
+
+// dashes are the line patterns of the palette's first rounds: solid, then
+// dashed, dotted and dash-dotted, each told apart at a glance.
+var dashes = []string{"", "6,3", "2,2", "8,3,2,3"}
+
+// dashPattern returns the stroke-dasharray of the palette's round r, a
+// pattern no other round has, however many rounds the registry needs.
+func dashPattern(r int) string {
+	if r < len(dashes) {
+		return dashes[r]
 	}
-	return s
+	// Six numbers, unlike every pattern above, and r makes each its own.
+	return fmt.Sprintf("%d,3,2,3,2,3", r)
 }
 
 func (s style) strokeAttrs() string {

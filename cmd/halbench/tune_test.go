@@ -15,11 +15,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal/haltool"
+	"github.com/gohal/gohal/internal/testexec"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
@@ -38,11 +38,7 @@ func TestHalbenchChild(t *testing.T) {
 // test binary, that is the binary itself running TestHalbenchChild.
 func init() {
 	selfCommand = func(args []string) (*exec.Cmd, error) {
-		argv := []string{os.Args[0], "-test.run=^TestHalbenchChild$"}
-		if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-			argv = append(prefix, argv...)
-		}
-		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd := testexec.Self("-test.run=^TestHalbenchChild$")
 		cmd.Env = append(os.Environ(), "HALBENCH_CHILD_ARGS="+strings.Join(args, " "))
 		return cmd, nil
 	}
@@ -53,26 +49,9 @@ func init() {
 // without binfmt_misc set GOHAL_TEST_EXEC to the emulator command.
 func runChild(t *testing.T, args string, env ...string) (string, string, int) {
 	t.Helper()
-	argv := []string{os.Args[0], "-test.run=^TestHalbenchChild$"}
-	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-		argv = append(prefix, argv...)
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := testexec.Self("-test.run=^TestHalbenchChild$")
 	cmd.Env = append(append(os.Environ(), "HALBENCH_CHILD_ARGS="+args), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), errb.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), errb.String(), ee.ExitCode()
-	case errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error"):
-		t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC", err)
-	}
-	t.Fatalf("running %v: %v", argv, err)
-	return "", "", 0
+	return testexec.Run(t, cmd)
 }
 
 func TestTuneUsage(t *testing.T) {
@@ -291,7 +270,7 @@ func TestTuneLineRoundTrip(t *testing.T) {
 func TestTuneQuick(t *testing.T) {
 	ops := tunedOps(t)
 	lines := make([]dispatch.Override, 2)
-	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+	if testexec.Emulated() {
 		// Under emulation one run proves that tune runs, measures every
 		// pair and prints a line hal accepts; the second costs half a
 		// minute of CI and its numbers mean nothing there.
@@ -628,9 +607,7 @@ func checkJSON(t *testing.T, line string) (*checkReport, int) {
 		t.Fatalf("tune -check %s: exit %d, %v: %s %s", line, code, err, out, errOut)
 	}
 	if c.Error != "" {
-		if strings.Contains(c.Error, "exec format error") {
-			t.Skipf("cannot re-exec the test binary (%s): under qemu-user set GOHAL_TEST_EXEC", c.Error)
-		}
+		testexec.SkipUnrunnable(t, errors.New(c.Error))
 		t.Fatalf("tune -check %s: %s", line, c.Error)
 	}
 	return &c, code
@@ -656,7 +633,7 @@ func TestTuneLineApplied(t *testing.T) {
 	for _, r := range c.Results {
 		t.Logf("GOHAL=%s: %s at %d: %.2f -> %.2f ns/op, %s", c.Line, r.Op, r.Threads, float64(r.Before.Median), float64(r.After.Median), ratioShort(*r.Ratio))
 	}
-	emulated := os.Getenv("GOHAL_TEST_EXEC") != ""
+	emulated := testexec.Emulated()
 	switch {
 	case (len(c.Harm) > 0 || code != 0) && emulated:
 		// Under qemu both processes' timings are the emulator's: a
