@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
@@ -305,4 +306,137 @@ func (kr *kitReport) threads() []int {
 		}
 	}
 	return ts
+}
+
+// kitTypeOps names, for every type the kit questions and tune's check
+// compare, the hal ops its code runs: the one list that says which kit
+// types a GOHAL line can slow down. A type of the standard library runs
+// none. TestKitTypeOpsCoverSource derives each gohal type's ops from its
+// source and fails when the type runs one this list does not name.
+var kitTypeOps = map[string][]string{
+	"sync.Mutex":   nil,
+	"spin.TAS":     spinOps,
+	"spin.TTAS":    spinOps,
+	"spin.Asm":     spinOps,
+	"spin.Backoff": spinOps,
+	"spin.Ticket":  spinOps,
+	"spin.MCS":     spinOps,
+
+	"atomic.Int64":     nil,
+	"counter.FetchAdd": {"cas64", "fetchadd64", "loadacquire64"},
+	"counter.CASLoop":  {"cas64", "loadacquire64"},
+	"counter.Striped":  {"cas64", "fetchadd64", "loadacquire32", "loadacquire64", "storerelease32"},
+	"counter.Adder":    {"cas64", "fetchadd64", "loadacquire32", "loadacquire64", "storerelease32"},
+	"percpu.Counter":   percpuOps,
+
+	"sync.RWMutex":   nil,
+	"percpu.RWMutex": percpuOps,
+
+	"a mutex-guarded free list": nil,
+	"percpu.Cache":              percpuOps,
+	"sync.Pool":                 nil,
+
+	"hal.Uint128": {"cas128", "load128", "store128"},
+}
+
+// spinOps and percpuOps are what the spin locks and percpu's types run:
+// each package's types share their waiting and pinning code.
+var (
+	spinOps   = []string{"cas32", "cpu", "fetchadd32", "loadacquire32", "pause", "spinlock32", "storerelease32", "swap32"}
+	percpuOps = []string{"cas64", "cpu", "fence", "fenceheavy", "fetchadd64", "fetchand64", "fetchor64", "loadacquire32", "loadacquire64",
+		"loadacquireuintptr", "pause", "storerelease32", "storerelease64", "storereleaseuintptr", "swap64"}
+)
+
+// kitServiceKinds are the RW lock types that also run the service-shaped
+// workload (tuneservice.go), by their suite kind.
+var kitServiceKinds = map[string]string{"percpu.RWMutex": "percpu", "sync.RWMutex": "rwmutex"}
+
+// kitUint128Mix names the mixed Uint128 workload (a Load, a
+// CompareAndSwap, a Store per iteration) that tune's check re-measures
+// for hal.Uint128.
+func kitUint128Mix(threads int) string { return fmt.Sprintf("Uint128/body=mix/threads=%d", threads) }
+
+// kitUsers returns the kit types among typeOps that run one of ops, and
+// for each the benchmarks tune's check re-measures it on: its kit
+// questions' suite benchmarks, the service-shaped workload for the RW
+// locks, the mixed workload for Uint128, at the kit's goroutine counts.
+func kitUsers(ops []string, typeOps map[string][]string, threads []int) (types []string, benchs map[string][]string) {
+	benchs = map[string][]string{}
+	uses := func(name string) bool {
+		for _, op := range typeOps[name] {
+			if slices.Contains(ops, op) {
+				return true
+			}
+		}
+		return false
+	}
+	add := func(name, bench string) {
+		if !slices.Contains(types, name) {
+			types = append(types, name)
+		}
+		benchs[name] = append(benchs[name], bench)
+	}
+	for _, k := range kitKinds() {
+		css := k.css
+		if css == nil {
+			css = []int{0}
+		}
+		for _, c := range k.candidates {
+			if !uses(c.Name) {
+				continue
+			}
+			for _, cs := range css {
+				for _, t := range threads {
+					add(c.Name, kitBenchName(k, c.Kind, t, cs))
+				}
+			}
+			if kind, ok := kitServiceKinds[c.Name]; ok {
+				for _, p := range servicePeriods {
+					for _, t := range threads {
+						add(c.Name, serviceName(kind, t, p))
+					}
+				}
+			}
+		}
+	}
+	if uses("hal.Uint128") {
+		for _, t := range threads {
+			add("hal.Uint128", kitUint128Mix(t))
+		}
+	}
+	// Types named in typeOps but in no kit question (a test's fake).
+	var rest []string
+	for name := range typeOps {
+		if _, ok := benchs[name]; !ok && uses(name) {
+			rest = append(rest, name)
+		}
+	}
+	slices.Sort(rest)
+	for _, name := range rest {
+		for _, t := range threads {
+			add(name, fmt.Sprintf("Kit/type=%s/threads=%d", strings.ReplaceAll(name, " ", "_"), t))
+		}
+	}
+	return types, benchs
+}
+
+// kitCheckBody returns the body of a benchmark kitUsers named, for a
+// worker of tune's check.
+func kitCheckBody(name string) (func(*testing.B), int, error) {
+	if f, t, ok := serviceBench(name); ok {
+		return f, t, nil
+	}
+	if rest, ok := strings.CutPrefix(name, "Uint128/body=mix/threads="); ok {
+		t, err := strconv.Atoi(rest)
+		if err != nil || t < 1 {
+			return nil, 0, fmt.Errorf("kit benchmark %q: bad goroutine count", name)
+		}
+		g := &tuneGroup{Ops: []string{"cas128", "load128", "store128"}}
+		attachGroupBodies(g)
+		return g.bodies["mix"](t), t, nil
+	}
+	for _, bm := range suite.Select(suite.Options{Threads: kitThreads(), Full: true, Filter: regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$")}) {
+		return bm.F, bm.Threads, nil
+	}
+	return nil, 0, fmt.Errorf("no kit benchmark %q", name)
 }
