@@ -230,7 +230,7 @@ type tuneReport struct {
 	Rechecks     []*checkReport  `json:"rechecks,omitempty"`
 	Withdrawn    string          `json:"withdrawn,omitempty"`
 	WithdrawnWhy []*checkSetting `json:"withdrawn_why,omitempty"`
-	Elapsed   float64      `json:"elapsed_seconds"`
+	Elapsed      float64         `json:"elapsed_seconds"`
 }
 
 // tuneOp is one op: its variants, their measurements and the decision.

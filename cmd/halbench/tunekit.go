@@ -315,37 +315,36 @@ func (kr *kitReport) threads() []int {
 // source and fails when the type runs one this list does not name.
 var kitTypeOps = map[string][]string{
 	"sync.Mutex":   nil,
-	"spin.TAS":     spinOps,
-	"spin.TTAS":    spinOps,
-	"spin.Asm":     spinOps,
-	"spin.Backoff": spinOps,
-	"spin.Ticket":  spinOps,
-	"spin.MCS":     spinOps,
+	"spin.TAS":     spinTASOps,
+	"spin.TTAS":    spinTASOps,
+	"spin.Asm":     spinTASOps,
+	"spin.Backoff": spinTASOps,
+	"spin.Ticket":  {"cas32", "fetchadd32", "loadacquire32", "pause", "storerelease32", "swap32"},
+	"spin.MCS":     {"cas32", "loadacquire32", "pause", "storerelease32"},
 
 	"atomic.Int64":     nil,
 	"counter.FetchAdd": {"cas64", "fetchadd64", "loadacquire64"},
 	"counter.CASLoop":  {"cas64", "loadacquire64"},
-	"counter.Striped":  {"cas64", "fetchadd64", "loadacquire32", "loadacquire64", "storerelease32"},
-	"counter.Adder":    {"cas64", "fetchadd64", "loadacquire32", "loadacquire64", "storerelease32"},
-	"percpu.Counter":   percpuOps,
+	"counter.Striped":  {"cas64", "fetchadd64", "loadacquire64"},
+	"counter.Adder":    {"loadacquire32", "loadacquire64", "storerelease32"},
+	"percpu.Counter":   {"cpu", "fetchadd64", "loadacquire64", "storerelease64"},
 
-	"sync.RWMutex":   nil,
-	"percpu.RWMutex": percpuOps,
+	"sync.RWMutex": nil,
+	// The pair (fenceheavy) sets both FenceLight and FenceHeavy, and
+	// whether the lock biases toward readers at all.
+	"percpu.RWMutex": {"cas64", "cpu", "fence", "fenceheavy", "loadacquire32", "loadacquireuintptr", "pause",
+		"storerelease32", "storerelease64", "storereleaseuintptr"},
 
 	"a mutex-guarded free list": nil,
-	"percpu.Cache":              percpuOps,
+	"percpu.Cache":              {"cpu", "loadacquire32"},
 	"sync.Pool":                 nil,
 
 	"hal.Uint128": {"cas128", "load128", "store128"},
 }
 
-// spinOps and percpuOps are what the spin locks and percpu's types run:
-// each package's types share their waiting and pinning code.
-var (
-	spinOps   = []string{"cas32", "cpu", "fetchadd32", "loadacquire32", "pause", "spinlock32", "storerelease32", "swap32"}
-	percpuOps = []string{"cas64", "cpu", "fence", "fenceheavy", "fetchadd64", "fetchand64", "fetchor64", "loadacquire32", "loadacquire64",
-		"loadacquireuintptr", "pause", "storerelease32", "storerelease64", "storereleaseuintptr", "swap64"}
-)
+// spinTASOps is what the test-and-set family of spin locks runs (hal.CPU
+// where a parked waiter's pin asks it: gohal_nolinkname builds).
+var spinTASOps = []string{"cas32", "cpu", "fetchadd32", "loadacquire32", "pause", "spinlock32", "storerelease32"}
 
 // kitServiceKinds are the RW lock types that also run the service-shaped
 // workload (tuneservice.go), by their suite kind.

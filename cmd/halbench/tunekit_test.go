@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"go/ast"
+	"go/build"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -27,30 +31,47 @@ import (
 
 const modulePath = "github.com/gohal/gohal"
 
-// opScan finds the hal ops that code reaches: every function, method,
-// variable and type reachable from a root within its package, following
-// calls into gohal's other packages (hal, internal/...), and mapping hal's
-// exported functions to their ops. It over-approximates (a method call
-// x.M reaches every method named M of the package, build constraints are
-// ignored): a type's list must cover what it may run.
+// opScan finds the hal ops a kit type's code reaches: it type-checks
+// gohal's packages from source for this build (GOOS, GOARCH, tags) and
+// follows, from every method of the type, each function, method and
+// package variable the code uses, into gohal's other packages (hal,
+// internal/...), mapping what it reaches in hal to ops: an exported
+// function to its op (suite.TableRows' field), FenceLight to fenceheavy,
+// an op's own functions (<op>, <op>U, <op>_<variant>) to the op, and
+// internal/fencelight's byte (read by assembly outside hal) to fenceheavy,
+// and an op named in a string constant to the op where the code also
+// reads hal.Selected (it behaves by that op's choice). Calls through an
+// interface are not followed, nor hal's table of every op (archOps),
+// which code reads to look a choice up.
 type opScan struct {
-	root  string              // the module's directory
-	pkgs  map[string]*scanPkg // by import path
-	ops   map[string]bool     // found
-	seen  map[string]bool     // pkg path + "." + key visited
-	field map[string]string   // hal's exported function → op
+	ctx   build.Context
+	root  string
+	fset  *token.FileSet
+	pkgs  map[string]*scanPkg
+	other types.Importer
+	field map[string]string // hal's exported function → op
+	decls map[types.Object]scanDecl
+	seen  map[types.Object]bool
+	ops   map[string]bool
+	// lits are the string constants the code reached holds, and
+	// selected whether it reached hal.Selected: code that reads an op's
+	// choice by name (percpu: the pair's, hal.CPU's) behaves by it.
+	lits     map[string]bool
+	selected bool
 }
 
-// scanPkg is one parsed package.
 type scanPkg struct {
-	path    string
-	decls   map[string][]ast.Node // key ("F", "T.M", a var, a type) → its declarations
-	methods map[string][]string   // method name → keys "T.M"
-	imports map[*ast.File]map[string]string
-	fileOf  map[ast.Node]*ast.File
+	pkg  *types.Package
+	info *types.Info
 }
 
-func newOpScan(t *testing.T) *opScan {
+// scanDecl is where an object is declared and the info to read it.
+type scanDecl struct {
+	node ast.Node
+	info *types.Info
+}
+
+func newOpScan(t *testing.T, tags ...string) *opScan {
 	t.Helper()
 	dir, err := filepath.Abs("../..")
 	if err != nil {
@@ -59,151 +80,174 @@ func newOpScan(t *testing.T) *opScan {
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 		t.Skipf("no module source at %s: %v", dir, err)
 	}
-	s := &opScan{root: dir, pkgs: map[string]*scanPkg{}, ops: map[string]bool{}, seen: map[string]bool{}, field: map[string]string{}}
+	fset := token.NewFileSet()
+	ctx := build.Default
+	ctx.BuildTags = append(slices.Clone(ctx.BuildTags), tags...)
+	src := importer.ForCompiler(fset, "source", nil)
+	s := &opScan{ctx: ctx, root: dir, fset: fset, pkgs: map[string]*scanPkg{},
+		other: src, field: map[string]string{},
+		decls: map[types.Object]scanDecl{}, seen: map[types.Object]bool{}, ops: map[string]bool{}, lits: map[string]bool{}}
 	for op, row := range suite.TableRows {
 		s.field[row.Field] = op
 	}
-	// FenceLight is the pair's other side: it runs what the fenceheavy
-	// choice sets.
 	s.field["FenceLight"] = "fenceheavy"
 	return s
 }
 
-func (s *opScan) pkg(t *testing.T, path string) *scanPkg {
+// Import makes opScan the importer of the packages it type-checks.
+func (s *opScan) Import(path string) (*types.Package, error) {
+	switch {
+	case path == modulePath || strings.HasPrefix(path, modulePath+"/"):
+		p, err := s.load(path)
+		if err != nil {
+			return nil, err
+		}
+		return p.pkg, nil
+	}
+	// One importer for the rest, so that a package the standard library
+	// and x/sys both import is one package.
+	return s.other.Import(path)
+}
+
+// load type-checks a package of the module, the files this build takes.
+func (s *opScan) load(path string) (*scanPkg, error) {
 	if p, ok := s.pkgs[path]; ok {
-		return p
+		return p, nil
 	}
 	dir := filepath.Join(s.root, strings.TrimPrefix(strings.TrimPrefix(path, modulePath), "/"))
-	fset := token.NewFileSet()
-	ents, err := os.ReadDir(dir)
+	bp, err := s.ctx.ImportDir(dir, 0)
 	if err != nil {
-		t.Fatalf("package %s: %v", path, err)
+		return nil, err
 	}
-	p := &scanPkg{path: path, decls: map[string][]ast.Node{}, methods: map[string][]string{}, imports: map[*ast.File]map[string]string{}, fileOf: map[ast.Node]*ast.File{}}
-	for _, e := range ents {
-		n := e.Name()
-		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+	var files []*ast.File
+	for _, n := range bp.GoFiles {
+		f, err := parser.ParseFile(s.fset, filepath.Join(dir, n), nil, 0)
 		if err != nil {
-			t.Fatalf("%s: %v", n, err)
+			return nil, err
 		}
-		imps := map[string]string{}
-		for _, im := range f.Imports {
-			ip, _ := strconv.Unquote(im.Path.Value)
-			name := ip[strings.LastIndex(ip, "/")+1:]
-			if im.Name != nil {
-				name = im.Name.Name
-			}
-			imps[name] = ip
-		}
-		p.imports[f] = imps
-		add := func(key string, n ast.Node) {
-			p.decls[key] = append(p.decls[key], n)
-			p.fileOf[n] = f
-		}
+		files = append(files, f)
+	}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	conf := types.Config{Importer: s}
+	pkg, err := conf.Check(path, s.fset, files, info)
+	if err != nil {
+		return nil, fmt.Errorf("type-checking %s: %v", path, err)
+	}
+	for _, f := range files {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
-				if d.Recv == nil || len(d.Recv.List) == 0 {
-					add(d.Name.Name, d)
-					continue
+				if o := info.Defs[d.Name]; o != nil {
+					s.decls[o] = scanDecl{d, info}
 				}
-				key := recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-				add(key, d)
-				p.methods[d.Name.Name] = append(p.methods[d.Name.Name], key)
 			case *ast.GenDecl:
 				for _, sp := range d.Specs {
-					switch sp := sp.(type) {
-					case *ast.TypeSpec:
-						add(sp.Name.Name, sp)
-					case *ast.ValueSpec:
-						for _, id := range sp.Names {
-							add(id.Name, sp)
+					if vs, ok := sp.(*ast.ValueSpec); ok {
+						for _, id := range vs.Names {
+							if o := info.Defs[id]; o != nil {
+								s.decls[o] = scanDecl{vs, info}
+							}
 						}
 					}
 				}
 			}
 		}
 	}
+	p := &scanPkg{pkg, info}
 	s.pkgs[path] = p
-	return p
+	return p, nil
 }
 
-// recvName is T for receivers T, *T, T[P] and *T[P].
-func recvName(e ast.Expr) string {
-	for {
-		switch x := e.(type) {
-		case *ast.StarExpr:
-			e = x.X
-		case *ast.IndexExpr:
-			e = x.X
-		case *ast.IndexListExpr:
-			e = x.X
-		case *ast.ParenExpr:
-			e = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
+// visit records the ops obj maps to and scans what its declaration uses.
+func (s *opScan) visit(obj types.Object) {
+	if f, ok := obj.(*types.Func); ok {
+		obj = f.Origin()
 	}
-}
-
-// visit scans key of package path and what it reaches.
-func (s *opScan) visit(t *testing.T, path, key string) {
-	if s.seen[path+"."+key] {
+	if s.seen[obj] || obj.Pkg() == nil {
 		return
 	}
-	s.seen[path+"."+key] = true
+	s.seen[obj] = true
+	path := obj.Pkg().Path()
 	if path == modulePath+"/internal/fencelight" {
-		// The byte hal.FenceLight tests, read by gohal's assembly
-		// outside hal: the light side of the pair.
 		s.ops["fenceheavy"] = true
-		return
 	}
-	p := s.pkg(t, path)
+	if path == modulePath+"/hal" && obj.Name() == "Selected" {
+		s.selected = true
+	}
 	if path == modulePath+"/hal" {
-		if op, ok := s.field[key]; ok {
+		name := obj.Name()
+		if op, ok := s.field[name]; ok {
 			s.ops[op] = true
 		}
-	}
-	for _, n := range p.decls[key] {
-		if _, isType := n.(*ast.TypeSpec); isType {
-			// A type reaches its fields' types and its methods.
-			for k := range p.decls {
-				if strings.HasPrefix(k, key+".") {
-					s.visit(t, path, k)
-				}
+		for _, op := range slices.Collect(maps.Values(s.field)) {
+			if name == op || name == op+"U" || strings.HasPrefix(name, op+"_") {
+				s.ops[op] = true
 			}
 		}
-		s.walk(t, p, p.fileOf[n], n)
 	}
-}
-
-func (s *opScan) walk(t *testing.T, p *scanPkg, f *ast.File, n ast.Node) {
-	ast.Inspect(n, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.SelectorExpr:
-			if id, ok := x.X.(*ast.Ident); ok {
-				if ip, ok := p.imports[f][id.Name]; ok {
-					if strings.HasPrefix(ip, modulePath+"/") {
-						s.visit(t, ip, x.Sel.Name)
-					}
-					return false
-				}
+	if path == modulePath+"/hal" && obj.Name() == "archOps" {
+		// hal's table of every op's rows, which code reaches to read
+		// a choice (findOp), not to run the rows.
+		return
+	}
+	d, ok := s.decls[obj]
+	if !ok {
+		return
+	}
+	ast.Inspect(d.node, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if v, err := strconv.Unquote(lit.Value); err == nil {
+				s.lits[v] = true
 			}
-			for _, k := range p.methods[x.Sel.Name] {
-				s.visit(t, p.path, k)
-			}
-		case *ast.Ident:
-			if _, ok := p.decls[x.Name]; ok {
-				s.visit(t, p.path, x.Name)
+		}
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		o := d.info.Uses[id]
+		switch o := o.(type) {
+		case *types.Func:
+			s.visit(o)
+		case *types.Var, *types.Const:
+			if o.Pkg() != nil && o.Parent() == o.Pkg().Scope() {
+				s.visit(o)
 			}
 		}
 		return true
 	})
+}
+
+// derivedOps returns the ops the source of kit type name reaches.
+func derivedOps(t *testing.T, s *opScan, name string) []string {
+	t.Helper()
+	path, typ := kitTypeSource(name)
+	if path == "" {
+		return nil
+	}
+	p, err := s.load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn, ok := p.pkg.Scope().Lookup(typ).(*types.TypeName)
+	if !ok {
+		t.Fatalf("%s: no type %s in %s", name, typ, path)
+	}
+	clear(s.ops)
+	clear(s.seen)
+	clear(s.lits)
+	s.selected = false
+	ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+	for i := range ms.Len() {
+		s.visit(ms.At(i).Obj())
+	}
+	if s.selected {
+		for _, op := range s.field {
+			if s.lits[op] {
+				s.ops[op] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(s.ops))
 }
 
 // kitTypeSource names where each kit type of kitTypeOps lives: its
@@ -220,26 +264,6 @@ func kitTypeSource(name string) (path, typ string) {
 	return "", ""
 }
 
-// derivedOps returns the ops the source of kit type name reaches.
-func derivedOps(t *testing.T, name string) []string {
-	t.Helper()
-	path, typ := kitTypeSource(name)
-	if path == "" {
-		return nil
-	}
-	s := newOpScan(t)
-	if _, ok := s.pkg(t, path).decls[typ]; !ok {
-		t.Fatalf("%s: no type %s in %s", name, typ, path)
-	}
-	s.visit(t, path, typ)
-	var out []string
-	for op := range s.ops {
-		out = append(out, op)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestKitTypeOpsCoverSource: every kit type tune's advice covers lists,
 // in kitTypeOps, every hal op its source reaches (by opScan), and every
 // candidate of the kit questions has an entry, so a GOHAL line that
@@ -252,14 +276,21 @@ func TestKitTypeOpsCoverSource(t *testing.T) {
 			}
 		}
 	}
-	for name, listed := range kitTypeOps {
-		got := derivedOps(t, name)
-		t.Logf("%s: source reaches %v", name, got)
-		for _, op := range got {
-			if !slices.Contains(listed, op) {
-				t.Errorf("%s runs op %s (found in its source), which kitTypeOps does not list for it: %v", name, op, listed)
+	// This build, and the fallback build where pins ask hal.CPU.
+	for _, tags := range [][]string{nil, {"gohal_nolinkname"}} {
+		s := newOpScan(t, tags...)
+		for _, name := range slices.Sorted(maps.Keys(kitTypeOps)) {
+			listed := kitTypeOps[name]
+			got := derivedOps(t, s, name)
+			t.Logf("tags %v: %s: source reaches %v", tags, name, got)
+			for _, op := range got {
+				if !slices.Contains(listed, op) {
+					t.Errorf("tags %v: %s runs op %s (found in its source), which kitTypeOps does not list for it: %v", tags, name, op, listed)
+				}
 			}
 		}
+	}
+	for name, listed := range kitTypeOps {
 		if path, _ := kitTypeSource(name); path == "" && len(listed) > 0 {
 			t.Errorf("%s is not gohal's, yet lists ops %v", name, listed)
 		}
