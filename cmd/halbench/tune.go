@@ -36,7 +36,10 @@ interval of the ratio). Ops that run all hardware variants or all portable
 ones (the 128-bit ops: a portable one takes the others to the striped locks)
 are judged as one group: "all hardware" against "all portable" on a mix of
 their ops and on each op alone; portable only if the mix gains and no op is
-significantly slower. The last line is a GOHAL value to paste; it is empty
+significantly slower. The asymmetric fence pair (op fenceheavy) is judged
+as a pair, on the workload it exists for: FenceLight between a store and a
+load in every goroutine, FenceHeavy every 1ms on one more; never
+FenceHeavy alone. The last line is a GOHAL value to paste; it is empty
 when nothing should change.
 
 Then the kit: which lock (sync.Mutex and the spin locks, around an empty and
@@ -61,12 +64,16 @@ Flags:
                   iterations per sample, as go test
   -quick          few short samples, for CI: a smoke test, not advice
   -kit=false      skip the kit questions (locks, counters, caches)
-  -check LINE     do not tune: apply the GOHAL line LINE in a new process and
-                  re-measure every op whose choice it changes (directly or
-                  by taking it along) against a process without GOHAL;
-                  exit 1 if one is significantly slower. tune runs this
-                  check on its own line (unless -quick) and withdraws a
-                  line that makes an op slower.
+  -check LINE     do not tune: apply the GOHAL line LINE in new processes
+                  and re-measure every op whose choice it changes (directly
+                  or by taking it along) and every kit type whose code runs
+                  one (the RW lock for fenceheavy, also with a writer every
+                  1ms and 10ms; locks, counters, caches, Uint128 for
+                  theirs) against processes without GOHAL; exit 1 if one
+                  is significantly slower. tune runs this check on its own
+                  line (unless -quick), withdraws each setting that changes
+                  an op a slower one runs, saying why with the figures,
+                  re-checks the rest, and prints only what survived.
   -json           print every sample, interval and decision as JSON
 `
 
