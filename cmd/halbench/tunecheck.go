@@ -415,9 +415,13 @@ func writeCheckText(b *strings.Builder, c *checkReport) {
 		fmt.Fprintf(b, ";\n  the kit types that run them, re-measured: %s", strings.Join(c.KitTypes, ", "))
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(b, "  %-44s %9s %9s  %s\n", "op or kit type (benchmark)", "before", "after", "after/before")
+	w := len("op or kit type (benchmark)")
 	for _, r := range c.Results {
-		fmt.Fprintf(b, "  %-44s %9s %9s  %s\n", r.label(), num(float64(r.Before.Median)), num(float64(r.After.Median)), ratioCell(*r.Ratio))
+		w = max(w, len(r.label()))
+	}
+	fmt.Fprintf(b, "  %-*s %9s %9s  %s\n", w, "op or kit type (benchmark)", "before", "after", "after/before")
+	for _, r := range c.Results {
+		fmt.Fprintf(b, "  %-*s %9s %9s  %s\n", w, r.label(), num(float64(r.Before.Median)), num(float64(r.After.Median)), ratioCell(*r.Ratio))
 	}
 	if len(c.Harm) > 0 {
 		fmt.Fprintf(b, "  → harmful: %s significantly slower under the line\n", strings.Join(c.Harm, ", "))
@@ -439,6 +443,9 @@ func runCheckCmd(cfg *tuneConfig, stdout, stderr io.Writer) int {
 	} else {
 		var b strings.Builder
 		writeCheckText(&b, c)
+		for _, w := range c.Withdraw {
+			fmt.Fprintf(&b, "  → tune would withdraw %s: %s\n", w.Setting, w.Why)
+		}
 		_, err = io.WriteString(stdout, strings.TrimPrefix(b.String(), "\n"))
 	}
 	if err != nil {
