@@ -474,3 +474,25 @@ func TestKitUsers(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneFencePairTimedAsPair: where both of fenceheavy's variants run,
+// tune times each on the pair's workload (FenceLight hot in every
+// goroutine, FenceHeavy at a stated rate), never FenceHeavy alone; and
+// the check's worker times the op the same way.
+func TestTuneFencePairTimedAsPair(t *testing.T) {
+	for _, o := range discoverOps([]int{1, 2}) {
+		if o.Op != fencePairOp {
+			continue
+		}
+		if !strings.Contains(o.Body, "hal.FenceLight between a store and a load in each goroutine") || !strings.Contains(o.Body, "FenceHeavy every "+fencePairPeriod.String()) {
+			t.Errorf("fenceheavy timed as: %s", o.Body)
+		}
+		for _, v := range o.Variants {
+			if v.Error == "" && o.loops[v.Name] == nil {
+				t.Errorf("fenceheavy/%s: no body", v.Name)
+			}
+		}
+		return
+	}
+	t.Skip("fenceheavy has fewer than two runnable variants here (membarrier refused, or a portable build)")
+}
