@@ -275,11 +275,10 @@ func kitTypeSource(name string) (path, typ string) {
 // candidate of the kit questions has an entry, so a GOHAL line that
 // changes an op re-measures every kit type that runs it.
 func TestKitTypeOpsCoverSource(t *testing.T) {
-	for _, k := range kitKinds() {
-		for _, c := range k.candidates {
-			if _, ok := kitTypeOps[c.Name]; !ok {
-				t.Errorf("kit candidate %s has no entry in kitTypeOps", c.Name)
-			}
+	types, _ := kitTypeBenchs(kitThreads())
+	for _, name := range types {
+		if _, ok := kitTypeOps[name]; !ok {
+			t.Errorf("kit candidate %s has no entry in kitTypeOps", name)
 		}
 	}
 	// This build, and the fallback build where pins ask hal.CPU.
