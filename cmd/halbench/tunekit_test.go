@@ -281,11 +281,16 @@ func TestKitTypeOpsCoverSource(t *testing.T) {
 			t.Errorf("kit candidate %s has no entry in kitTypeOps", name)
 		}
 	}
-	// This build, and the fallback build where pins ask hal.CPU.
-	for _, tags := range [][]string{nil, {"gohal_nolinkname"}} {
+	// The default build, whose pins hold the P, and the fallback build,
+	// whose pins ask hal.CPU.
+	for _, build := range []struct {
+		tags   []string
+		pinned bool
+	}{{nil, true}, {[]string{"gohal_nolinkname"}, false}} {
+		tags, lists := build.tags, kitTypeOpsFor(build.pinned)
 		s := newOpScan(t, tags...)
-		for _, name := range slices.Sorted(maps.Keys(kitTypeOps)) {
-			listed := kitTypeOps[name]
+		for _, name := range slices.Sorted(maps.Keys(lists)) {
+			listed := lists[name]
 			got := derivedOps(t, s, name)
 			t.Logf("tags %v: %s: source reaches %v", tags, name, got)
 			for _, op := range got {

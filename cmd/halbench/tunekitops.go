@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gohal/gohal/internal/pin"
 	"github.com/gohal/gohal/lab/suite"
 )
 
@@ -15,42 +16,52 @@ import (
 // re-measures them on (tunecheck.go).
 
 // kitTypeOps names, for every type the kit questions and tune's check
-// compare, the hal ops its code runs: the one list that says which kit
-// types a GOHAL line can slow down. A type of the standard library runs
-// none. TestKitTypeOpsCoverSource derives each gohal type's ops from its
-// source and fails when the type runs one this list does not name.
-var kitTypeOps = map[string][]string{
-	"sync.Mutex":   nil,
-	"spin.TAS":     spinTASOps,
-	"spin.TTAS":    spinTASOps,
-	"spin.Asm":     spinTASOps,
-	"spin.Backoff": spinTASOps,
-	"spin.Ticket":  {"cas32", "fetchadd32", "loadacquire32", "pause", "storerelease32", "swap32"},
-	"spin.MCS":     {"cas32", "loadacquire32", "pause", "storerelease32"},
+// compare, the hal ops its code runs in this build: the one list that
+// says which kit types a GOHAL line can slow down. A type of the standard
+// library runs none. TestKitTypeOpsCoverSource derives each gohal type's
+// ops from its source, for this build and the fallback build, and fails
+// when the type runs one its list does not name.
+var kitTypeOps = kitTypeOpsFor(pin.Pinned)
 
-	"atomic.Int64":     nil,
-	"counter.FetchAdd": {"cas64", "fetchadd64", "loadacquire64"},
-	"counter.CASLoop":  {"cas64", "loadacquire64"},
-	"counter.Striped":  {"cas64", "fetchadd64", "loadacquire64"},
-	"counter.Adder":    {"loadacquire32", "loadacquire64", "storerelease32"},
-	"percpu.Counter":   {"cpu", "fetchadd64", "loadacquire64", "storerelease64"},
+// kitTypeOpsFor is kitTypeOps for a build whose pins hold the P (pinned)
+// or ask hal.CPU (the fallback build: gohal_nolinkname, purego), which a
+// spin lock's parked waiter then runs.
+func kitTypeOpsFor(pinned bool) map[string][]string {
+	tas := []string{"cas32", "fetchadd32", "loadacquire32", "pause", "spinlock32", "storerelease32"}
+	if !pinned {
+		tas = append(tas, "cpu")
+	}
+	return map[string][]string{
+		"sync.Mutex":   nil,
+		"spin.TAS":     tas,
+		"spin.TTAS":    tas,
+		"spin.Asm":     tas,
+		"spin.Backoff": tas,
+		"spin.Ticket":  {"cas32", "fetchadd32", "loadacquire32", "pause", "storerelease32", "swap32"},
+		"spin.MCS":     {"cas32", "loadacquire32", "pause", "storerelease32"},
 
-	"sync.RWMutex": nil,
-	// The pair (fenceheavy) sets both FenceLight and FenceHeavy, and
-	// whether the lock biases toward readers at all.
-	"percpu.RWMutex": {"cas64", "cpu", "fence", "fenceheavy", "loadacquire32", "loadacquireuintptr", "pause",
-		"storerelease32", "storerelease64", "storereleaseuintptr"},
+		"atomic.Int64":     nil,
+		"counter.FetchAdd": {"cas64", "fetchadd64", "loadacquire64"},
+		"counter.CASLoop":  {"cas64", "loadacquire64"},
+		"counter.Striped":  {"cas64", "fetchadd64", "loadacquire64"},
+		"counter.Adder":    {"loadacquire32", "loadacquire64", "storerelease32"},
+		// percpu's types read hal.CPU's choice in every build (whether a
+		// slot is worth finding).
+		"percpu.Counter": {"cpu", "fetchadd64", "loadacquire64", "storerelease64"},
 
-	"a mutex-guarded free list": nil,
-	"percpu.Cache":              {"cpu", "loadacquire32"},
-	"sync.Pool":                 nil,
+		"sync.RWMutex": nil,
+		// The pair (fenceheavy) sets both FenceLight and FenceHeavy, and
+		// whether the lock biases toward readers at all.
+		"percpu.RWMutex": {"cas64", "cpu", "fence", "fenceheavy", "loadacquire32", "loadacquireuintptr", "pause",
+			"storerelease32", "storerelease64", "storereleaseuintptr"},
 
-	"hal.Uint128": {"cas128", "load128", "store128"},
+		"a mutex-guarded free list": nil,
+		"percpu.Cache":              {"cpu", "loadacquire32"},
+		"sync.Pool":                 nil,
+
+		"hal.Uint128": {"cas128", "load128", "store128"},
+	}
 }
-
-// spinTASOps is what the test-and-set family of spin locks runs (hal.CPU
-// where a parked waiter's pin asks it: gohal_nolinkname builds).
-var spinTASOps = []string{"cas32", "cpu", "fetchadd32", "loadacquire32", "pause", "spinlock32", "storerelease32"}
 
 // kitServiceKinds are the RW lock types that also run the service-shaped
 // workload (tuneservice.go), by their suite kind.
