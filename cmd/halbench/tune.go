@@ -36,7 +36,10 @@ interval of the ratio). Ops that run all hardware variants or all portable
 ones (the 128-bit ops: a portable one takes the others to the striped locks)
 are judged as one group: "all hardware" against "all portable" on a mix of
 their ops and on each op alone; portable only if the mix gains and no op is
-significantly slower. The last line is a GOHAL value to paste; it is empty
+significantly slower. The asymmetric fence pair (op fenceheavy) is judged
+as a pair, on the workload it exists for: FenceLight between a store and a
+load in every goroutine, FenceHeavy every 1ms on one more; never
+FenceHeavy alone. The last line is a GOHAL value to paste; it is empty
 when nothing should change.
 
 Then the kit: which lock (sync.Mutex and the spin locks, around an empty and
@@ -61,12 +64,16 @@ Flags:
                   iterations per sample, as go test
   -quick          few short samples, for CI: a smoke test, not advice
   -kit=false      skip the kit questions (locks, counters, caches)
-  -check LINE     do not tune: apply the GOHAL line LINE in a new process and
-                  re-measure every op whose choice it changes (directly or
-                  by taking it along) against a process without GOHAL;
-                  exit 1 if one is significantly slower. tune runs this
-                  check on its own line (unless -quick) and withdraws a
-                  line that makes an op slower.
+  -check LINE     do not tune: apply the GOHAL line LINE in new processes
+                  and re-measure every op whose choice it changes (directly
+                  or by taking it along) and every kit type whose code runs
+                  one (the RW lock for fenceheavy, also with a writer every
+                  1ms and 10ms; locks, counters, caches, Uint128 for
+                  theirs) against processes without GOHAL; exit 1 if one
+                  is significantly slower. tune runs this check on its own
+                  line (unless -quick), withdraws each setting that changes
+                  an op a slower one runs, saying why with the figures,
+                  re-checks the rest, and prints only what survived.
   -json           print every sample, interval and decision as JSON
 `
 
@@ -86,6 +93,7 @@ type tuneConfig struct {
 	check       string // -check LINE
 	checkSet    bool
 	worker      string // the hidden -worker OPS of -check's processes
+	workerKit   string // the hidden -kitbench NAMES of -check's processes
 	samples     int    // -worker's samples per op
 }
 
@@ -110,6 +118,7 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	kit := fs.Bool("kit", true, "")
 	check := fs.String("check", "", "")
 	worker := fs.String("worker", "", "")
+	workerKit := fs.String("kitbench", "", "")
 	samples := fs.Int("samples", 1, "")
 	if err := fs.Parse(args); err != nil {
 		return nil, flagError(fs, err)
@@ -120,7 +129,7 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, kit: *kit, count: 20, sampleTime: 20 * time.Millisecond,
-		check: *check, checkSet: set["check"], worker: *worker, samples: *samples}
+		check: *check, checkSet: set["check"], worker: *worker, workerKit: *workerKit, samples: *samples}
 	if *samples < 1 {
 		return nil, &usageError{fmt.Sprintf("-samples %d: must be positive", *samples)}
 	}
@@ -219,12 +228,16 @@ type tuneReport struct {
 	// Kit is the advice on the kit's types for this machine, one report
 	// per kind (lock, counter, cache); empty with -kit=false.
 	Kit []*kitReport `json:"kit"`
-	// Check is the re-measurement of the line applied in a new process
-	// (not with -quick); Withdrawn the line it found harmful, which GOHAL
-	// then replaces with "".
-	Check     *checkReport `json:"check,omitempty"`
-	Withdrawn string       `json:"withdrawn,omitempty"`
-	Elapsed   float64      `json:"elapsed_seconds"`
+	// Check is the re-measurement of the line applied in new processes
+	// (not with -quick), and Rechecks those of what was left of it after
+	// each withdrawal. Withdrawn are the settings withdrawn (op=variant,
+	// comma-separated), WithdrawnWhy each with why and its figures; GOHAL
+	// keeps only the settings that survived.
+	Check        *checkReport    `json:"check,omitempty"`
+	Rechecks     []*checkReport  `json:"rechecks,omitempty"`
+	Withdrawn    string          `json:"withdrawn,omitempty"`
+	WithdrawnWhy []*checkSetting `json:"withdrawn_why,omitempty"`
+	Elapsed      float64         `json:"elapsed_seconds"`
 }
 
 // tuneOp is one op: its variants, their measurements and the decision.
@@ -383,12 +396,30 @@ func discoverAll(threads []int) (ops []*tuneOp, groups []*tuneGroup, notTuned []
 	return out, groups, notTuned
 }
 
-// attachBodies finds what to time for each variant of o: the suite's
+// fencePairOp is the asymmetric fence pair's op: FenceHeavy, whose
+// choice also sets what FenceLight runs.
+const fencePairOp = "fenceheavy"
+
+// attachBodies finds what to time for each variant of o: the pair's
+// workload for the asymmetric fence pair (fencePairBody), else the suite's
 // contended body of hal's exported function when it has one for o, else
 // the func value of o's row in haltool.Table(), called in the loop gen wrote
 // for its signature (suite.TableRows) on one shared word.
 func attachBodies(o *tuneOp, threads []int) {
 	o.loops = map[string]func(int) func(*testing.B){}
+	if o.Op == fencePairOp {
+		// The pair is judged as a pair, on the workload it exists for:
+		// FenceHeavy alone is a locked instruction under portable and a
+		// system call under membarrier, and says nothing of FenceLight,
+		// which runs in every reader.
+		o.Body = fmt.Sprintf("the pair on its workload: hal.FenceLight between a store and a load in each goroutine, hal.FenceHeavy every %s on one more (ns per FenceLight operation, wall time)", fencePairPeriod)
+		for _, v := range o.Variants {
+			if v.Error == "" {
+				o.loops[v.Name] = func(t int) func(*testing.B) { return fencePairBody(t, fencePairPeriod) }
+			}
+		}
+		return
+	}
 	var names []string
 	for _, t := range threads {
 		names = append(names, regexp.QuoteMeta(suite.ContendedName(o.Op, suite.ModeAPI, t)))
@@ -869,15 +900,52 @@ func measureTune(cfg *tuneConfig, stderr io.Writer) *tuneReport {
 	if terminal {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
-	if rep.GOHAL != "" && !cfg.quick {
-		rep.Check = checkLine(cfg, rep.GOHAL)
-		if len(rep.Check.Harm) > 0 {
-			rep.Withdrawn, rep.GOHAL = rep.GOHAL, ""
-		}
+	if !cfg.quick {
+		applyCheck(rep, func(line string) *checkReport { return checkLine(cfg, line) })
 	}
 	rep.Elapsed = time.Since(start).Seconds()
 	rep.NotTuned = notTuned
 	return rep
+}
+
+// applyCheck checks rep.GOHAL with check, withdraws the settings the
+// check blames, and checks what is left again, until a line passes or
+// nothing is left: the line printed holds only settings that survived a
+// check of that very line.
+func applyCheck(rep *tuneReport, check func(line string) *checkReport) {
+	var withdrawn []string
+	for line := rep.GOHAL; line != ""; {
+		c := check(line)
+		if rep.Check == nil {
+			rep.Check = c
+		} else {
+			rep.Rechecks = append(rep.Rechecks, c)
+		}
+		if len(c.Withdraw) == 0 {
+			break
+		}
+		var keep []string
+		for _, p := range strings.Split(line, ",") {
+			if i := slices.IndexFunc(c.Withdraw, func(w *checkSetting) bool { return w.Setting == p }); i >= 0 {
+				withdrawn = append(withdrawn, p)
+				rep.WithdrawnWhy = append(rep.WithdrawnWhy, c.Withdraw[i])
+			} else {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) == len(strings.Split(line, ",")) {
+			// Blame that names no setting of the line: withdraw all
+			// rather than print a line that made something slower.
+			for _, p := range keep {
+				withdrawn = append(withdrawn, p)
+				rep.WithdrawnWhy = append(rep.WithdrawnWhy, &checkSetting{Setting: p, Why: "the line made something slower: " + strings.Join(c.Harm, ", ")})
+			}
+			keep = nil
+		}
+		line = strings.Join(keep, ",")
+		rep.GOHAL = line
+	}
+	rep.Withdrawn = strings.Join(withdrawn, ",")
 }
 
 // tuneWith measures ops with m, decides, and returns the report.
@@ -972,9 +1040,17 @@ func writeTuneText(w io.Writer, r *tuneReport) error {
 	if r.Check != nil {
 		writeCheckText(&b, r.Check)
 	}
+	for _, c := range r.Rechecks {
+		writeCheckText(&b, c)
+	}
 	b.WriteString("\n")
-	if r.Withdrawn != "" {
-		fmt.Fprintf(&b, "The line %q made an op slower when applied: withdrawn. The line to paste is empty:\n", r.Withdrawn)
+	for _, w := range r.WithdrawnWhy {
+		fmt.Fprintf(&b, "Withdrawn: %s: %s.\n", w.Setting, w.Why)
+	}
+	if r.Withdrawn != "" && r.GOHAL == "" {
+		b.WriteString("No setting survived the check: the feature choices stand. The line to paste is empty:\n")
+	} else if r.Withdrawn != "" {
+		b.WriteString("Paste this, what survived the check, into the environment of the program (it overrides the feature choice at init):\n")
 	} else if r.GOHAL == "" {
 		b.WriteString("Nothing to change: the feature choices stand. The line to paste is empty:\n")
 	} else if r.GOHAL != "" {

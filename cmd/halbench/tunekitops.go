@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gohal/gohal/internal/pin"
+	"github.com/gohal/gohal/lab/suite"
+)
+
+// Which kit types a GOHAL line can slow down, and what tune's check
+// re-measures them on (tunecheck.go).
+
+// kitTypeOps names, for every type the kit questions and tune's check
+// compare, the hal ops its code runs in this build: the one list that
+// says which kit types a GOHAL line can slow down. A type of the standard
+// library runs none. TestKitTypeOpsCoverSource derives each gohal type's
+// ops from its source, for this build and the fallback build, and fails
+// when the type runs one its list does not name.
+var kitTypeOps = kitTypeOpsFor(pin.Pinned)
+
+// kitTypeOpsFor is kitTypeOps for a build whose pins hold the P (pinned)
+// or ask hal.CPU (the fallback build: gohal_nolinkname, purego), which a
+// spin lock's parked waiter then runs.
+func kitTypeOpsFor(pinned bool) map[string][]string {
+	tas := []string{"cas32", "fetchadd32", "loadacquire32", "pause", "spinlock32", "storerelease32"}
+	if !pinned {
+		tas = append(tas, "cpu")
+	}
+	return map[string][]string{
+		"sync.Mutex":   nil,
+		"spin.TAS":     tas,
+		"spin.TTAS":    tas,
+		"spin.Asm":     tas,
+		"spin.Backoff": tas,
+		"spin.Ticket":  {"cas32", "fetchadd32", "loadacquire32", "pause", "storerelease32", "swap32"},
+		"spin.MCS":     {"cas32", "loadacquire32", "pause", "storerelease32"},
+
+		"atomic.Int64":     nil,
+		"counter.FetchAdd": {"cas64", "fetchadd64", "loadacquire64"},
+		"counter.CASLoop":  {"cas64", "loadacquire64"},
+		"counter.Striped":  {"cas64", "fetchadd64", "loadacquire64"},
+		"counter.Adder":    {"loadacquire32", "loadacquire64", "storerelease32"},
+		// percpu's types read hal.CPU's choice in every build (whether a
+		// slot is worth finding).
+		"percpu.Counter": {"cpu", "fetchadd64", "loadacquire64", "storerelease64"},
+
+		"sync.RWMutex": nil,
+		// The pair (fenceheavy) sets both FenceLight and FenceHeavy, and
+		// whether the lock biases toward readers at all.
+		"percpu.RWMutex": {"cas64", "cpu", "fence", "fenceheavy", "loadacquire32", "loadacquireuintptr", "pause",
+			"storerelease32", "storerelease64", "storereleaseuintptr"},
+
+		"a mutex-guarded free list": nil,
+		"percpu.Cache":              {"cpu", "loadacquire32"},
+		"sync.Pool":                 nil,
+
+		"hal.Uint128": {"cas128", "load128", "store128"},
+	}
+}
+
+// kitServiceKinds are the RW lock types that also run the service-shaped
+// workload (tuneservice.go), by their suite kind.
+var kitServiceKinds = map[string]string{"percpu.RWMutex": "percpu", "sync.RWMutex": "rwmutex"}
+
+// kitUint128Mix names the mixed Uint128 workload (a Load, a
+// CompareAndSwap, a Store per iteration) that tune's check re-measures
+// for hal.Uint128.
+func kitUint128Mix(threads int) string { return fmt.Sprintf("Uint128/body=mix/threads=%d", threads) }
+
+// kitTypeBenchs returns, in order, every type of the kit questions (the
+// candidates of kitKinds) with the benchmarks it is timed on there at
+// threads, and for the RW locks the service-shaped ones: what tune's check
+// re-measures a kit type on. It is the one place that reads the kit
+// questions' layout.
+func kitTypeBenchs(threads []int) (types []string, benchs map[string][]string) {
+	benchs = map[string][]string{}
+	add := func(name, bench string) {
+		if !slices.Contains(types, name) {
+			types = append(types, name)
+		}
+		benchs[name] = append(benchs[name], bench)
+	}
+	for _, k := range kitKinds() {
+		css := k.css
+		if css == nil {
+			css = []int{0}
+		}
+		for _, c := range k.candidates {
+			for _, cs := range css {
+				for _, t := range threads {
+					add(c.Name, kitBenchName(k, c.Kind, t, cs))
+				}
+			}
+			if kind, ok := kitServiceKinds[c.Name]; ok {
+				for _, p := range servicePeriods {
+					for _, t := range threads {
+						add(c.Name, serviceName(kind, t, p))
+					}
+				}
+			}
+		}
+	}
+	return types, benchs
+}
+
+// kitUsers returns the kit types among typeOps that run one of ops, and
+// for each the benchmarks tune's check re-measures it on: its kit
+// questions' benchmarks (kitTypeBenchs), the mixed workload for Uint128,
+// at the goroutine counts threads.
+func kitUsers(ops []string, typeOps map[string][]string, threads []int) (types []string, benchs map[string][]string) {
+	benchs = map[string][]string{}
+	uses := func(name string) bool {
+		for _, op := range typeOps[name] {
+			if slices.Contains(ops, op) {
+				return true
+			}
+		}
+		return false
+	}
+	add := func(name, bench string) {
+		if !slices.Contains(types, name) {
+			types = append(types, name)
+		}
+		benchs[name] = append(benchs[name], bench)
+	}
+	kitTypes, kitBenchs := kitTypeBenchs(threads)
+	for _, name := range kitTypes {
+		if uses(name) {
+			for _, b := range kitBenchs[name] {
+				add(name, b)
+			}
+		}
+	}
+	if uses("hal.Uint128") {
+		for _, t := range threads {
+			add("hal.Uint128", kitUint128Mix(t))
+		}
+	}
+	// Types named in typeOps but in no kit question (a test's fake).
+	var rest []string
+	for name := range typeOps {
+		if _, ok := benchs[name]; !ok && uses(name) {
+			rest = append(rest, name)
+		}
+	}
+	slices.Sort(rest)
+	for _, name := range rest {
+		for _, t := range threads {
+			add(name, fmt.Sprintf("Kit/type=%s/threads=%d", strings.ReplaceAll(name, " ", "_"), t))
+		}
+	}
+	return types, benchs
+}
+
+// kitCheckBody returns the body of a benchmark kitUsers named, for a
+// worker of tune's check.
+func kitCheckBody(name string) (func(*testing.B), int, error) {
+	if f, t, ok := serviceBench(name); ok {
+		return f, t, nil
+	}
+	if rest, ok := strings.CutPrefix(name, "Uint128/body=mix/threads="); ok {
+		t, err := strconv.Atoi(rest)
+		if err != nil || t < 1 {
+			return nil, 0, fmt.Errorf("kit benchmark %q: bad goroutine count", name)
+		}
+		g := &tuneGroup{Ops: []string{"cas128", "load128", "store128"}}
+		attachGroupBodies(g)
+		return g.bodies["mix"](t), t, nil
+	}
+	for _, bm := range suite.Select(suite.Options{Threads: kitThreads(), Full: true, Filter: regexp.MustCompile("^" + regexp.QuoteMeta(name) + "$")}) {
+		return bm.F, bm.Threads, nil
+	}
+	return nil, 0, fmt.Errorf("no kit benchmark %q", name)
+}
