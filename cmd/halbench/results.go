@@ -610,8 +610,10 @@ func resultsTune(cmd resultsCmd, w, stderr io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	switch {
-	case rep.Withdrawn != "":
-		fmt.Fprintf(w, "hal's ops: the line `GOHAL=%s` made an op slower when applied, and was withdrawn: keep the feature choices.\n", rep.Withdrawn)
+	case rep.Withdrawn != "" && rep.GOHAL == "":
+		// Every setting was withdrawn; where some survived, the default
+		// case prints them and tune's report below names the rest and why.
+		fmt.Fprintf(w, "hal's ops: the settings `GOHAL=%s` made the kit or an op slower when applied, and were withdrawn: keep the feature choices.\n", rep.Withdrawn)
 	case rep.GOHAL == "":
 		fmt.Fprintln(w, "hal's ops: nothing to change, the feature choices stand (the GOHAL line is empty).")
 	default:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal/haltool"
+	"github.com/gohal/gohal/internal/testexec"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
@@ -37,7 +38,7 @@ import (
 // survived.
 
 // selfCommand returns a command running this program with args, through
-// the command in GOHAL_TEST_EXEC if set (an emulator: `go run -exec
+// the emulator GOHAL_TEST_EXEC names if set (testexec: `go run -exec
 // qemu-…` runs halbench under qemu-user, whose binary the kernel may not
 // run directly); the tests replace it to re-exec the test binary.
 var selfCommand = func(args []string) (*exec.Cmd, error) {
@@ -45,11 +46,7 @@ var selfCommand = func(args []string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
-	argv := append([]string{exe}, args...)
-	if prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC")); len(prefix) > 0 {
-		argv = append(prefix, argv...)
-	}
-	return exec.Command(argv[0], argv[1:]...), nil
+	return testexec.Command(exe, args...), nil
 }
 
 // checkReport is what -check measured and found.
@@ -387,7 +384,7 @@ func (r *checkResult) name() string {
 }
 
 // label is the result in text: "fenceheavy at 2" or "percpu.RWMutex
-// (Service/kind=percpu/threads=8/write=1ms)".
+// (RWLock/kind=percpu/threads=8/writer=1ms)".
 func (r *checkResult) label() string {
 	if r.KitType != "" {
 		return fmt.Sprintf("%s (%s)", r.KitType, r.Bench)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/gohal/gohal/dispatch"
+	"github.com/gohal/gohal/internal/testexec"
 	"github.com/gohal/gohal/lab/suite"
 )
 
@@ -73,7 +74,7 @@ type scanDecl struct {
 
 func newOpScan(t *testing.T, tags ...string) *opScan {
 	t.Helper()
-	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+	if testexec.Emulated() {
 		// Under emulation the scan reads the same source as the host's
 		// run, type-checking the standard library under qemu for
 		// minutes.
@@ -458,7 +459,7 @@ func TestKitUsers(t *testing.T) {
 	if !slices.Contains(types, "percpu.RWMutex") || slices.Contains(types, "sync.RWMutex") || slices.Contains(types, "counter.Adder") {
 		t.Errorf("fenceheavy: kit types %v", types)
 	}
-	for _, want := range []string{serviceName("percpu", 8, time.Millisecond), serviceName("percpu", 8, 10*time.Millisecond), "RWLock/kind=percpu/threads=8/writes=10"} {
+	for _, want := range []string{suite.RWLockTimerName("percpu", 8, "1ms"), suite.RWLockTimerName("percpu", 8, "10ms"), "RWLock/kind=percpu/threads=8/writes=10"} {
 		if !slices.Contains(benchs["percpu.RWMutex"], want) {
 			t.Errorf("percpu.RWMutex: benchmarks %v lack %s", benchs["percpu.RWMutex"], want)
 		}

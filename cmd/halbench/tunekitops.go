@@ -63,44 +63,29 @@ func kitTypeOpsFor(pinned bool) map[string][]string {
 	}
 }
 
-// kitServiceKinds are the RW lock types that also run the service-shaped
-// workload (tuneservice.go), by their suite kind.
-var kitServiceKinds = map[string]string{"percpu.RWMutex": "percpu", "sync.RWMutex": "rwmutex"}
-
 // kitUint128Mix names the mixed Uint128 workload (a Load, a
 // CompareAndSwap, a Store per iteration) that tune's check re-measures
 // for hal.Uint128.
 func kitUint128Mix(threads int) string { return fmt.Sprintf("Uint128/body=mix/threads=%d", threads) }
 
 // kitTypeBenchs returns, in order, every type of the kit questions (the
-// candidates of kitKinds) with the benchmarks it is timed on there at
-// threads, and for the RW locks the service-shaped ones: what tune's check
-// re-measures a kit type on. It is the one place that reads the kit
-// questions' layout.
+// contestants of kitKinds) with the benchmarks it is timed on there at
+// threads (the RW locks' include the registry's writer-on-a-timer
+// workloads): what tune's check re-measures a kit type on. It is the one
+// place that reads the kit questions' layout.
 func kitTypeBenchs(threads []int) (types []string, benchs map[string][]string) {
 	benchs = map[string][]string{}
-	add := func(name, bench string) {
-		if !slices.Contains(types, name) {
-			types = append(types, name)
-		}
-		benchs[name] = append(benchs[name], bench)
-	}
-	for _, k := range kitKinds() {
-		css := k.css
-		if css == nil {
-			css = []int{0}
-		}
-		for _, c := range k.candidates {
-			for _, cs := range css {
+	for _, q := range kitKinds() {
+		for _, c := range q.Contestants {
+			for _, w := range q.Workloads {
 				for _, t := range threads {
-					add(c.Name, kitBenchName(k, c.Kind, t, cs))
-				}
-			}
-			if kind, ok := kitServiceKinds[c.Name]; ok {
-				for _, p := range servicePeriods {
-					for _, t := range threads {
-						add(c.Name, serviceName(kind, t, p))
+					if w.Single && t != 1 {
+						continue
 					}
+					if !slices.Contains(types, c.Name) {
+						types = append(types, c.Name)
+					}
+					benchs[c.Name] = append(benchs[c.Name], w.Bench(c.Kind, t))
 				}
 			}
 		}
@@ -160,9 +145,6 @@ func kitUsers(ops []string, typeOps map[string][]string, threads []int) (types [
 // kitCheckBody returns the body of a benchmark kitUsers named, for a
 // worker of tune's check.
 func kitCheckBody(name string) (func(*testing.B), int, error) {
-	if f, t, ok := serviceBench(name); ok {
-		return f, t, nil
-	}
 	if rest, ok := strings.CutPrefix(name, "Uint128/body=mix/threads="); ok {
 		t, err := strconv.Atoi(rest)
 		if err != nil || t < 1 {
