@@ -5,8 +5,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 
@@ -26,7 +28,7 @@ func fencePairBody(threads int, period time.Duration) func(*testing.B) {
 	return func(b *testing.B) {
 		type slot struct {
 			v uint64
-			_ [56]byte
+			_ [cacheline.Size - unsafe.Sizeof(uint64(0))%cacheline.Size]byte
 		}
 		slots := make([]slot, threads)
 		flag := new(slot)
