@@ -101,14 +101,10 @@ func parseRunArgs(args []string) (*runConfig, error) {
 	format := fs.String("format", "text", "")
 	svg := fs.String("svg", "", "")
 	list := fs.Bool("list", false, "")
-	if err := fs.Parse(args); err != nil {
-		return nil, flagError(fs, err)
+	set, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
 	}
-	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
 	cfg := &runConfig{full: *full, list: *list}
 	if *quick && *full {

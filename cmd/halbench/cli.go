@@ -70,6 +70,20 @@ func flagError(fs *flag.FlagSet, err error) error {
 	return &usageError{msg}
 }
 
+// parseFlags parses args with fs, a command that takes no arguments, and
+// returns the names of the flags set; its error is flagError's.
+func parseFlags(fs *flag.FlagSet, args []string) (map[string]bool, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, flagError(fs, err)
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set, nil
+}
+
 // benchtimeValue is run's -benchtime: a positive duration per sample or,
 // as go test's -benchtime, a count of iterations per sample ("100x").
 type benchtimeValue struct {

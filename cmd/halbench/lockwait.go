@@ -73,14 +73,10 @@ func parseLockWaitArgs(args []string) (*lockWaitConfig, error) {
 	runCap := fs.Duration("cap", 10*time.Second, "")
 	kinds := fs.String("kinds", "", "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		return nil, flagError(fs, err)
+	set, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
 	}
-	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *quick {
 		for name, v := range map[string]*int{"acquisitions": acq, "occasional": occ, "rounds": rounds} {
 			if !set[name] {

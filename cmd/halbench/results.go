@@ -74,14 +74,10 @@ func parseResultsArgs(args []string) (*resultsConfig, error) {
 	var benchtime benchtimeValue
 	fs.Var(&benchtime, "benchtime", "")
 	count := fs.Int("count", 0, "")
-	if err := fs.Parse(args); err != nil {
-		return nil, flagError(fs, err)
+	set, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
 	}
-	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	cfg := &resultsConfig{path: *out, quick: *quick}
 	if set["benchtime"] {
 		cfg.benchtime = benchtime.String()

@@ -120,14 +120,10 @@ func parseTuneArgs(args []string) (*tuneConfig, error) {
 	worker := fs.String("worker", "", "")
 	workerKit := fs.String("kitbench", "", "")
 	samples := fs.Int("samples", 1, "")
-	if err := fs.Parse(args); err != nil {
-		return nil, flagError(fs, err)
+	set, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
 	}
-	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	cfg := &tuneConfig{workload: *workload, quick: *quick, json: *asJSON, kit: *kit, count: 20, sampleTime: 20 * time.Millisecond,
 		check: *check, checkSet: set["check"], worker: *worker, workerKit: *workerKit, samples: *samples}
 	if *samples < 1 {
