@@ -118,6 +118,23 @@ type ratioJSON struct {
 	Significant bool `json:"significant"`
 }
 
+// ratioOf is other's ns/op over base's by the report's one rule
+// (compareRatio), with its interval.
+func ratioOf(base, other []float64) *ratioJSON {
+	rc := compareRatio(base, other, confidence/100.0)
+	return &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+}
+
+// cyclesOf summarizes ss's cycles/op: NaN throughout where the body
+// reported none.
+func cyclesOf(ss []sample) summary {
+	if c := metricOf(ss, cyclebench.CyclesUnit); len(c) > 0 {
+		return summarize(c)
+	}
+	nan := jnum(math.NaN())
+	return summary{nan, nan, nan, nan, nan}
+}
+
 // truncated returns how many samples were cut short by the run cap.
 func (b *benchReport) truncated() int {
 	n := 0
@@ -210,8 +227,7 @@ func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]
 	}
 	for _, br := range r.byName {
 		if base := r.byName[br.Baseline]; base != nil && base != br {
-			rc := compareRatio(base.ns(), br.ns(), confidence/100.0)
-			br.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+			br.Ratio = ratioOf(base.ns(), br.ns())
 		}
 	}
 	r.Answers = answerQuestions(cfg.threads, func(_ suite.Question, w suite.Workload, c suite.Contestant, threads int) []float64 {

@@ -541,14 +541,7 @@ func analyzeOp(o *tuneOp, threads []int, samples map[string][]sample) {
 			if len(ss) == 0 {
 				continue
 			}
-			r := &tuneResult{Threads: t, Samples: ss}
-			ns := nsOf(ss)
-			r.NsPerOp = summarize(ns)
-			if c := metricOf(ss, cyclebench.CyclesUnit); len(c) > 0 {
-				r.CyclesPerOp = summarize(c)
-			} else {
-				r.CyclesPerOp = summary{jnum(math.NaN()), jnum(math.NaN()), jnum(math.NaN()), jnum(math.NaN()), jnum(math.NaN())}
-			}
+			r := &tuneResult{Threads: t, Samples: ss, NsPerOp: summarize(nsOf(ss)), CyclesPerOp: cyclesOf(ss)}
 			v.Results = append(v.Results, r)
 		}
 		if len(v.Results) == 0 && o.Error == "" {
@@ -564,8 +557,7 @@ func analyzeOp(o *tuneOp, threads []int, samples map[string][]sample) {
 		}
 		for _, r := range v.Results {
 			if b := base.at(r.Threads); b != nil {
-				rc := compareRatio(nsOf(b.Samples), nsOf(r.Samples), confidence/100.0)
-				r.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+				r.Ratio = ratioOf(nsOf(b.Samples), nsOf(r.Samples))
 			}
 		}
 	}

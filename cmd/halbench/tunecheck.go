@@ -314,9 +314,8 @@ func checkLineWith(cfg *tuneConfig, line string, run checkRunner, typeOps map[st
 	for _, r := range rep.Results {
 		b, a := nsOf(r.samples[0]), nsOf(r.samples[1])
 		r.Before, r.After = summarize(b), summarize(a)
-		rc := compareRatio(b, a, confidence/100.0)
-		r.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
-		r.Slower = rc.Significant && rc.Ratio > 1
+		r.Ratio = ratioOf(b, a)
+		r.Slower = r.Ratio.Significant && r.Ratio.Ratio > 1
 		if r.Slower && !slices.Contains(rep.Harm, r.name()) {
 			rep.Harm = append(rep.Harm, r.name())
 		}

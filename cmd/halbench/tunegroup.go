@@ -243,18 +243,9 @@ func analyzeGroup(g *tuneGroup, threads []int, samples map[string][]sample) {
 				if len(ss) == 0 {
 					continue
 				}
-				r := &tuneGroupResult{Side: side, Body: body, Threads: t, Samples: ss, NsPerOp: summarize(nsOf(ss))}
-				if c := metricOf(ss, cyclebench.CyclesUnit); len(c) > 0 {
-					r.CyclesPerOp = summarize(c)
-				} else {
-					nan := jnum(math.NaN())
-					r.CyclesPerOp = summary{nan, nan, nan, nan, nan}
-				}
-				if side == sidePortable {
-					if h := g.result(sideHardware, body, t); h != nil {
-						rc := compareRatio(nsOf(h.Samples), nsOf(ss), confidence/100.0)
-						r.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
-					}
+				r := &tuneGroupResult{Side: side, Body: body, Threads: t, Samples: ss, NsPerOp: summarize(nsOf(ss)), CyclesPerOp: cyclesOf(ss)}
+				if h := g.result(sideHardware, body, t); side == sidePortable && h != nil {
+					r.Ratio = ratioOf(nsOf(h.Samples), nsOf(ss))
 				}
 				g.Results = append(g.Results, r)
 			}

@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/lab/suite"
 )
 
@@ -137,18 +135,11 @@ func analyzeKitQuestion(q *kitQuestion, samples map[string][]sample, err error) 
 			continue
 		}
 		r.Samples = ss
-		r.NsPerOp = summarize(nsOf(ss))
-		if c := metricOf(ss, cyclebench.CyclesUnit); len(c) > 0 {
-			r.CyclesPerOp = summarize(c)
-		} else {
-			nan := jnum(math.NaN())
-			r.CyclesPerOp = summary{nan, nan, nan, nan, nan}
-		}
+		r.NsPerOp, r.CyclesPerOp = summarize(nsOf(ss)), cyclesOf(ss)
 		if i == 0 {
 			base = r
 		} else if base != nil {
-			rc := compareRatio(nsOf(base.Samples), nsOf(ss), confidence/100.0)
-			r.Ratio = &ratioJSON{jnum(rc.Ratio), jnum(rc.Lo), jnum(rc.Hi), rc.Significant}
+			r.Ratio = ratioOf(nsOf(base.Samples), nsOf(ss))
 		}
 		cands = append(cands, candidate{r.Candidate, nsOf(ss)})
 	}
