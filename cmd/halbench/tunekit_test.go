@@ -48,7 +48,7 @@ type opScan struct {
 	ctx   build.Context
 	root  string
 	fset  *token.FileSet
-	pkgs  map[string]*scanPkg
+	pkgs  map[string]*types.Package
 	other types.Importer
 	field map[string]string // hal's exported function → op
 	decls map[types.Object]scanDecl
@@ -59,11 +59,6 @@ type opScan struct {
 	// choice by name (percpu: the pair's, hal.CPU's) behaves by it.
 	lits     map[string]bool
 	selected bool
-}
-
-type scanPkg struct {
-	pkg  *types.Package
-	info *types.Info
 }
 
 // scanDecl is where an object is declared and the info to read it.
@@ -90,38 +85,27 @@ func newOpScan(t *testing.T, tags ...string) *opScan {
 	fset := token.NewFileSet()
 	ctx := build.Default
 	ctx.BuildTags = append(slices.Clone(ctx.BuildTags), tags...)
-	src := importer.ForCompiler(fset, "source", nil)
-	s := &opScan{ctx: ctx, root: dir, fset: fset, pkgs: map[string]*scanPkg{},
-		other: src, field: map[string]string{},
+	s := &opScan{ctx: ctx, root: dir, fset: fset, pkgs: map[string]*types.Package{},
+		other: importer.ForCompiler(fset, "source", nil), field: map[string]string{"FenceLight": "fenceheavy"},
 		decls: map[types.Object]scanDecl{}, seen: map[types.Object]bool{}, ops: map[string]bool{}, lits: map[string]bool{}}
 	for op, row := range suite.TableRows {
 		s.field[row.Field] = op
 	}
-	s.field["FenceLight"] = "fenceheavy"
 	return s
 }
 
-// Import makes opScan the importer of the packages it type-checks.
+// Import type-checks a package of the module, the files this build takes,
+// recording where each of its functions and variables is declared.
 func (s *opScan) Import(path string) (*types.Package, error) {
-	switch {
-	case path == modulePath || strings.HasPrefix(path, modulePath+"/"):
-		p, err := s.load(path)
-		if err != nil {
-			return nil, err
-		}
-		return p.pkg, nil
+	if path != modulePath && !strings.HasPrefix(path, modulePath+"/") {
+		// One importer for the rest, so that a package the standard
+		// library and x/sys both import is one package.
+		return s.other.Import(path)
 	}
-	// One importer for the rest, so that a package the standard library
-	// and x/sys both import is one package.
-	return s.other.Import(path)
-}
-
-// load type-checks a package of the module, the files this build takes.
-func (s *opScan) load(path string) (*scanPkg, error) {
 	if p, ok := s.pkgs[path]; ok {
 		return p, nil
 	}
-	dir := filepath.Join(s.root, strings.TrimPrefix(strings.TrimPrefix(path, modulePath), "/"))
+	dir := filepath.Join(s.root, strings.TrimPrefix(path, modulePath))
 	bp, err := s.ctx.ImportDir(dir, 0)
 	if err != nil {
 		return nil, err
@@ -134,33 +118,24 @@ func (s *opScan) load(path string) (*scanPkg, error) {
 		}
 		files = append(files, f)
 	}
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	conf := types.Config{Importer: s}
-	pkg, err := conf.Check(path, s.fset, files, info)
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	p, err := (&types.Config{Importer: s}).Check(path, s.fset, files, info)
 	if err != nil {
 		return nil, fmt.Errorf("type-checking %s: %v", path, err)
 	}
 	for _, f := range files {
-		for _, d := range f.Decls {
-			switch d := d.(type) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
 			case *ast.FuncDecl:
-				if o := info.Defs[d.Name]; o != nil {
-					s.decls[o] = scanDecl{d, info}
-				}
-			case *ast.GenDecl:
-				for _, sp := range d.Specs {
-					if vs, ok := sp.(*ast.ValueSpec); ok {
-						for _, id := range vs.Names {
-							if o := info.Defs[id]; o != nil {
-								s.decls[o] = scanDecl{vs, info}
-							}
-						}
-					}
+				s.decls[info.Defs[n.Name]] = scanDecl{n, info}
+			case *ast.ValueSpec:
+				for _, id := range n.Names {
+					s.decls[info.Defs[id]] = scanDecl{n, info}
 				}
 			}
-		}
+			return true
+		})
 	}
-	p := &scanPkg{pkg, info}
 	s.pkgs[path] = p
 	return p, nil
 }
@@ -174,28 +149,21 @@ func (s *opScan) visit(obj types.Object) {
 		return
 	}
 	s.seen[obj] = true
-	path := obj.Pkg().Path()
-	if path == modulePath+"/internal/fencelight" {
+	switch name := obj.Name(); obj.Pkg().Path() {
+	case modulePath + "/internal/fencelight":
 		s.ops["fenceheavy"] = true
-	}
-	if path == modulePath+"/hal" && obj.Name() == "Selected" {
-		s.selected = true
-	}
-	if path == modulePath+"/hal" {
-		name := obj.Name()
-		if op, ok := s.field[name]; ok {
-			s.ops[op] = true
+	case modulePath + "/hal":
+		if name == "archOps" {
+			// hal's table of every op's rows, which code reaches to
+			// read a choice (findOp), not to run the rows.
+			return
 		}
-		for _, op := range slices.Collect(maps.Values(s.field)) {
-			if name == op || name == op+"U" || strings.HasPrefix(name, op+"_") {
+		s.selected = s.selected || name == "Selected"
+		for field, op := range s.field {
+			if name == field || name == op || name == op+"U" || strings.HasPrefix(name, op+"_") {
 				s.ops[op] = true
 			}
 		}
-	}
-	if path == modulePath+"/hal" && obj.Name() == "archOps" {
-		// hal's table of every op's rows, which code reaches to read
-		// a choice (findOp), not to run the rows.
-		return
 	}
 	d, ok := s.decls[obj]
 	if !ok {
@@ -211,8 +179,7 @@ func (s *opScan) visit(obj types.Object) {
 		if !ok {
 			return true
 		}
-		o := d.info.Uses[id]
-		switch o := o.(type) {
+		switch o := d.info.Uses[id].(type) {
 		case *types.Func:
 			s.visit(o)
 		case *types.Var, *types.Const:
@@ -231,11 +198,11 @@ func derivedOps(t *testing.T, s *opScan, name string) []string {
 	if path == "" {
 		return nil
 	}
-	p, err := s.load(path)
+	p, err := s.Import(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tn, ok := p.pkg.Scope().Lookup(typ).(*types.TypeName)
+	tn, ok := p.Scope().Lookup(typ).(*types.TypeName)
 	if !ok {
 		t.Fatalf("%s: no type %s in %s", name, typ, path)
 	}
@@ -247,11 +214,9 @@ func derivedOps(t *testing.T, s *opScan, name string) []string {
 	for i := range ms.Len() {
 		s.visit(ms.At(i).Obj())
 	}
-	if s.selected {
-		for _, op := range s.field {
-			if s.lits[op] {
-				s.ops[op] = true
-			}
+	for _, op := range s.field {
+		if s.selected && s.lits[op] {
+			s.ops[op] = true
 		}
 	}
 	return slices.Sorted(maps.Keys(s.ops))
