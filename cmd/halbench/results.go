@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -486,7 +487,7 @@ func writePivot(w io.Writer, s sectionReport) {
 		for _, u := range tables {
 			shared := 0
 			for _, c := range r.cols {
-				if contains(u.cols, c) {
+				if slices.Contains(u.cols, c) {
 					shared++
 				}
 			}
@@ -499,7 +500,7 @@ func writePivot(w io.Writer, s sectionReport) {
 			tables = append(tables, t)
 		}
 		for _, c := range r.cols {
-			if !contains(t.cols, c) {
+			if !slices.Contains(t.cols, c) {
 				t.cols = append(t.cols, c)
 			}
 		}
@@ -553,15 +554,6 @@ func writeLegends(w io.Writer, s sectionReport) {
 		}
 		fmt.Fprintf(w, "- `%s`: %s\n", l.Key, mdText(l.Text))
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // resultsLockWait is `halbench lockwait`.
