@@ -96,11 +96,7 @@ func discoverKit(threads []int) []*kitReport {
 
 // jobText is the question's job with its goroutine count.
 func (q *kitQuestion) jobText() string {
-	g := "goroutines"
-	if q.Threads == 1 {
-		g = "goroutine"
-	}
-	return fmt.Sprintf("%s, %d %s", q.Job, q.Threads, g)
+	return fmt.Sprintf("%s, %d %s", q.Job, q.Threads, goroutines(q.Threads))
 }
 
 // runKit measures every kind's questions with m (one measurement per
