@@ -601,22 +601,28 @@ func workloadThreads(cfg *tuneConfig) []int {
 	return out
 }
 
-// verdictAt classifies v against the feature choice at one thread count:
-// "gain" when its whole 95% interval lies below 1/(1+minGain) (faster by
-// more than the threshold, with 95% confidence), "loss" when the interval
-// lies above 1 (significantly slower), "none" otherwise, "missing" when
-// there is no ratio.
-func verdictAt(r *tuneResult, minGain float64) string {
-	if r == nil || r.Ratio == nil || math.IsNaN(float64(r.Ratio.Lo)) {
-		return "missing"
+// tally classifies a variant's ratios to the feature choice, one per
+// thread count of the workload: a gain when the whole 95% interval lies
+// below 1/(1+minGain) (faster by more than the threshold, with 95%
+// confidence), a loss when it lies above 1 (significantly slower),
+// missing when there is no ratio. ok says whether they prove a gain for
+// the workload: at every thread count for uncontended and contended, at
+// one at least and a loss at none for mixed.
+func tally(cfg *tuneConfig, ratios []*ratioJSON) (ok bool, gains, losses, missing int) {
+	for _, r := range ratios {
+		switch {
+		case r == nil || math.IsNaN(float64(r.Lo)):
+			missing++
+		case r.Significant && float64(r.Hi) < 1/(1+cfg.minGain):
+			gains++
+		case r.Significant && float64(r.Lo) > 1:
+			losses++
+		}
 	}
-	switch {
-	case r.Ratio.Significant && float64(r.Ratio.Hi) < 1/(1+minGain):
-		return "gain"
-	case r.Ratio.Significant && float64(r.Ratio.Lo) > 1:
-		return "loss"
+	if cfg.workload != workloadMixed {
+		return missing == 0 && gains == len(ratios), gains, losses, missing
 	}
-	return "none"
+	return missing == 0 && losses == 0 && gains > 0, gains, losses, missing
 }
 
 // decide is the recommendation for o. It departs from the feature choice
@@ -664,26 +670,17 @@ func decide(o *tuneOp, cfg *tuneConfig) tuneDecision {
 			notes = append(notes, v.Name+" not measured ("+v.Error+")")
 			continue
 		}
-		gains, losses, missing := 0, 0, 0
 		var parts []string
+		var ratios []*ratioJSON
 		for _, t := range ts {
-			r := v.at(t)
-			switch verdictAt(r, cfg.minGain) {
-			case "gain":
-				gains++
-			case "loss":
-				losses++
-			case "missing":
-				missing++
-			}
-			if r != nil && r.Ratio != nil {
+			var ratio *ratioJSON
+			if r := v.at(t); r != nil && r.Ratio != nil {
+				ratio = r.Ratio
 				parts = append(parts, fmt.Sprintf("%s at %d", ratioShort(*r.Ratio), t))
 			}
+			ratios = append(ratios, ratio)
 		}
-		ok := missing == 0 && losses == 0 && gains > 0
-		if cfg.workload != workloadMixed {
-			ok = missing == 0 && gains == len(ts)
-		}
+		ok, gains, losses, missing := tally(cfg, ratios)
 		desc := v.Name + " " + strings.Join(parts, ", ")
 		if ok {
 			eligible = append(eligible, v)

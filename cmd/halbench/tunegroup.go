@@ -268,25 +268,16 @@ func decideGroup(g *tuneGroup, cfg *tuneConfig) tuneDecision {
 	}
 	ts := workloadThreads(cfg)
 	var mixParts, lossParts []string
-	gains, losses, missing := 0, 0, 0
+	var ratios []*ratioJSON
 	for _, t := range ts {
-		r := g.result(sidePortable, "mix", t)
-		res := (*tuneResult)(nil)
-		if r != nil {
-			res = &tuneResult{Ratio: r.Ratio}
-			if r.Ratio != nil {
-				mixParts = append(mixParts, fmt.Sprintf("%s at %d", ratioShort(*r.Ratio), t))
-			}
+		var ratio *ratioJSON
+		if r := g.result(sidePortable, "mix", t); r != nil && r.Ratio != nil {
+			ratio = r.Ratio
+			mixParts = append(mixParts, fmt.Sprintf("%s at %d", ratioShort(*r.Ratio), t))
 		}
-		switch verdictAt(res, cfg.minGain) {
-		case "gain":
-			gains++
-		case "loss":
-			losses++
-		case "missing":
-			missing++
-		}
+		ratios = append(ratios, ratio)
 	}
+	ok, _, _, missing := tally(cfg, ratios)
 	for _, body := range g.Bodies[1:] {
 		for _, t := range ts {
 			r := g.result(sidePortable, body, t)
@@ -300,10 +291,6 @@ func decideGroup(g *tuneGroup, cfg *tuneConfig) tuneDecision {
 		}
 	}
 	mix := "the mix (Load, CompareAndSwap, Store) under portable: " + strings.Join(mixParts, ", ") + " of hardware"
-	ok := missing == 0 && losses == 0 && gains > 0
-	if cfg.workload != workloadMixed {
-		ok = missing == 0 && gains == len(ts)
-	}
 	switch {
 	case missing > 0:
 		keep.Why = "keep the hardware variants: no verdict, too few samples (" + mix + ")"
