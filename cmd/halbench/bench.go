@@ -215,12 +215,8 @@ func parseThreads(s string) ([]int, error) {
 // success, 2 for usage errors, 1 when measuring or writing fails.
 func runBench(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseRunArgs(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stderr, runUsage)
-		return 0
-	}
-	if err != nil {
-		return usageFail(stderr, "run", err.Error())
+	if code, done := argsDone(stderr, "run", runUsage, err); done {
+		return code
 	}
 	svgDone := false
 	if cfg.svgFile != nil {

@@ -70,6 +70,19 @@ func flagError(fs *flag.FlagSet, err error) error {
 	return &usageError{msg}
 }
 
+// argsDone handles a command's parse error err: the usage for -h (exit
+// status 0), usageFail for anything else; done is false when err is nil.
+func argsDone(stderr io.Writer, sub, usage string, err error) (code int, done bool) {
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stderr, usage)
+		return 0, true
+	case err != nil:
+		return usageFail(stderr, sub, err.Error()), true
+	}
+	return 0, false
+}
+
 // parseFlags parses args with fs, a command that takes no arguments, and
 // returns the names of the flags set; its error is flagError's.
 func parseFlags(fs *flag.FlagSet, args []string) (map[string]bool, error) {

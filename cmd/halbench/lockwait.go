@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -132,12 +131,8 @@ const lockWaitBaseline = "mutex"
 
 func runLockWait(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseLockWaitArgs(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stderr, lockWaitUsage)
-		return 0
-	}
-	if err != nil {
-		return usageFail(stderr, "lockwait", err.Error())
+	if code, done := argsDone(stderr, "lockwait", lockWaitUsage, err); done {
+		return code
 	}
 	terminal := isTerminal(stderr)
 	if terminal {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -276,12 +275,8 @@ func (cfg *resultsConfig) sections() []resultsSection {
 // runResults implements `halbench results`.
 func runResults(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseResultsArgs(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stderr, resultsUsage)
-		return 0
-	}
-	if err != nil {
-		return usageFail(stderr, "results", err.Error())
+	if code, done := argsDone(stderr, "results", resultsUsage, err); done {
+		return code
 	}
 	written := false
 	defer func() {

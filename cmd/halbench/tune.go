@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -801,12 +800,8 @@ func gohalLine(ops []*tuneOp, groups []*tuneGroup) string {
 // runTune implements `halbench tune`.
 func runTune(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseTuneArgs(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stderr, tuneUsage)
-		return 0
-	}
-	if err != nil {
-		return usageFail(stderr, "tune", err.Error())
+	if code, done := argsDone(stderr, "tune", tuneUsage, err); done {
+		return code
 	}
 	if cfg.worker != "" {
 		if err := runWorker(cfg, stdout); err != nil {
