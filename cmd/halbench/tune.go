@@ -468,21 +468,24 @@ func contestants(o *tuneOp, threads []int) []suite.Benchmark {
 			continue
 		}
 		for _, t := range threads {
-			op, name, f := o.Op, v.Name, body(t)
-			out = append(out, suite.Benchmark{
-				Name: tuneName(op, name, t), Section: "Tune/op=" + op, Threads: t,
-				F: func(b *testing.B) {
-					restore, err := haltool.Force(op, name)
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer restore()
-					f(b)
-				},
-			})
+			out = append(out, suite.Benchmark{Name: tuneName(o.Op, v.Name, t), Section: "Tune/op=" + o.Op, Threads: t,
+				F: forced(o.Op, v.Name, body(t))})
 		}
 	}
 	return out
+}
+
+// forced is f run with op forced to variant (haltool.Force), restored
+// after.
+func forced(op, variant string, f func(*testing.B)) func(*testing.B) {
+	return func(b *testing.B) {
+		restore, err := haltool.Force(op, variant)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer restore()
+		f(b)
+	}
 }
 
 // harnessMeasurer measures with halbench's harness: warm-up, then count

@@ -215,18 +215,8 @@ func groupContestants(g *tuneGroup, threads []int) []suite.Benchmark {
 		}
 		for _, body := range g.Bodies {
 			for _, t := range threads {
-				f := g.bodies[body](t)
-				out = append(out, suite.Benchmark{
-					Name: groupBenchName(g.name(), side, body, t), Section: "Tune/group=" + g.name(), Threads: t,
-					F: func(b *testing.B) {
-						restore, err := haltool.Force(op, variant)
-						if err != nil {
-							b.Fatal(err)
-						}
-						defer restore()
-						f(b)
-					},
-				})
+				out = append(out, suite.Benchmark{Name: groupBenchName(g.name(), side, body, t), Section: "Tune/group=" + g.name(), Threads: t,
+					F: forced(op, variant, g.bodies[body](t))})
 			}
 		}
 	}
