@@ -70,8 +70,9 @@ func flagError(fs *flag.FlagSet, err error) error {
 	return &usageError{msg}
 }
 
-// argsDone handles a command's parse error err: the usage for -h (exit
-// status 0), usageFail for anything else; done is false when err is nil.
+// argsDone reports a command's parse error err and its exit status.
+// For -h it prints usage (status 0), for anything else it calls
+// usageFail; done is false when err is nil.
 func argsDone(stderr io.Writer, sub, usage string, err error) (code int, done bool) {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -83,8 +84,8 @@ func argsDone(stderr io.Writer, sub, usage string, err error) (code int, done bo
 	return 0, false
 }
 
-// parseFlags parses args with fs, a command that takes no arguments, and
-// returns the names of the flags set; its error is flagError's.
+// parseFlags parses args with fs and returns the names of the flags set.
+// The command takes no arguments; the error is flagError's.
 func parseFlags(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, flagError(fs, err)

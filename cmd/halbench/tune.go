@@ -603,13 +603,13 @@ func workloadThreads(cfg *tuneConfig) []int {
 	return out
 }
 
-// tally classifies a variant's ratios to the feature choice, one per
-// thread count of the workload: a gain when the whole 95% interval lies
-// below 1/(1+minGain) (faster by more than the threshold, with 95%
-// confidence), a loss when it lies above 1 (significantly slower),
-// missing when there is no ratio. ok says whether they prove a gain for
-// the workload: at every thread count for uncontended and contended, at
-// one at least and a loss at none for mixed.
+// tally counts the gains, losses and missing ratios among ratios, one per
+// thread count of the workload. A gain is a ratio whose whole 95%
+// interval lies below 1/(1+minGain) (faster by more than the threshold,
+// with 95% confidence), a loss one whose interval lies above 1
+// (significantly slower). ok says whether they prove a gain for the
+// workload: at every thread count for uncontended and contended, at one
+// at least and a loss at none for mixed.
 func tally(cfg *tuneConfig, ratios []*ratioJSON) (ok bool, gains, losses, missing int) {
 	for _, r := range ratios {
 		switch {

@@ -94,8 +94,9 @@ func newOpScan(t *testing.T, tags ...string) *opScan {
 	return s
 }
 
-// Import type-checks a package of the module, the files this build takes,
-// recording where each of its functions and variables is declared.
+// Import type-checks a package of the module from the files this build
+// takes. It records where each of its functions and variables is
+// declared.
 func (s *opScan) Import(path string) (*types.Package, error) {
 	if path != modulePath && !strings.HasPrefix(path, modulePath+"/") {
 		// One importer for the rest, so that a package the standard
