@@ -30,6 +30,9 @@ const (
 	FeatureRDTSCP  = "rdtscp"  // amd64: RDTSCP
 	FeatureAtomics = "atomics" // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
 	FeatureLRCPC   = "lrcpc"   // arm64: LDAPR (RCpc load-acquire)
+	FeatureV6K     = "v6k"     // arm: ARMv6K's LDREXD/STREXD, LDREXB and YIELD (Linux's HWCAP_TLS)
+	FeatureV7      = "v7"      // arm: ARMv7's DMB (a v7-only HWCAP: VFPv3, NEON, LPAE, IDIVA or ThumbEE)
+	FeatureSSE2    = "sse2"    // 386: MFENCE and the 8-byte MOVQ of an XMM register
 
 	// The CPU number in user mode (op cpu) needs the kernel's help, so
 	// these are read from Linux's view of the CPU (/proc/cpuinfo), and
@@ -61,7 +64,7 @@ const (
 // gohal's op spec may require (the generator checks against it). A new
 // feature is a constant above, its detection in Host, and a line here.
 var FeatureNames = []string{
-	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC,
+	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC, FeatureV6K, FeatureV7, FeatureSSE2,
 	FeatureAVXAtomic, FeatureRDPID, FeatureTSCAux, FeatureCPUNodeSeg, FeatureLinux,
 	FeatureMembarrier,
 }
@@ -124,7 +127,7 @@ var (
 // expedited membarrier(2) command (queried, then this process
 // registered for it: a side effect, once; Probes says what the probe
 // found); on arm64
-// atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
+// atomics and lrcpc; on arm v6k and v7; on 386 sse2; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence); on loong64
 // nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA); on s390x
@@ -158,6 +161,14 @@ func detect() *Features {
 		f.Flags[FeatureCX16] = cpu.X86.HasCX16
 		f.Flags[FeatureRDTSCP] = c.Supports(cpuid.RDTSCP)
 		f.Flags[FeatureAVXAtomic] = cpu.X86.HasAVX && (c.VendorID == cpuid.Intel || c.VendorID == cpuid.AMD)
+		if runtime.GOARCH == "386" {
+			// MFENCE and MOVQ to and from an XMM register are SSE2
+			// (CPUID.1:EDX bit 26), which GO386=sse2 requires and
+			// GO386=softfloat does not. LOCK CMPXCHG8B, hal's 64-bit
+			// read-modify-writes, is older (Pentium) than any CPU Go
+			// runs on, so it has no flag.
+			f.Flags[FeatureSSE2] = cpu.X86.HasSSE2
+		}
 		if runtime.GOARCH == "amd64" && runtime.GOOS == "linux" {
 			// Linux writes node<<12 | cpu to IA32_TSC_AUX on every CPU
 			// when it uses RDTSCP or RDPID (setup_getcpu), and puts the
@@ -176,6 +187,21 @@ func detect() *Features {
 		// GODEBUG=cpu.atomics=off and what an emulator advertises.
 		f.Flags[FeatureAtomics] = cpu.ARM64.HasATOMICS
 		f.Flags[FeatureLRCPC] = cpu.ARM64.HasLRCPC
+	case "arm":
+		// Linux lists no ARM architecture version among its HWCAPs, so
+		// both are read from what a version brings. v6k: HWCAP_TLS, the
+		// user read-only thread register TPIDRURO, which the kernel
+		// lists from ARM1136 r1p0 on (the ARMv6K cores; it clears it on
+		// ARM1136 r0) and qemu lists for its ARMv6K models exactly;
+		// LDREXD/STREXD, LDREXB and the YIELD hint came with ARMv6K.
+		// v7: any HWCAP that only an ARMv7 or later core has (VFPv3,
+		// NEON, LPAE, the ARM-state divide, ThumbEE): every ARMv7-A core
+		// Linux runs on has VFPv3 or NEON, and an ARMv8 core in AArch32
+		// lists them too; a v7 core with none of them takes the v6
+		// barrier (MCR p15 c7 c10 5), which ARMv7 keeps.
+		a := cpu.ARM
+		f.Flags[FeatureV6K] = a.HasTLS
+		f.Flags[FeatureV7] = a.HasVFPv3 || a.HasVFPv3D16 || a.HasNEON || a.HasLPAE || a.HasIDIVA || a.HasTHUMBEE
 	case "riscv64":
 		// No flag: none of gohal's riscv64 variants needs one. LR/SC
 		// and the AMOs are the A extension, part of the RV64G base Go

@@ -546,6 +546,62 @@ func specVariants(goarch, op string) []string {
 		return []string{"llsc"}
 	case "ppc64le/cpu":
 		return []string{"syscall", "portable"}
+	case "arm/pause":
+		return []string{"yield", "nop"}
+	case "arm/cas32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/cas64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/casuintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchadd32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchadd64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/swap32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/swap64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchor32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchor64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchand32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchand64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchadduintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/swapuintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/loadacquireuintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/storereleaseuintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/loadacquire32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/loadacquire64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/storerelease32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/storerelease64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fence":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "arm/cas128":
+		return []string{"portable"}
+	case "arm/load128":
+		return []string{"portable"}
+	case "arm/store128":
+		return []string{"portable"}
+	case "arm/cycles":
+		return []string{"portable"}
+	case "arm/spinlock32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/cpu":
+		return []string{"syscall", "portable"}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ package arches
 
 import (
 	"github.com/gohal/gohal/gen/amd64"
+	"github.com/gohal/gohal/gen/arm"
 	"github.com/gohal/gohal/gen/arm64"
 	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/loong64"
@@ -27,4 +28,5 @@ var Backends = []func() backend.Backend{
 	func() backend.Backend { return loong64.New() },
 	func() backend.Backend { return s390x.New() },
 	func() backend.Backend { return ppc64le.New() },
+	func() backend.Backend { return arm.New() },
 }
