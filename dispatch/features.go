@@ -15,6 +15,7 @@ package dispatch
 
 import (
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -32,7 +33,14 @@ const (
 	FeatureLRCPC   = "lrcpc"   // arm64: LDAPR (RCpc load-acquire)
 	FeatureV6K     = "v6k"     // arm: ARMv6K's LDREXD/STREXD, LDREXB and YIELD (Linux's HWCAP_TLS)
 	FeatureV7      = "v7"      // arm: ARMv7's DMB (a v7-only HWCAP: VFPv3, NEON, LPAE, IDIVA or ThumbEE)
-	FeatureSSE2    = "sse2"    // 386: MFENCE and the 8-byte MOVQ of an XMM register
+	// FeatureV7Atomics (arm) says that Go's own 64-bit atomics
+	// (sync/atomic's) are LDREXD/STREXD in this process, so hal's may
+	// share a word with them: true in a GOARM=7 build. Below GOARM=7 the
+	// runtime may take a lock instead (a plain LDRD/STRD under a spinlock,
+	// on ARMv6 and on a v7 core without LPAE), and an LDREXD/STREXD loop
+	// beside it could interleave with its read and write.
+	FeatureV7Atomics = "v7atomics"
+	FeatureSSE2      = "sse2" // 386: MFENCE and the 8-byte MOVQ of an XMM register
 
 	// The CPU number in user mode (op cpu) needs the kernel's help, so
 	// these are read from Linux's view of the CPU (/proc/cpuinfo), and
@@ -64,7 +72,7 @@ const (
 // gohal's op spec may require (the generator checks against it). A new
 // feature is a constant above, its detection in Host, and a line here.
 var FeatureNames = []string{
-	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC, FeatureV6K, FeatureV7, FeatureSSE2,
+	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC, FeatureV6K, FeatureV7, FeatureV7Atomics, FeatureSSE2,
 	FeatureAVXAtomic, FeatureRDPID, FeatureTSCAux, FeatureCPUNodeSeg, FeatureLinux,
 	FeatureMembarrier,
 }
@@ -127,7 +135,7 @@ var (
 // expedited membarrier(2) command (queried, then this process
 // registered for it: a side effect, once; Probes says what the probe
 // found); on arm64
-// atomics and lrcpc; on arm v6k and v7; on 386 sse2; on riscv64 nothing, as no riscv64 variant needs more
+// atomics and lrcpc; on arm v6k, v7 and v7atomics; on 386 sse2; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence); on loong64
 // nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA); on s390x
@@ -137,6 +145,21 @@ var (
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
+}
+
+// goarm returns the GOARM level this program was built for, read from
+// its build information ("7" or "7,softfloat"), or 0 where it has none.
+func goarm() int {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return 0
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "GOARM" && s.Value != "" && s.Value[0] >= '5' && s.Value[0] <= '9' {
+			return int(s.Value[0] - '0')
+		}
+	}
+	return 0
 }
 
 func detect() *Features {
@@ -202,6 +225,7 @@ func detect() *Features {
 		a := cpu.ARM
 		f.Flags[FeatureV6K] = a.HasTLS
 		f.Flags[FeatureV7] = a.HasVFPv3 || a.HasVFPv3D16 || a.HasNEON || a.HasLPAE || a.HasIDIVA || a.HasTHUMBEE
+		f.Flags[FeatureV7Atomics] = goarm() >= 7
 	case "riscv64":
 		// No flag: none of gohal's riscv64 variants needs one. LR/SC
 		// and the AMOs are the A extension, part of the RV64G base Go

@@ -82,8 +82,10 @@ TEXT ·CompareAndSwapUint64(SB), NOSPLIT, $0-21
 	BEQ       mcr
 	CMP       $2, R0
 	BEQ       portable
-	// selCas64 = 0: dmb (requires v6k, v7)
+	// selCas64 = 0: dmb (requires v6k, v7, v7atomics)
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      old_lo+4(FP), R2
 	MOVW      old_hi+8(FP), R3
 	MOVW      new_lo+12(FP), R6
@@ -107,10 +109,14 @@ dmb_fail:
 	MOVW      $0, R0
 	MOVB      R0, swapped+20(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 mcr:
-	// selCas64 = 1: mcr (requires v6k)
+	// selCas64 = 1: mcr (requires v6k, v7atomics)
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      old_lo+4(FP), R2
 	MOVW      old_hi+8(FP), R3
 	MOVW      new_lo+12(FP), R6
@@ -134,6 +140,8 @@ mcr_fail:
 	MOVW      $0, R0
 	MOVB      R0, swapped+20(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 portable:
 	// selCas64 = 2: portable
 	// The Go variant: a tail jump to cas64_portable.
@@ -245,8 +253,10 @@ TEXT ·FetchAddUint64(SB), NOSPLIT, $0-20
 	BEQ       mcr
 	CMP       $2, R0
 	BEQ       portable
-	// selFetchadd64 = 0: dmb (requires v6k, v7)
+	// selFetchadd64 = 0: dmb (requires v6k, v7, v7atomics)
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      delta_lo+4(FP), R2
 	MOVW      delta_hi+8(FP), R3
 	DMB       MB_ISH
@@ -261,10 +271,14 @@ dmb_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 mcr:
-	// selFetchadd64 = 1: mcr (requires v6k)
+	// selFetchadd64 = 1: mcr (requires v6k, v7atomics)
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      delta_lo+4(FP), R2
 	MOVW      delta_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -279,6 +293,8 @@ mcr_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 portable:
 	// selFetchadd64 = 2: portable
 	// The Go variant: a tail jump to fetchadd64_portable.
@@ -331,8 +347,10 @@ TEXT ·SwapUint64(SB), NOSPLIT, $0-20
 	BEQ       mcr
 	CMP       $2, R0
 	BEQ       portable
-	// selSwap64 = 0: dmb (requires v6k, v7)
+	// selSwap64 = 0: dmb (requires v6k, v7, v7atomics)
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      new_lo+4(FP), R2
 	MOVW      new_hi+8(FP), R3
 	DMB       MB_ISH
@@ -345,10 +363,14 @@ dmb_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 mcr:
-	// selSwap64 = 1: mcr (requires v6k)
+	// selSwap64 = 1: mcr (requires v6k, v7atomics)
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      new_lo+4(FP), R2
 	MOVW      new_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -361,6 +383,8 @@ mcr_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 portable:
 	// selSwap64 = 2: portable
 	// The Go variant: a tail jump to swap64_portable.
@@ -415,8 +439,10 @@ TEXT ·FetchOrUint64(SB), NOSPLIT, $0-20
 	BEQ       mcr
 	CMP       $2, R0
 	BEQ       portable
-	// selFetchor64 = 0: dmb (requires v6k, v7)
+	// selFetchor64 = 0: dmb (requires v6k, v7, v7atomics)
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      mask_lo+4(FP), R2
 	MOVW      mask_hi+8(FP), R3
 	DMB       MB_ISH
@@ -431,10 +457,14 @@ dmb_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 mcr:
-	// selFetchor64 = 1: mcr (requires v6k)
+	// selFetchor64 = 1: mcr (requires v6k, v7atomics)
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      mask_lo+4(FP), R2
 	MOVW      mask_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -449,6 +479,8 @@ mcr_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 portable:
 	// selFetchor64 = 2: portable
 	// The Go variant: a tail jump to fetchor64_portable.
@@ -503,8 +535,10 @@ TEXT ·FetchAndUint64(SB), NOSPLIT, $0-20
 	BEQ       mcr
 	CMP       $2, R0
 	BEQ       portable
-	// selFetchand64 = 0: dmb (requires v6k, v7)
+	// selFetchand64 = 0: dmb (requires v6k, v7, v7atomics)
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      mask_lo+4(FP), R2
 	MOVW      mask_hi+8(FP), R3
 	DMB       MB_ISH
@@ -519,10 +553,14 @@ dmb_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 mcr:
-	// selFetchand64 = 1: mcr (requires v6k)
+	// selFetchand64 = 1: mcr (requires v6k, v7atomics)
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      mask_lo+4(FP), R2
 	MOVW      mask_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -537,6 +575,8 @@ mcr_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 portable:
 	// selFetchand64 = 2: portable
 	// The Go variant: a tail jump to fetchand64_portable.
@@ -711,22 +751,30 @@ TEXT ·LoadAcquireUint64(SB), NOSPLIT, $0-12
 	BEQ       mcr
 	CMP       $2, R0
 	BEQ       portable
-	// selLoadacquire64 = 0: dmb (requires v6k, v7)
+	// selLoadacquire64 = 0: dmb (requires v6k, v7, v7atomics)
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	LDREXD    (R1), R2
 	DMB       MB_ISH
 	MOVW      R2, ret_lo+4(FP)
 	MOVW      R3, ret_hi+8(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 mcr:
-	// selLoadacquire64 = 1: mcr (requires v6k)
+	// selLoadacquire64 = 1: mcr (requires v6k, v7atomics)
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	LDREXD    (R1), R2
 	MCR       15, 0, R8, C7, C10, 5
 	MOVW      R2, ret_lo+4(FP)
 	MOVW      R3, ret_hi+8(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 portable:
 	// selLoadacquire64 = 2: portable
 	// The Go variant: a tail jump to loadacquire64_portable.
@@ -767,8 +815,10 @@ TEXT ·StoreReleaseUint64(SB), NOSPLIT, $0-12
 	BEQ       mcr
 	CMP       $2, R0
 	BEQ       portable
-	// selStorerelease64 = 0: dmb (requires v6k, v7)
+	// selStorerelease64 = 0: dmb (requires v6k, v7, v7atomics)
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      val_lo+4(FP), R2
 	MOVW      val_hi+8(FP), R3
 	DMB       MB_ISH
@@ -778,10 +828,14 @@ dmb_loop:
 	CMP       $0, R0
 	BNE       dmb_loop
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 mcr:
-	// selStorerelease64 = 1: mcr (requires v6k)
+	// selStorerelease64 = 1: mcr (requires v6k, v7atomics)
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      val_lo+4(FP), R2
 	MOVW      val_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -791,6 +845,8 @@ mcr_loop:
 	CMP       $0, R0
 	BNE       mcr_loop
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 portable:
 	// selStorerelease64 = 2: portable
 	// The Go variant: a tail jump to storerelease64_portable.

@@ -53,8 +53,8 @@ var archOps = []opImpl{
 		{name: "portable", fn: cas32_portable},
 	}),
 	rowCompareAndSwapUint64(&selCas64, []variant[fnCompareAndSwapUint64]{
-		{name: "dmb", requires: []string{"v6k", "v7"}, fn: direct.CompareAndSwapUint64Dmb},
-		{name: "mcr", requires: []string{"v6k"}, fn: direct.CompareAndSwapUint64Mcr},
+		{name: "dmb", requires: []string{"v6k", "v7", "v7atomics"}, fn: direct.CompareAndSwapUint64Dmb},
+		{name: "mcr", requires: []string{"v6k", "v7atomics"}, fn: direct.CompareAndSwapUint64Mcr},
 		{name: "portable", fn: cas64_portable},
 	}),
 	rowCompareAndSwapUintptr(&selCasuintptr, []variant[fnCompareAndSwapUintptr]{
@@ -68,8 +68,8 @@ var archOps = []opImpl{
 		{name: "portable", fn: fetchadd32_portable},
 	}),
 	rowFetchAddUint64(&selFetchadd64, []variant[fnFetchAddUint64]{
-		{name: "dmb", requires: []string{"v6k", "v7"}, fn: direct.FetchAddUint64Dmb},
-		{name: "mcr", requires: []string{"v6k"}, fn: direct.FetchAddUint64Mcr},
+		{name: "dmb", requires: []string{"v6k", "v7", "v7atomics"}, fn: direct.FetchAddUint64Dmb},
+		{name: "mcr", requires: []string{"v6k", "v7atomics"}, fn: direct.FetchAddUint64Mcr},
 		{name: "portable", fn: fetchadd64_portable},
 	}),
 	rowSwapUint32(&selSwap32, []variant[fnSwapUint32]{
@@ -78,8 +78,8 @@ var archOps = []opImpl{
 		{name: "portable", fn: swap32_portable},
 	}),
 	rowSwapUint64(&selSwap64, []variant[fnSwapUint64]{
-		{name: "dmb", requires: []string{"v6k", "v7"}, fn: direct.SwapUint64Dmb},
-		{name: "mcr", requires: []string{"v6k"}, fn: direct.SwapUint64Mcr},
+		{name: "dmb", requires: []string{"v6k", "v7", "v7atomics"}, fn: direct.SwapUint64Dmb},
+		{name: "mcr", requires: []string{"v6k", "v7atomics"}, fn: direct.SwapUint64Mcr},
 		{name: "portable", fn: swap64_portable},
 	}),
 	rowFetchOrUint32(&selFetchor32, []variant[fnFetchOrUint32]{
@@ -88,8 +88,8 @@ var archOps = []opImpl{
 		{name: "portable", fn: fetchor32_portable},
 	}),
 	rowFetchOrUint64(&selFetchor64, []variant[fnFetchOrUint64]{
-		{name: "dmb", requires: []string{"v6k", "v7"}, fn: direct.FetchOrUint64Dmb},
-		{name: "mcr", requires: []string{"v6k"}, fn: direct.FetchOrUint64Mcr},
+		{name: "dmb", requires: []string{"v6k", "v7", "v7atomics"}, fn: direct.FetchOrUint64Dmb},
+		{name: "mcr", requires: []string{"v6k", "v7atomics"}, fn: direct.FetchOrUint64Mcr},
 		{name: "portable", fn: fetchor64_portable},
 	}),
 	rowFetchAndUint32(&selFetchand32, []variant[fnFetchAndUint32]{
@@ -98,8 +98,8 @@ var archOps = []opImpl{
 		{name: "portable", fn: fetchand32_portable},
 	}),
 	rowFetchAndUint64(&selFetchand64, []variant[fnFetchAndUint64]{
-		{name: "dmb", requires: []string{"v6k", "v7"}, fn: direct.FetchAndUint64Dmb},
-		{name: "mcr", requires: []string{"v6k"}, fn: direct.FetchAndUint64Mcr},
+		{name: "dmb", requires: []string{"v6k", "v7", "v7atomics"}, fn: direct.FetchAndUint64Dmb},
+		{name: "mcr", requires: []string{"v6k", "v7atomics"}, fn: direct.FetchAndUint64Mcr},
 		{name: "portable", fn: fetchand64_portable},
 	}),
 	rowFetchAddUintptr(&selFetchadduintptr, []variant[fnFetchAddUintptr]{
@@ -128,8 +128,8 @@ var archOps = []opImpl{
 		{name: "portable", fn: loadacquire32_portable},
 	}),
 	rowLoadAcquireUint64(&selLoadacquire64, []variant[fnLoadAcquireUint64]{
-		{name: "dmb", requires: []string{"v6k", "v7"}, fn: direct.LoadAcquireUint64Dmb},
-		{name: "mcr", requires: []string{"v6k"}, fn: direct.LoadAcquireUint64Mcr},
+		{name: "dmb", requires: []string{"v6k", "v7", "v7atomics"}, fn: direct.LoadAcquireUint64Dmb},
+		{name: "mcr", requires: []string{"v6k", "v7atomics"}, fn: direct.LoadAcquireUint64Mcr},
 		{name: "portable", fn: loadacquire64_portable},
 	}),
 	rowStoreReleaseUint32(&selStorerelease32, []variant[fnStoreReleaseUint32]{
@@ -138,8 +138,8 @@ var archOps = []opImpl{
 		{name: "portable", fn: storerelease32_portable},
 	}),
 	rowStoreReleaseUint64(&selStorerelease64, []variant[fnStoreReleaseUint64]{
-		{name: "dmb", requires: []string{"v6k", "v7"}, fn: direct.StoreReleaseUint64Dmb},
-		{name: "mcr", requires: []string{"v6k"}, fn: direct.StoreReleaseUint64Mcr},
+		{name: "dmb", requires: []string{"v6k", "v7", "v7atomics"}, fn: direct.StoreReleaseUint64Dmb},
+		{name: "mcr", requires: []string{"v6k", "v7atomics"}, fn: direct.StoreReleaseUint64Mcr},
 		{name: "portable", fn: storerelease64_portable},
 	}),
 	rowFence(&selFence, []variant[fnFence]{

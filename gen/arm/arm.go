@@ -156,6 +156,23 @@ func (e *Backend) barrier(b bar) {
 	e.Ins("MCR", "15", "0", "R8", "C7", "C10", "5")
 }
 
+// align8 branches to the body's misaligned label when the word in R1 is
+// not 8-byte aligned: LDREXD/STREXD fault there. The label tail-jumps to
+// spec.Misaligned64 (in hal and hal/direct), which panics as sync/atomic
+// does on such a word.
+func (e *Backend) align8(p string) {
+	e.Ins("AND.S", "$7", "R1", "R0")
+	e.Ins("BNE", p+"misaligned")
+}
+
+// misaligned is the body's misaligned label: a tail jump with the
+// function's own argument frame and the caller's LR (the entries have no
+// frame).
+func (e *Backend) misaligned(p string) {
+	e.Label(p + "misaligned")
+	e.TailJump(spec.Misaligned64)
+}
+
 // lo and hi are the halves of a uint64 argument or result.
 func (e *Backend) lo(name string) string { return e.ArgHalf(name, false) }
 func (e *Backend) hi(name string) string { return e.ArgHalf(name, true) }
@@ -266,6 +283,7 @@ func cas64(b bar) body {
 	return func(e *Backend, p string) error {
 		e.setup(b)
 		e.Load("addr", "R1")
+		e.align8(p)
 		e.Ins("MOVW", e.lo("old"), "R2")
 		e.Ins("MOVW", e.hi("old"), "R3")
 		e.Ins("MOVW", e.lo("new"), "R6")
@@ -289,6 +307,7 @@ func cas64(b bar) body {
 		e.Ins("MOVW", "$0", "R0")
 		e.Store("R0", 0)
 		e.Ret()
+		e.misaligned(p)
 		return nil
 	}
 }
@@ -302,6 +321,7 @@ func rmw64(b bar, alu string) body {
 		arg := map[string]string{"": "new", "ADD": "delta", "ORR": "mask", "AND": "mask"}[alu]
 		e.setup(b)
 		e.Load("addr", "R1")
+		e.align8(p)
 		e.Ins("MOVW", e.lo(arg), "R2")
 		e.Ins("MOVW", e.hi(arg), "R3")
 		e.barrier(b)
@@ -326,6 +346,7 @@ func rmw64(b bar, alu string) body {
 		e.Ins("MOVW", "R4", e.lo(ret))
 		e.Ins("MOVW", "R5", e.hi(ret))
 		e.Ret()
+		e.misaligned(p)
 		return nil
 	}
 }
@@ -336,15 +357,17 @@ func rmw64(b bar, alu string) body {
 // follows its own LDREX(D), and the kernel clears the monitor on a
 // context switch.
 func load64(b bar) body {
-	return func(e *Backend, _ string) error {
+	return func(e *Backend, p string) error {
 		e.setup(b)
 		e.Load("addr", "R1")
+		e.align8(p)
 		e.Ins("LDREXD", "(R1)", "R2")
 		e.barrier(b)
 		ret := e.ResultName(0)
 		e.Ins("MOVW", "R2", e.lo(ret))
 		e.Ins("MOVW", "R3", e.hi(ret))
 		e.Ret()
+		e.misaligned(p)
 		return nil
 	}
 }
@@ -356,6 +379,7 @@ func store64(b bar) body {
 	return func(e *Backend, p string) error {
 		e.setup(b)
 		e.Load("addr", "R1")
+		e.align8(p)
 		e.Ins("MOVW", e.lo("val"), "R2")
 		e.Ins("MOVW", e.hi("val"), "R3")
 		e.barrier(b)
@@ -365,6 +389,7 @@ func store64(b bar) body {
 		e.Ins("CMP", "$0", "R0")
 		e.Ins("BNE", p+"loop")
 		e.Ret()
+		e.misaligned(p)
 		return nil
 	}
 }

@@ -28,24 +28,24 @@ var Spec = spec.Arch{
 			{Name: "nop", Brief: "a bare return", Why: "no spin hint before ARMv6K (the hint space is not NOP-compatible on ARMv5): a call that does nothing"},
 		},
 		"cas32":               rmw("LDREX/STREX"),
-		"cas64":               rmw("LDREXD/STREXD"),
+		"cas64":               variants64("LDREXD/STREXD"),
 		"casuintptr":          rmw("LDREX/STREX"),
 		"fetchadd32":          rmw("LDREX/ADD/STREX"),
-		"fetchadd64":          rmw("LDREXD/ADDS/ADC/STREXD"),
+		"fetchadd64":          variants64("LDREXD/ADDS/ADC/STREXD"),
 		"fetchadduintptr":     rmw("LDREX/ADD/STREX"),
 		"swap32":              rmw("LDREX/STREX"),
-		"swap64":              rmw("LDREXD/STREXD"),
+		"swap64":              variants64("LDREXD/STREXD"),
 		"swapuintptr":         rmw("LDREX/STREX"),
 		"fetchor32":           rmw("LDREX/ORR/STREX"),
-		"fetchor64":           rmw("LDREXD/ORR/STREXD"),
+		"fetchor64":           variants64("LDREXD/ORR/STREXD"),
 		"fetchand32":          rmw("LDREX/AND/STREX"),
-		"fetchand64":          rmw("LDREXD/AND/STREXD"),
+		"fetchand64":          variants64("LDREXD/AND/STREXD"),
 		"loadacquire32":       barrier("LDR; %s", "plain load, then the barrier: no later load or store moves before the load"),
 		"loadacquireuintptr":  barrier("LDR; %s", "plain load, then the barrier: no later load or store moves before the load"),
-		"loadacquire64":       barrier("LDREXD; %s", "LDREXD, single-copy atomic for an aligned doubleword (LDRD is not without LPAE), then the barrier"),
+		"loadacquire64":       barrier64("LDREXD; %s", "LDREXD, single-copy atomic for an aligned doubleword (LDRD is not without LPAE), then the barrier"),
 		"storerelease32":      barrier("%s; STR", "the barrier, then a plain store: no earlier load or store moves after the store"),
 		"storereleaseuintptr": barrier("%s; STR", "the barrier, then a plain store: no earlier load or store moves after the store"),
-		"storerelease64":      barrier("%s; LDREXD/STREXD", "the barrier, then an LDREXD/STREXD loop: STRD is not single-copy atomic without LPAE"),
+		"storerelease64":      barrier64("%s; LDREXD/STREXD", "the barrier, then an LDREXD/STREXD loop: STRD is not single-copy atomic without LPAE"),
 		"fence":               barrier("%s", "the full barrier, inner-shareable: orders every earlier load and store before every later one"),
 		"spinlock32":          barrier("LDR test, YIELD, LDREX/STREX, %s", "plain load test, YIELD while held (WORD-encoded), LDREX/STREX 0→1 when free, then the barrier"),
 		// 32-bit ARM has no 128-bit atomic: its widest is LDREXD/STREXD
@@ -69,13 +69,16 @@ var Spec = spec.Arch{
 	},
 	Levels: []spec.Level{
 		{Tag: "arm.5", Why: "baseline GOARM=5 and 6: ARMv5 has no exclusive loads, and ARMv6 without K no LDREXD"},
-		{Tag: "arm.7", Implies: []string{dispatch.FeatureV6K, dispatch.FeatureV7}, Why: "GOARM=7 is ARMv7: LDREXD/STREXD, YIELD and DMB"},
+		{Tag: "arm.7", Implies: []string{dispatch.FeatureV6K, dispatch.FeatureV7, dispatch.FeatureV7Atomics}, Why: "GOARM=7 is ARMv7: LDREXD/STREXD, YIELD and DMB, and Go's own 64-bit atomics are LDREXD/STREXD"},
 	},
 	// The default GOARM for a cross build is 7, whose Go runtime needs
 	// VFPv3: cortex-a7 (ARMv7 with LPAE) and max run it. .ci/run runs
 	// GOARM=6 on arm1176 (ARMv6K, the mcr variants chosen) and GOARM=5 on
 	// arm926 (ARMv5, the portable ones) besides.
-	Emulator: spec.Emulator{Binary: "qemu-arm", CPUs: []string{"cortex-a7", "max"}, Binutils: "binutils-arm-linux-gnueabihf"},
+	// The per-model runs test hal, dispatch and the kit only (CI's time
+	// budget; .ci/zarches).
+	Emulator: spec.Emulator{Binary: "qemu-arm", CPUs: []string{"cortex-a7", "max"}, Binutils: "binutils-arm-linux-gnueabihf",
+		Packages: []string{"./hal/", "./dispatch/", "./spin/", "./refcount/", "./counter/", "./percpu/"}},
 }
 
 // rmw is the variants of a sequentially consistent read-modify-write or
@@ -101,4 +104,25 @@ func barrier(format, why string) []spec.Variant {
 		{Name: "mcr", Requires: []string{dispatch.FeatureV6K}, Brief: f("MCR dmb"), Why: "the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): " + why},
 		spec.Portable("sync/atomic, which goes through the kernel's helpers below ARMv7"),
 	}
+}
+
+// variants64 is rmw for a 64-bit op: its LDREXD/STREXD loop shares words with
+// sync/atomic's 64-bit functions (hal.LoadUint64 is one), so it runs only
+// where those are LDREXD/STREXD too (v7atomics: GOARM=7). Below GOARM=7
+// Go's runtime may take a lock around a plain LDRD/STRD, which an
+// exclusive loop beside it could tear or undo: sync/atomic is the only
+// safe 64-bit path there.
+func variants64(loop string) []spec.Variant { return need64(rmw(loop)) }
+
+// barrier64 is barrier for a 64-bit load or store (see variants64).
+func barrier64(format, why string) []spec.Variant { return need64(barrier(format, why)) }
+
+func need64(vs []spec.Variant) []spec.Variant {
+	for i := range vs {
+		if !vs[i].Go {
+			vs[i].Requires = append(vs[i].Requires, dispatch.FeatureV7Atomics)
+		}
+	}
+	vs[len(vs)-1] = spec.Portable("sync/atomic: below GOARM=7 Go's own 64-bit atomics may take a lock, which hal's LDREXD/STREXD beside them would break")
+	return vs
 }

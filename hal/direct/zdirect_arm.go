@@ -37,22 +37,22 @@ func CompareAndSwapUint32Dmb(addr *uint32, old, new uint32) (swapped bool)
 //go:noescape
 func CompareAndSwapUint32Mcr(addr *uint32, old, new uint32) (swapped bool)
 
-// CompareAndSwapUint64Dmb is variant "dmb" of cas64 (requires v6k, v7): DMB
-// ISH; LDREXD/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the
-// loop sequentially consistent.
+// CompareAndSwapUint64Dmb is variant "dmb" of cas64 (requires v6k, v7,
+// v7atomics): DMB ISH; LDREXD/STREXD loop; DMB ISH: the ARMv7 barrier on both
+// sides makes the loop sequentially consistent.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k, v7 (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func CompareAndSwapUint64Dmb(addr *uint64, old, new uint64) (swapped bool)
 
-// CompareAndSwapUint64Mcr is variant "mcr" of cas64 (requires v6k): the ARMv6
-// CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/STREXD
-// loop: ARMv6K has no DMB.
+// CompareAndSwapUint64Mcr is variant "mcr" of cas64 (requires v6k, v7atomics):
+// the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the
+// LDREXD/STREXD loop: ARMv6K has no DMB.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func CompareAndSwapUint64Mcr(addr *uint64, old, new uint64) (swapped bool)
@@ -97,22 +97,22 @@ func FetchAddUint32Dmb(addr *uint32, delta uint32) (old uint32)
 //go:noescape
 func FetchAddUint32Mcr(addr *uint32, delta uint32) (old uint32)
 
-// FetchAddUint64Dmb is variant "dmb" of fetchadd64 (requires v6k, v7): DMB
-// ISH; LDREXD/ADDS/ADC/STREXD loop; DMB ISH: the ARMv7 barrier on both sides
-// makes the loop sequentially consistent.
+// FetchAddUint64Dmb is variant "dmb" of fetchadd64 (requires v6k, v7,
+// v7atomics): DMB ISH; LDREXD/ADDS/ADC/STREXD loop; DMB ISH: the ARMv7 barrier
+// on both sides makes the loop sequentially consistent.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k, v7 (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAddUint64Dmb(addr *uint64, delta uint64) (old uint64)
 
-// FetchAddUint64Mcr is variant "mcr" of fetchadd64 (requires v6k): the ARMv6
-// CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the
+// FetchAddUint64Mcr is variant "mcr" of fetchadd64 (requires v6k, v7atomics):
+// the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the
 // LDREXD/ADDS/ADC/STREXD loop: ARMv6K has no DMB.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAddUint64Mcr(addr *uint64, delta uint64) (old uint64)
@@ -137,22 +137,22 @@ func SwapUint32Dmb(addr *uint32, new uint32) (old uint32)
 //go:noescape
 func SwapUint32Mcr(addr *uint32, new uint32) (old uint32)
 
-// SwapUint64Dmb is variant "dmb" of swap64 (requires v6k, v7): DMB ISH;
-// LDREXD/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop
-// sequentially consistent.
+// SwapUint64Dmb is variant "dmb" of swap64 (requires v6k, v7, v7atomics): DMB
+// ISH; LDREXD/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the
+// loop sequentially consistent.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k, v7 (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func SwapUint64Dmb(addr *uint64, new uint64) (old uint64)
 
-// SwapUint64Mcr is variant "mcr" of swap64 (requires v6k): the ARMv6 CP15
-// barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/STREXD
-// loop: ARMv6K has no DMB.
+// SwapUint64Mcr is variant "mcr" of swap64 (requires v6k, v7atomics): the
+// ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the
+// LDREXD/STREXD loop: ARMv6K has no DMB.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func SwapUint64Mcr(addr *uint64, new uint64) (old uint64)
@@ -177,22 +177,22 @@ func FetchOrUint32Dmb(addr *uint32, mask uint32) (old uint32)
 //go:noescape
 func FetchOrUint32Mcr(addr *uint32, mask uint32) (old uint32)
 
-// FetchOrUint64Dmb is variant "dmb" of fetchor64 (requires v6k, v7): DMB ISH;
-// LDREXD/ORR/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the
-// loop sequentially consistent.
+// FetchOrUint64Dmb is variant "dmb" of fetchor64 (requires v6k, v7,
+// v7atomics): DMB ISH; LDREXD/ORR/STREXD loop; DMB ISH: the ARMv7 barrier on
+// both sides makes the loop sequentially consistent.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k, v7 (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchOrUint64Dmb(addr *uint64, mask uint64) (old uint64)
 
-// FetchOrUint64Mcr is variant "mcr" of fetchor64 (requires v6k): the ARMv6
-// CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the
+// FetchOrUint64Mcr is variant "mcr" of fetchor64 (requires v6k, v7atomics):
+// the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the
 // LDREXD/ORR/STREXD loop: ARMv6K has no DMB.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchOrUint64Mcr(addr *uint64, mask uint64) (old uint64)
@@ -217,22 +217,22 @@ func FetchAndUint32Dmb(addr *uint32, mask uint32) (old uint32)
 //go:noescape
 func FetchAndUint32Mcr(addr *uint32, mask uint32) (old uint32)
 
-// FetchAndUint64Dmb is variant "dmb" of fetchand64 (requires v6k, v7): DMB
-// ISH; LDREXD/AND/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes
-// the loop sequentially consistent.
+// FetchAndUint64Dmb is variant "dmb" of fetchand64 (requires v6k, v7,
+// v7atomics): DMB ISH; LDREXD/AND/STREXD loop; DMB ISH: the ARMv7 barrier on
+// both sides makes the loop sequentially consistent.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k, v7 (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAndUint64Dmb(addr *uint64, mask uint64) (old uint64)
 
-// FetchAndUint64Mcr is variant "mcr" of fetchand64 (requires v6k): the ARMv6
-// CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the
+// FetchAndUint64Mcr is variant "mcr" of fetchand64 (requires v6k, v7atomics):
+// the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the
 // LDREXD/AND/STREXD loop: ARMv6K has no DMB.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func FetchAndUint64Mcr(addr *uint64, mask uint64) (old uint64)
@@ -337,22 +337,23 @@ func LoadAcquireUint32Dmb(addr *uint32) uint32
 //go:noescape
 func LoadAcquireUint32Mcr(addr *uint32) uint32
 
-// LoadAcquireUint64Dmb is variant "dmb" of loadacquire64 (requires v6k, v7):
-// DMB ISH (ARMv7): LDREXD, single-copy atomic for an aligned doubleword (LDRD
-// is not without LPAE), then the barrier.
+// LoadAcquireUint64Dmb is variant "dmb" of loadacquire64 (requires v6k, v7,
+// v7atomics): DMB ISH (ARMv7): LDREXD, single-copy atomic for an aligned
+// doubleword (LDRD is not without LPAE), then the barrier.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k, v7 (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func LoadAcquireUint64Dmb(addr *uint64) uint64
 
-// LoadAcquireUint64Mcr is variant "mcr" of loadacquire64 (requires v6k): the
-// ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): LDREXD, single-copy atomic
-// for an aligned doubleword (LDRD is not without LPAE), then the barrier.
+// LoadAcquireUint64Mcr is variant "mcr" of loadacquire64 (requires v6k,
+// v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): LDREXD,
+// single-copy atomic for an aligned doubleword (LDRD is not without LPAE),
+// then the barrier.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func LoadAcquireUint64Mcr(addr *uint64) uint64
@@ -377,22 +378,23 @@ func StoreReleaseUint32Dmb(addr *uint32, val uint32)
 //go:noescape
 func StoreReleaseUint32Mcr(addr *uint32, val uint32)
 
-// StoreReleaseUint64Dmb is variant "dmb" of storerelease64 (requires v6k, v7):
-// DMB ISH (ARMv7): the barrier, then an LDREXD/STREXD loop: STRD is not
-// single-copy atomic without LPAE.
+// StoreReleaseUint64Dmb is variant "dmb" of storerelease64 (requires v6k, v7,
+// v7atomics): DMB ISH (ARMv7): the barrier, then an LDREXD/STREXD loop: STRD
+// is not single-copy atomic without LPAE.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k, v7 (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func StoreReleaseUint64Dmb(addr *uint64, val uint64)
 
-// StoreReleaseUint64Mcr is variant "mcr" of storerelease64 (requires v6k): the
-// ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): the barrier, then an
-// LDREXD/STREXD loop: STRD is not single-copy atomic without LPAE.
+// StoreReleaseUint64Mcr is variant "mcr" of storerelease64 (requires v6k,
+// v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): the
+// barrier, then an LDREXD/STREXD loop: STRD is not single-copy atomic without
+// LPAE.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
-// caller must make sure the CPU has v6k (see haltool.Runnable).
+// caller must make sure the CPU has v6k, v7atomics (see haltool.Runnable).
 //
 //go:noescape
 func StoreReleaseUint64Mcr(addr *uint64, val uint64)

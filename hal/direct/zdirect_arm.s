@@ -60,9 +60,11 @@ mcr_fail:
 	MOVB      R0, swapped+12(FP)
 	RET
 
-// cas64, variant "dmb" (requires v6k, v7): DMB ISH; LDREXD/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
+// cas64, variant "dmb" (requires v6k, v7, v7atomics): DMB ISH; LDREXD/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·CompareAndSwapUint64Dmb(SB), NOSPLIT, $0-21
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      old_lo+4(FP), R2
 	MOVW      old_hi+8(FP), R3
 	MOVW      new_lo+12(FP), R6
@@ -86,11 +88,15 @@ dmb_fail:
 	MOVW      $0, R0
 	MOVB      R0, swapped+20(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 
-// cas64, variant "mcr" (requires v6k): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/STREXD loop: ARMv6K has no DMB
+// cas64, variant "mcr" (requires v6k, v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/STREXD loop: ARMv6K has no DMB
 TEXT ·CompareAndSwapUint64Mcr(SB), NOSPLIT, $0-21
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      old_lo+4(FP), R2
 	MOVW      old_hi+8(FP), R3
 	MOVW      new_lo+12(FP), R6
@@ -114,6 +120,8 @@ mcr_fail:
 	MOVW      $0, R0
 	MOVB      R0, swapped+20(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 
 // casuintptr, variant "dmb" (requires v6k, v7): DMB ISH; LDREX/STREX loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·CompareAndSwapUintptrDmb(SB), NOSPLIT, $0-13
@@ -193,9 +201,11 @@ mcr_loop:
 	MOVW      R0, old+8(FP)
 	RET
 
-// fetchadd64, variant "dmb" (requires v6k, v7): DMB ISH; LDREXD/ADDS/ADC/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
+// fetchadd64, variant "dmb" (requires v6k, v7, v7atomics): DMB ISH; LDREXD/ADDS/ADC/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·FetchAddUint64Dmb(SB), NOSPLIT, $0-20
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      delta_lo+4(FP), R2
 	MOVW      delta_hi+8(FP), R3
 	DMB       MB_ISH
@@ -210,11 +220,15 @@ dmb_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 
-// fetchadd64, variant "mcr" (requires v6k): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/ADDS/ADC/STREXD loop: ARMv6K has no DMB
+// fetchadd64, variant "mcr" (requires v6k, v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/ADDS/ADC/STREXD loop: ARMv6K has no DMB
 TEXT ·FetchAddUint64Mcr(SB), NOSPLIT, $0-20
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      delta_lo+4(FP), R2
 	MOVW      delta_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -229,6 +243,8 @@ mcr_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 
 // swap32, variant "dmb" (requires v6k, v7): DMB ISH; LDREX/STREX loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·SwapUint32Dmb(SB), NOSPLIT, $0-12
@@ -259,9 +275,11 @@ mcr_loop:
 	MOVW      R0, old+8(FP)
 	RET
 
-// swap64, variant "dmb" (requires v6k, v7): DMB ISH; LDREXD/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
+// swap64, variant "dmb" (requires v6k, v7, v7atomics): DMB ISH; LDREXD/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·SwapUint64Dmb(SB), NOSPLIT, $0-20
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      new_lo+4(FP), R2
 	MOVW      new_hi+8(FP), R3
 	DMB       MB_ISH
@@ -274,11 +292,15 @@ dmb_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 
-// swap64, variant "mcr" (requires v6k): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/STREXD loop: ARMv6K has no DMB
+// swap64, variant "mcr" (requires v6k, v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/STREXD loop: ARMv6K has no DMB
 TEXT ·SwapUint64Mcr(SB), NOSPLIT, $0-20
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      new_lo+4(FP), R2
 	MOVW      new_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -291,6 +313,8 @@ mcr_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 
 // fetchor32, variant "dmb" (requires v6k, v7): DMB ISH; LDREX/ORR/STREX loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·FetchOrUint32Dmb(SB), NOSPLIT, $0-12
@@ -323,9 +347,11 @@ mcr_loop:
 	MOVW      R0, old+8(FP)
 	RET
 
-// fetchor64, variant "dmb" (requires v6k, v7): DMB ISH; LDREXD/ORR/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
+// fetchor64, variant "dmb" (requires v6k, v7, v7atomics): DMB ISH; LDREXD/ORR/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·FetchOrUint64Dmb(SB), NOSPLIT, $0-20
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      mask_lo+4(FP), R2
 	MOVW      mask_hi+8(FP), R3
 	DMB       MB_ISH
@@ -340,11 +366,15 @@ dmb_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 
-// fetchor64, variant "mcr" (requires v6k): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/ORR/STREXD loop: ARMv6K has no DMB
+// fetchor64, variant "mcr" (requires v6k, v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/ORR/STREXD loop: ARMv6K has no DMB
 TEXT ·FetchOrUint64Mcr(SB), NOSPLIT, $0-20
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      mask_lo+4(FP), R2
 	MOVW      mask_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -359,6 +389,8 @@ mcr_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 
 // fetchand32, variant "dmb" (requires v6k, v7): DMB ISH; LDREX/AND/STREX loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·FetchAndUint32Dmb(SB), NOSPLIT, $0-12
@@ -391,9 +423,11 @@ mcr_loop:
 	MOVW      R0, old+8(FP)
 	RET
 
-// fetchand64, variant "dmb" (requires v6k, v7): DMB ISH; LDREXD/AND/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
+// fetchand64, variant "dmb" (requires v6k, v7, v7atomics): DMB ISH; LDREXD/AND/STREXD loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·FetchAndUint64Dmb(SB), NOSPLIT, $0-20
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      mask_lo+4(FP), R2
 	MOVW      mask_hi+8(FP), R3
 	DMB       MB_ISH
@@ -408,11 +442,15 @@ dmb_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 
-// fetchand64, variant "mcr" (requires v6k): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/AND/STREXD loop: ARMv6K has no DMB
+// fetchand64, variant "mcr" (requires v6k, v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5) on both sides of the LDREXD/AND/STREXD loop: ARMv6K has no DMB
 TEXT ·FetchAndUint64Mcr(SB), NOSPLIT, $0-20
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      mask_lo+4(FP), R2
 	MOVW      mask_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -427,6 +465,8 @@ mcr_loop:
 	MOVW      R4, old_lo+12(FP)
 	MOVW      R5, old_hi+16(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 
 // fetchadduintptr, variant "dmb" (requires v6k, v7): DMB ISH; LDREX/ADD/STREX loop; DMB ISH: the ARMv7 barrier on both sides makes the loop sequentially consistent
 TEXT ·FetchAddUintptrDmb(SB), NOSPLIT, $0-12
@@ -539,24 +579,32 @@ TEXT ·LoadAcquireUint32Mcr(SB), NOSPLIT, $0-8
 	MOVW      R0, ret+4(FP)
 	RET
 
-// loadacquire64, variant "dmb" (requires v6k, v7): DMB ISH (ARMv7): LDREXD, single-copy atomic for an aligned doubleword (LDRD is not without LPAE), then the barrier
+// loadacquire64, variant "dmb" (requires v6k, v7, v7atomics): DMB ISH (ARMv7): LDREXD, single-copy atomic for an aligned doubleword (LDRD is not without LPAE), then the barrier
 TEXT ·LoadAcquireUint64Dmb(SB), NOSPLIT, $0-12
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	LDREXD    (R1), R2
 	DMB       MB_ISH
 	MOVW      R2, ret_lo+4(FP)
 	MOVW      R3, ret_hi+8(FP)
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 
-// loadacquire64, variant "mcr" (requires v6k): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): LDREXD, single-copy atomic for an aligned doubleword (LDRD is not without LPAE), then the barrier
+// loadacquire64, variant "mcr" (requires v6k, v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): LDREXD, single-copy atomic for an aligned doubleword (LDRD is not without LPAE), then the barrier
 TEXT ·LoadAcquireUint64Mcr(SB), NOSPLIT, $0-12
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	LDREXD    (R1), R2
 	MCR       15, 0, R8, C7, C10, 5
 	MOVW      R2, ret_lo+4(FP)
 	MOVW      R3, ret_hi+8(FP)
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 
 // storerelease32, variant "dmb" (requires v6k, v7): DMB ISH (ARMv7): the barrier, then a plain store: no earlier load or store moves after the store
 TEXT ·StoreReleaseUint32Dmb(SB), NOSPLIT, $0-8
@@ -575,9 +623,11 @@ TEXT ·StoreReleaseUint32Mcr(SB), NOSPLIT, $0-8
 	MOVW      R2, (R1)
 	RET
 
-// storerelease64, variant "dmb" (requires v6k, v7): DMB ISH (ARMv7): the barrier, then an LDREXD/STREXD loop: STRD is not single-copy atomic without LPAE
+// storerelease64, variant "dmb" (requires v6k, v7, v7atomics): DMB ISH (ARMv7): the barrier, then an LDREXD/STREXD loop: STRD is not single-copy atomic without LPAE
 TEXT ·StoreReleaseUint64Dmb(SB), NOSPLIT, $0-12
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       dmb_misaligned
 	MOVW      val_lo+4(FP), R2
 	MOVW      val_hi+8(FP), R3
 	DMB       MB_ISH
@@ -587,11 +637,15 @@ dmb_loop:
 	CMP       $0, R0
 	BNE       dmb_loop
 	RET
+dmb_misaligned:
+	JMP       ·misaligned64(SB)
 
-// storerelease64, variant "mcr" (requires v6k): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): the barrier, then an LDREXD/STREXD loop: STRD is not single-copy atomic without LPAE
+// storerelease64, variant "mcr" (requires v6k, v7atomics): the ARMv6 CP15 barrier (MCR p15, 0, Rt, c7, c10, 5): the barrier, then an LDREXD/STREXD loop: STRD is not single-copy atomic without LPAE
 TEXT ·StoreReleaseUint64Mcr(SB), NOSPLIT, $0-12
 	MOVW      $0, R8
 	MOVW      addr+0(FP), R1
+	AND.S     $7, R1, R0
+	BNE       mcr_misaligned
 	MOVW      val_lo+4(FP), R2
 	MOVW      val_hi+8(FP), R3
 	MCR       15, 0, R8, C7, C10, 5
@@ -601,6 +655,8 @@ mcr_loop:
 	CMP       $0, R0
 	BNE       mcr_loop
 	RET
+mcr_misaligned:
+	JMP       ·misaligned64(SB)
 
 // fence, variant "dmb" (requires v6k, v7): DMB ISH (ARMv7): the full barrier, inner-shareable: orders every earlier load and store before every later one
 TEXT ·FenceDmb(SB), NOSPLIT, $0-0

@@ -80,8 +80,8 @@ func StaticCompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool) {
 // StaticCompareAndSwapUint64 is cas64 with its variant fixed at compile time,
 // as hal's CompareAndSwapUint64 is in a gohal_static build: at arm.5, variant
 // "mcr", bound by a direct call to CompareAndSwapUint64Mcr. The level does not
-// guarantee v6k: a gohal_static build of hal checks for it at init; called
-// directly, nothing checks.
+// guarantee v6k, v7atomics: a gohal_static build of hal checks for it at init;
+// called directly, nothing checks.
 func StaticCompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool) {
 	return CompareAndSwapUint64Mcr(addr, old, new)
 }
@@ -107,8 +107,8 @@ func StaticFetchAddUint32(addr *uint32, delta uint32) (old uint32) {
 // StaticFetchAddUint64 is fetchadd64 with its variant fixed at compile time,
 // as hal's FetchAddUint64 is in a gohal_static build: at arm.5, variant "mcr",
 // bound by a direct call to FetchAddUint64Mcr. The level does not guarantee
-// v6k: a gohal_static build of hal checks for it at init; called directly,
-// nothing checks.
+// v6k, v7atomics: a gohal_static build of hal checks for it at init; called
+// directly, nothing checks.
 func StaticFetchAddUint64(addr *uint64, delta uint64) (old uint64) {
 	return FetchAddUint64Mcr(addr, delta)
 }
@@ -124,7 +124,7 @@ func StaticSwapUint32(addr *uint32, new uint32) (old uint32) {
 
 // StaticSwapUint64 is swap64 with its variant fixed at compile time, as hal's
 // SwapUint64 is in a gohal_static build: at arm.5, variant "mcr", bound by a
-// direct call to SwapUint64Mcr. The level does not guarantee v6k: a
+// direct call to SwapUint64Mcr. The level does not guarantee v6k, v7atomics: a
 // gohal_static build of hal checks for it at init; called directly, nothing
 // checks.
 func StaticSwapUint64(addr *uint64, new uint64) (old uint64) {
@@ -143,8 +143,8 @@ func StaticFetchOrUint32(addr *uint32, mask uint32) (old uint32) {
 // StaticFetchOrUint64 is fetchor64 with its variant fixed at compile time, as
 // hal's FetchOrUint64 is in a gohal_static build: at arm.5, variant "mcr",
 // bound by a direct call to FetchOrUint64Mcr. The level does not guarantee
-// v6k: a gohal_static build of hal checks for it at init; called directly,
-// nothing checks.
+// v6k, v7atomics: a gohal_static build of hal checks for it at init; called
+// directly, nothing checks.
 func StaticFetchOrUint64(addr *uint64, mask uint64) (old uint64) {
 	return FetchOrUint64Mcr(addr, mask)
 }
@@ -161,8 +161,8 @@ func StaticFetchAndUint32(addr *uint32, mask uint32) (old uint32) {
 // StaticFetchAndUint64 is fetchand64 with its variant fixed at compile time,
 // as hal's FetchAndUint64 is in a gohal_static build: at arm.5, variant "mcr",
 // bound by a direct call to FetchAndUint64Mcr. The level does not guarantee
-// v6k: a gohal_static build of hal checks for it at init; called directly,
-// nothing checks.
+// v6k, v7atomics: a gohal_static build of hal checks for it at init; called
+// directly, nothing checks.
 func StaticFetchAndUint64(addr *uint64, mask uint64) (old uint64) {
 	return FetchAndUint64Mcr(addr, mask)
 }
@@ -215,8 +215,8 @@ func StaticLoadAcquireUint32(addr *uint32) uint32 {
 // StaticLoadAcquireUint64 is loadacquire64 with its variant fixed at compile
 // time, as hal's LoadAcquireUint64 is in a gohal_static build: at arm.5,
 // variant "mcr", bound by a direct call to LoadAcquireUint64Mcr. The level
-// does not guarantee v6k: a gohal_static build of hal checks for it at init;
-// called directly, nothing checks.
+// does not guarantee v6k, v7atomics: a gohal_static build of hal checks for it
+// at init; called directly, nothing checks.
 func StaticLoadAcquireUint64(addr *uint64) uint64 {
 	return LoadAcquireUint64Mcr(addr)
 }
@@ -233,8 +233,8 @@ func StaticStoreReleaseUint32(addr *uint32, val uint32) {
 // StaticStoreReleaseUint64 is storerelease64 with its variant fixed at compile
 // time, as hal's StoreReleaseUint64 is in a gohal_static build: at arm.5,
 // variant "mcr", bound by a direct call to StoreReleaseUint64Mcr. The level
-// does not guarantee v6k: a gohal_static build of hal checks for it at init;
-// called directly, nothing checks.
+// does not guarantee v6k, v7atomics: a gohal_static build of hal checks for it
+// at init; called directly, nothing checks.
 func StaticStoreReleaseUint64(addr *uint64, val uint64) {
 	StoreReleaseUint64Mcr(addr, val)
 }

@@ -5,7 +5,8 @@
 package direct
 
 // StaticLevel is the feature level this build was compiled for, as far as the
-// static choices go: arm.7 (GOARM=7 is ARMv7: LDREXD/STREXD, YIELD and DMB).
+// static choices go: arm.7 (GOARM=7 is ARMv7: LDREXD/STREXD, YIELD and DMB,
+// and Go's own 64-bit atomics are LDREXD/STREXD).
 const StaticLevel = "arm.7"
 
 // StaticVariant returns the variant of op that the Static functions call in

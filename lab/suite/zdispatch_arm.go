@@ -22,13 +22,13 @@ const haveAsm = true
 // order of preference, with the CPU features each requires: what directVariant
 // chooses from.
 var asmVariants = map[string][]asmVariant{
-	"fetchadd64":    {{"dmb", []string{"v6k", "v7"}}, {"mcr", []string{"v6k"}}},
-	"cas64":         {{"dmb", []string{"v6k", "v7"}}, {"mcr", []string{"v6k"}}},
-	"swap64":        {{"dmb", []string{"v6k", "v7"}}, {"mcr", []string{"v6k"}}},
-	"loadacquire64": {{"dmb", []string{"v6k", "v7"}}, {"mcr", []string{"v6k"}}},
+	"fetchadd64":    {{"dmb", []string{"v6k", "v7", "v7atomics"}}, {"mcr", []string{"v6k", "v7atomics"}}},
+	"cas64":         {{"dmb", []string{"v6k", "v7", "v7atomics"}}, {"mcr", []string{"v6k", "v7atomics"}}},
+	"swap64":        {{"dmb", []string{"v6k", "v7", "v7atomics"}}, {"mcr", []string{"v6k", "v7atomics"}}},
+	"loadacquire64": {{"dmb", []string{"v6k", "v7", "v7atomics"}}, {"mcr", []string{"v6k", "v7atomics"}}},
 	"pause":         {{"yield", []string{"v6k"}}, {"nop", nil}},
-	"fetchor64":     {{"dmb", []string{"v6k", "v7"}}, {"mcr", []string{"v6k"}}},
-	"fetchand64":    {{"dmb", []string{"v6k", "v7"}}, {"mcr", []string{"v6k"}}},
+	"fetchor64":     {{"dmb", []string{"v6k", "v7", "v7atomics"}}, {"mcr", []string{"v6k", "v7atomics"}}},
+	"fetchand64":    {{"dmb", []string{"v6k", "v7", "v7atomics"}}, {"mcr", []string{"v6k", "v7atomics"}}},
 }
 
 // archAbsent returns why op has no body in mode (direct, flag or static) on
