@@ -192,7 +192,7 @@ func detect() *Features {
 			// runs on, so it has no flag.
 			f.Flags[FeatureSSE2] = cpu.X86.HasSSE2
 		}
-		if runtime.GOARCH == "amd64" && runtime.GOOS == "linux" {
+		if runtime.GOOS == "linux" {
 			// Linux writes node<<12 | cpu to IA32_TSC_AUX on every CPU
 			// when it uses RDTSCP or RDPID (setup_getcpu), and puts the
 			// same value in the limit of GDT entry 15 (__CPUNODE_SEG)

@@ -602,6 +602,62 @@ func specVariants(goarch, op string) []string {
 		return []string{"dmb", "mcr", "portable"}
 	case "arm/cpu":
 		return []string{"syscall", "portable"}
+	case "386/pause":
+		return []string{"pause"}
+	case "386/cas32":
+		return []string{"lock"}
+	case "386/cas64":
+		return []string{"lock"}
+	case "386/casuintptr":
+		return []string{"lock"}
+	case "386/fetchadd32":
+		return []string{"lock"}
+	case "386/fetchadd64":
+		return []string{"lock"}
+	case "386/swap32":
+		return []string{"lock"}
+	case "386/swap64":
+		return []string{"lock"}
+	case "386/fetchor32":
+		return []string{"lock"}
+	case "386/fetchor64":
+		return []string{"lock"}
+	case "386/fetchand32":
+		return []string{"lock"}
+	case "386/fetchand64":
+		return []string{"lock"}
+	case "386/fetchadduintptr":
+		return []string{"lock"}
+	case "386/swapuintptr":
+		return []string{"lock"}
+	case "386/loadacquireuintptr":
+		return []string{"mov"}
+	case "386/storereleaseuintptr":
+		return []string{"mov"}
+	case "386/loadacquire32":
+		return []string{"mov"}
+	case "386/loadacquire64":
+		return []string{"sse2", "mmx"}
+	case "386/storerelease32":
+		return []string{"mov"}
+	case "386/storerelease64":
+		return []string{"sse2", "mmx"}
+	case "386/fence":
+		return []string{"lockor", "mfence"}
+	case "386/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "386/cas128":
+		return []string{"portable"}
+	case "386/load128":
+		return []string{"portable"}
+	case "386/store128":
+		return []string{"portable"}
+	case "386/cycles":
+		return []string{"rdtscp", "lfence_rdtsc", "rdtsc"}
+	case "386/spinlock32":
+		return []string{"pause"}
+	case "386/cpu":
+		return []string{"rdpid", "rdtscp", "lsl", "syscall", "portable"}
 	}
 	return nil
 }

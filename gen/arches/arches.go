@@ -9,6 +9,7 @@
 package arches
 
 import (
+	i386 "github.com/gohal/gohal/gen/386"
 	"github.com/gohal/gohal/gen/amd64"
 	"github.com/gohal/gohal/gen/arm"
 	"github.com/gohal/gohal/gen/arm64"
@@ -29,4 +30,5 @@ var Backends = []func() backend.Backend{
 	func() backend.Backend { return s390x.New() },
 	func() backend.Backend { return ppc64le.New() },
 	func() backend.Backend { return arm.New() },
+	func() backend.Backend { return i386.New() },
 }

@@ -25,7 +25,7 @@ type Arch struct {
 
 // Emulator says how CI runs a GOARCH's tests under qemu-user.
 type Emulator struct {
-	Binary   string   // "qemu-ppc64le"
+	Binary   string   // "qemu-ppc64le"; empty: CI's kernel runs the binaries itself (386 on x86-64 Linux)
 	CPUs     []string // "power8", "power9"; empty: qemu's default model only
 	Binutils string   // "binutils-powerpc64le-linux-gnu"; empty if Debian has none
 	// Packages limits the per-model `go test -short` run of .ci/run's
