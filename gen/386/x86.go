@@ -1,4 +1,4 @@
-// Package i386 is gohal's 386 backend (GOARCH=386), a small text emitter
+// Package i386 is gohal's 386 backend, a small text emitter
 // of Go assembler syntax like gen/riscv64: avo writes amd64 only.
 //
 // Orderings follow x86-TSO, as the Go runtime's own 386 atomics
