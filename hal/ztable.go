@@ -546,6 +546,62 @@ func specVariants(goarch, op string) []string {
 		return []string{"llsc"}
 	case "ppc64le/cpu":
 		return []string{"syscall", "portable"}
+	case "ppc64/pause":
+		return []string{"ppr", "yield"}
+	case "ppc64/cas32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/cas64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/casuintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchadd32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchadd64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/swap32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/swap64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchor32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchor64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchand32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchand64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchadduintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64/swapuintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64/loadacquireuintptr":
+		return []string{"isync", "lwsync"}
+	case "ppc64/storereleaseuintptr":
+		return []string{"lwsync"}
+	case "ppc64/loadacquire32":
+		return []string{"isync", "lwsync"}
+	case "ppc64/loadacquire64":
+		return []string{"isync", "lwsync"}
+	case "ppc64/storerelease32":
+		return []string{"lwsync"}
+	case "ppc64/storerelease64":
+		return []string{"lwsync"}
+	case "ppc64/fence":
+		return []string{"sync"}
+	case "ppc64/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "ppc64/cas128":
+		return []string{"portable"}
+	case "ppc64/load128":
+		return []string{"portable"}
+	case "ppc64/store128":
+		return []string{"portable"}
+	case "ppc64/cycles":
+		return []string{"isync_mftb", "mftb"}
+	case "ppc64/spinlock32":
+		return []string{"llsc"}
+	case "ppc64/cpu":
+		return []string{"syscall", "portable"}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gohal/gohal/gen/arm64"
 	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/loong64"
+	"github.com/gohal/gohal/gen/ppc64"
 	"github.com/gohal/gohal/gen/ppc64le"
 	"github.com/gohal/gohal/gen/riscv64"
 	"github.com/gohal/gohal/gen/s390x"
@@ -27,4 +28,5 @@ var Backends = []func() backend.Backend{
 	func() backend.Backend { return loong64.New() },
 	func() backend.Backend { return s390x.New() },
 	func() backend.Backend { return ppc64le.New() },
+	func() backend.Backend { return ppc64.New() },
 }
