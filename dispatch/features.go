@@ -130,7 +130,8 @@ var (
 // nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA); on s390x
 // nothing, as every instruction its variants use is older than the z13,
 // Go's minimum; on ppc64le and ppc64 nothing (larx/stcx., the syncs, MFTB and the
-// priority hints are in Power ISA 2.07, the POWER8 minimum Go requires).
+// priority hints are in Power ISA 2.07, the POWER8 minimum Go requires);
+// on mips64 and mips64le nothing (MIPS III has LL/SC, LLD/SCD and SYNC).
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
@@ -214,6 +215,10 @@ func detect() *Features {
 		// knows no POWER cache: its line is 128 bytes on POWER8 and
 		// POWER9 (x/sys/cpu pads to that).
 		f.CacheLine = 128
+	case "mips64", "mips64le":
+		// No flag: LL/SC, LLD/SCD and SYNC are MIPS III, the minimum of
+		// Go's mips64 port, and PAUSE runs as a no-op shift on cores
+		// before Release 2, so no variant needs detection.
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true

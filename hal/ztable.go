@@ -602,6 +602,118 @@ func specVariants(goarch, op string) []string {
 		return []string{"llsc"}
 	case "ppc64/cpu":
 		return []string{"syscall", "portable"}
+	case "mips64/pause":
+		return []string{"pause", "nop"}
+	case "mips64/cas32":
+		return []string{"llsc"}
+	case "mips64/cas64":
+		return []string{"llsc"}
+	case "mips64/casuintptr":
+		return []string{"llsc"}
+	case "mips64/fetchadd32":
+		return []string{"llsc"}
+	case "mips64/fetchadd64":
+		return []string{"llsc"}
+	case "mips64/swap32":
+		return []string{"llsc"}
+	case "mips64/swap64":
+		return []string{"llsc"}
+	case "mips64/fetchor32":
+		return []string{"llsc"}
+	case "mips64/fetchor64":
+		return []string{"llsc"}
+	case "mips64/fetchand32":
+		return []string{"llsc"}
+	case "mips64/fetchand64":
+		return []string{"llsc"}
+	case "mips64/fetchadduintptr":
+		return []string{"llsc"}
+	case "mips64/swapuintptr":
+		return []string{"llsc"}
+	case "mips64/loadacquireuintptr":
+		return []string{"sync"}
+	case "mips64/storereleaseuintptr":
+		return []string{"sync"}
+	case "mips64/loadacquire32":
+		return []string{"sync"}
+	case "mips64/loadacquire64":
+		return []string{"sync"}
+	case "mips64/storerelease32":
+		return []string{"sync"}
+	case "mips64/storerelease64":
+		return []string{"sync"}
+	case "mips64/fence":
+		return []string{"sync"}
+	case "mips64/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "mips64/cas128":
+		return []string{"portable"}
+	case "mips64/load128":
+		return []string{"portable"}
+	case "mips64/store128":
+		return []string{"portable"}
+	case "mips64/cycles":
+		return []string{"portable"}
+	case "mips64/spinlock32":
+		return []string{"llsc"}
+	case "mips64/cpu":
+		return []string{"syscall", "portable"}
+	case "mips64le/pause":
+		return []string{"pause", "nop"}
+	case "mips64le/cas32":
+		return []string{"llsc"}
+	case "mips64le/cas64":
+		return []string{"llsc"}
+	case "mips64le/casuintptr":
+		return []string{"llsc"}
+	case "mips64le/fetchadd32":
+		return []string{"llsc"}
+	case "mips64le/fetchadd64":
+		return []string{"llsc"}
+	case "mips64le/swap32":
+		return []string{"llsc"}
+	case "mips64le/swap64":
+		return []string{"llsc"}
+	case "mips64le/fetchor32":
+		return []string{"llsc"}
+	case "mips64le/fetchor64":
+		return []string{"llsc"}
+	case "mips64le/fetchand32":
+		return []string{"llsc"}
+	case "mips64le/fetchand64":
+		return []string{"llsc"}
+	case "mips64le/fetchadduintptr":
+		return []string{"llsc"}
+	case "mips64le/swapuintptr":
+		return []string{"llsc"}
+	case "mips64le/loadacquireuintptr":
+		return []string{"sync"}
+	case "mips64le/storereleaseuintptr":
+		return []string{"sync"}
+	case "mips64le/loadacquire32":
+		return []string{"sync"}
+	case "mips64le/loadacquire64":
+		return []string{"sync"}
+	case "mips64le/storerelease32":
+		return []string{"sync"}
+	case "mips64le/storerelease64":
+		return []string{"sync"}
+	case "mips64le/fence":
+		return []string{"sync"}
+	case "mips64le/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "mips64le/cas128":
+		return []string{"portable"}
+	case "mips64le/load128":
+		return []string{"portable"}
+	case "mips64le/store128":
+		return []string{"portable"}
+	case "mips64le/cycles":
+		return []string{"portable"}
+	case "mips64le/spinlock32":
+		return []string{"llsc"}
+	case "mips64le/cpu":
+		return []string{"syscall", "portable"}
 	}
 	return nil
 }

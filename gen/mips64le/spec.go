@@ -1,0 +1,20 @@
+package mips64le
+
+import (
+	"github.com/gohal/gohal/gen/mips64"
+	"github.com/gohal/gohal/gen/spec"
+)
+
+func init() { spec.Register(Spec) }
+
+// Spec is mips64le's part of the op spec: mips64's variants
+// (mips64.Variants), and how CI runs mips64le under emulation.
+var Spec = spec.Arch{
+	GOARCH:   "mips64le",
+	Variants: mips64.Variants(),
+	Emulator: spec.Emulator{
+		Binary:   "qemu-mips64el",
+		CPUs:     []string{"5Kf", "MIPS64R2-generic"},
+		Binutils: "binutils-mips64el-linux-gnuabi64",
+	},
+}
