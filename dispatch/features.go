@@ -131,7 +131,8 @@ var (
 // nothing, as every instruction its variants use is older than the z13,
 // Go's minimum; on ppc64le and ppc64 nothing (larx/stcx., the syncs, MFTB and the
 // priority hints are in Power ISA 2.07, the POWER8 minimum Go requires);
-// on mips64 and mips64le nothing (MIPS III has LL/SC, LLD/SCD and SYNC).
+// on mips64, mips64le, mips and mipsle nothing (MIPS III has LL/SC, LLD/SCD
+// and SYNC; MIPS32 LL/SC and SYNC).
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
@@ -215,10 +216,11 @@ func detect() *Features {
 		// knows no POWER cache: its line is 128 bytes on POWER8 and
 		// POWER9 (x/sys/cpu pads to that).
 		f.CacheLine = 128
-	case "mips64", "mips64le":
+	case "mips64", "mips64le", "mips", "mipsle":
 		// No flag: LL/SC, LLD/SCD and SYNC are MIPS III, the minimum of
-		// Go's mips64 port, and PAUSE runs as a no-op shift on cores
-		// before Release 2, so no variant needs detection.
+		// Go's mips64 port (mips and mipsle: LL/SC and SYNC, MIPS32),
+		// and PAUSE runs as a no-op shift on cores before Release 2, so
+		// no variant needs detection.
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true

@@ -714,6 +714,118 @@ func specVariants(goarch, op string) []string {
 		return []string{"llsc"}
 	case "mips64le/cpu":
 		return []string{"syscall", "portable"}
+	case "mips/pause":
+		return []string{"pause", "nop"}
+	case "mips/cas32":
+		return []string{"llsc"}
+	case "mips/cas64":
+		return []string{"portable"}
+	case "mips/casuintptr":
+		return []string{"llsc"}
+	case "mips/fetchadd32":
+		return []string{"llsc"}
+	case "mips/fetchadd64":
+		return []string{"portable"}
+	case "mips/swap32":
+		return []string{"llsc"}
+	case "mips/swap64":
+		return []string{"portable"}
+	case "mips/fetchor32":
+		return []string{"llsc"}
+	case "mips/fetchor64":
+		return []string{"portable"}
+	case "mips/fetchand32":
+		return []string{"llsc"}
+	case "mips/fetchand64":
+		return []string{"portable"}
+	case "mips/fetchadduintptr":
+		return []string{"llsc"}
+	case "mips/swapuintptr":
+		return []string{"llsc"}
+	case "mips/loadacquireuintptr":
+		return []string{"sync"}
+	case "mips/storereleaseuintptr":
+		return []string{"sync"}
+	case "mips/loadacquire32":
+		return []string{"sync"}
+	case "mips/loadacquire64":
+		return []string{"portable"}
+	case "mips/storerelease32":
+		return []string{"sync"}
+	case "mips/storerelease64":
+		return []string{"portable"}
+	case "mips/fence":
+		return []string{"sync"}
+	case "mips/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "mips/cas128":
+		return []string{"portable"}
+	case "mips/load128":
+		return []string{"portable"}
+	case "mips/store128":
+		return []string{"portable"}
+	case "mips/cycles":
+		return []string{"portable"}
+	case "mips/spinlock32":
+		return []string{"llsc"}
+	case "mips/cpu":
+		return []string{"syscall", "portable"}
+	case "mipsle/pause":
+		return []string{"pause", "nop"}
+	case "mipsle/cas32":
+		return []string{"llsc"}
+	case "mipsle/cas64":
+		return []string{"portable"}
+	case "mipsle/casuintptr":
+		return []string{"llsc"}
+	case "mipsle/fetchadd32":
+		return []string{"llsc"}
+	case "mipsle/fetchadd64":
+		return []string{"portable"}
+	case "mipsle/swap32":
+		return []string{"llsc"}
+	case "mipsle/swap64":
+		return []string{"portable"}
+	case "mipsle/fetchor32":
+		return []string{"llsc"}
+	case "mipsle/fetchor64":
+		return []string{"portable"}
+	case "mipsle/fetchand32":
+		return []string{"llsc"}
+	case "mipsle/fetchand64":
+		return []string{"portable"}
+	case "mipsle/fetchadduintptr":
+		return []string{"llsc"}
+	case "mipsle/swapuintptr":
+		return []string{"llsc"}
+	case "mipsle/loadacquireuintptr":
+		return []string{"sync"}
+	case "mipsle/storereleaseuintptr":
+		return []string{"sync"}
+	case "mipsle/loadacquire32":
+		return []string{"sync"}
+	case "mipsle/loadacquire64":
+		return []string{"portable"}
+	case "mipsle/storerelease32":
+		return []string{"sync"}
+	case "mipsle/storerelease64":
+		return []string{"portable"}
+	case "mipsle/fence":
+		return []string{"sync"}
+	case "mipsle/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "mipsle/cas128":
+		return []string{"portable"}
+	case "mipsle/load128":
+		return []string{"portable"}
+	case "mipsle/store128":
+		return []string{"portable"}
+	case "mipsle/cycles":
+		return []string{"portable"}
+	case "mipsle/spinlock32":
+		return []string{"llsc"}
+	case "mipsle/cpu":
+		return []string{"syscall", "portable"}
 	}
 	return nil
 }

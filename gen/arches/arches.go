@@ -13,8 +13,10 @@ import (
 	"github.com/gohal/gohal/gen/arm64"
 	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/loong64"
+	"github.com/gohal/gohal/gen/mips"
 	"github.com/gohal/gohal/gen/mips64"
 	"github.com/gohal/gohal/gen/mips64le"
+	"github.com/gohal/gohal/gen/mipsle"
 	"github.com/gohal/gohal/gen/ppc64"
 	"github.com/gohal/gohal/gen/ppc64le"
 	"github.com/gohal/gohal/gen/riscv64"
@@ -33,4 +35,6 @@ var Backends = []func() backend.Backend{
 	func() backend.Backend { return ppc64.New() },
 	func() backend.Backend { return mips64.New() },
 	func() backend.Backend { return mips64le.New() },
+	func() backend.Backend { return mips.New() },
+	func() backend.Backend { return mipsle.New() },
 }

@@ -1,6 +1,7 @@
-// Package mips64 is gohal's mips64 and mips64le backend (gen/mips64le sets
-// its byte order), a small text emitter of Go assembler syntax like
-// gen/riscv64.
+// Package mips64 is gohal's MIPS backend, a small text emitter of Go
+// assembler syntax like gen/riscv64, for mips64 and, through NewFor,
+// mips64le, mips and mipsle (gen/mips64le, gen/mips and gen/mipsle hold
+// only their specs and constructors).
 //
 // Orderings follow the Go toolchain's own mips64 atomics
 // (internal/runtime/atomic/atomic_mips64x.s), which bracket every
@@ -23,6 +24,15 @@
 // LLDP/SCDP, and Release 6 re-encoded LL/SC: Go's mips64 binaries do not
 // run on Release 6 cores at all. So the 128-bit ops are hal's striped-lock
 // Go variant.
+//
+// Go's mips and mipsle ports target MIPS32 (Release 1; GOMIPS picks only
+// the floating point), which has LL/SC and SYNC on 32-bit words and no
+// 64-bit atomic: LLD/SCD are MIPS64 instructions, and Release 6's LLWP/SCWP
+// (a linked pair of words) come with the re-encoded LL/SC that Go's
+// binaries do not use. So there the 64-bit and 128-bit ops are hal's Go
+// variant, over sync/atomic's 64-bit functions, which the Go runtime
+// implements with a lock on mips and mipsle; uintptr is 32 bits and its
+// ops are the 32-bit bodies.
 //
 // The Go assembler fills the branch delay slots itself (a NOP after each
 // branch, unless a body asks for NOREORDER, which none does).
@@ -50,14 +60,39 @@ import (
 type Backend struct {
 	backend.TextEmitter
 	goarch string
+	wide   bool // 64-bit registers and pointers: mips64, mips64le
 }
 
 // New returns a fresh mips64 (big-endian) backend.
 func New() *Backend { return NewFor("mips64") }
 
-// NewFor returns a fresh backend for goarch, mips64 or mips64le.
+// NewFor returns a fresh backend for goarch: mips64, mips64le, mips or
+// mipsle.
 func NewFor(goarch string) *Backend {
-	return &Backend{TextEmitter: backend.TextEmitter{LoadOp: loadOp, StoreOp: storeOp}, goarch: goarch}
+	ptr := spec.PtrSize(goarch)
+	return &Backend{
+		TextEmitter: backend.TextEmitter{LoadOp: loadOp, StoreOp: storeOp, PtrSize: ptr,
+			BigEndian: goarch == "mips" || goarch == "mips64"},
+		goarch: goarch,
+		wide:   ptr == 8,
+	}
+}
+
+// mov is the register move of the machine's word: MOVV on mips64, MOVW on
+// mips (which has no MOVV).
+func (e *Backend) mov() string {
+	if e.wide {
+		return "MOVV"
+	}
+	return "MOVW"
+}
+
+// ptrBits is the width of uintptr.
+func (e *Backend) ptrBits() int {
+	if e.wide {
+		return 64
+	}
+	return 32
 }
 
 // Arch implements backend.Backend.
@@ -72,35 +107,66 @@ var bodies = backend.Bodies[body]{
 
 	"cas32/llsc":      casLLSC(32),
 	"cas64/llsc":      casLLSC(64),
-	"casuintptr/llsc": casLLSC(64),
+	"casuintptr/llsc": ptrBody(casLLSC),
 
 	"fetchadd32/llsc":      rmwLLSC("ADDU", 32, "delta"),
 	"fetchadd64/llsc":      rmwLLSC("ADDVU", 64, "delta"),
-	"fetchadduintptr/llsc": rmwLLSC("ADDVU", 64, "delta"),
+	"fetchadduintptr/llsc": ptrBody(func(bits int) body { return rmwLLSC(add(bits), bits, "delta") }),
 	"fetchor32/llsc":       rmwLLSC("OR", 32, "mask"),
 	"fetchor64/llsc":       rmwLLSC("OR", 64, "mask"),
 	"fetchand32/llsc":      rmwLLSC("AND", 32, "mask"),
 	"fetchand64/llsc":      rmwLLSC("AND", 64, "mask"),
 	"swap32/llsc":          rmwLLSC("", 32, "new"),
 	"swap64/llsc":          rmwLLSC("", 64, "new"),
-	"swapuintptr/llsc":     rmwLLSC("", 64, "new"),
+	"swapuintptr/llsc":     ptrBody(func(bits int) body { return rmwLLSC("", bits, "new") }),
 
 	"loadacquire32/sync":       loadSYNC(32),
 	"loadacquire64/sync":       loadSYNC(64),
-	"loadacquireuintptr/sync":  loadSYNC(64),
+	"loadacquireuintptr/sync":  ptrBody(loadSYNC),
 	"storerelease32/sync":      storeSYNC(32),
 	"storerelease64/sync":      storeSYNC(64),
-	"storereleaseuintptr/sync": storeSYNC(64),
+	"storereleaseuintptr/sync": ptrBody(storeSYNC),
 
 	"spinlock32/llsc": spinLock32,
 	"cpu/syscall":     cpuSyscall,
 	// cas128, load128, store128 and cycles have only hal's Go variant
-	// (spec.Portable) on mips64: the driver never asks a backend for
-	// them.
+	// (spec.Portable) on every MIPS GOARCH, and so have the 64-bit ops
+	// on mips and mipsle: the driver never asks a backend for them.
 }
 
-// Implements implements backend.Backend: the keys of bodies.
-func (*Backend) Implements() []string { return bodies.Implements() }
+// ptrBody returns the body of a uintptr op: mk's body for the width of
+// uintptr on the backend's GOARCH.
+func ptrBody(mk func(bits int) body) body {
+	return func(e *Backend, p string) error { return mk(e.ptrBits())(e, p) }
+}
+
+// add is the add of a width: ADDU (32-bit, sign-extending on mips64) or
+// ADDVU.
+func add(bits int) string {
+	if bits == 32 {
+		return "ADDU"
+	}
+	return "ADDVU"
+}
+
+// Implements implements backend.Backend: the keys of bodies, less the
+// 64-bit ops' on mips and mipsle (their spec has only the Go variant).
+func (e *Backend) Implements() []string {
+	var out []string
+	for _, k := range bodies.Implements() {
+		if e.wide || !only64[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// only64 are the bodies of the 64-bit ops, which need LLD/SCD or 64-bit
+// loads and stores: mips64 and mips64le only.
+var only64 = map[string]bool{
+	"cas64/llsc": true, "fetchadd64/llsc": true, "fetchor64/llsc": true, "fetchand64/llsc": true,
+	"swap64/llsc": true, "loadacquire64/sync": true, "storerelease64/sync": true,
+}
 
 // Select implements backend.Backend: MOVBU of the flag into R1, then BNE
 // for two variants, or a constant in R2 and a BEQ per label for more.
@@ -111,7 +177,7 @@ func (e *Backend) Select(sel string, labels []string) {
 		return
 	}
 	for i, l := range labels {
-		e.Ins("MOVV", fmt.Sprintf("$%d", i+1), "R2")
+		e.Ins(e.mov(), fmt.Sprintf("$%d", i+1), "R2")
 		e.Ins("BEQ", "R1", "R2", l)
 	}
 }
@@ -127,7 +193,8 @@ func (e *Backend) Variant(op *spec.Op, v spec.Variant, prefix string) error {
 	return backend.WriteBody(bodies, e, op, v, prefix)
 }
 
-// loadOp sign-extends a 32-bit argument (MOVW is lw), as LL does.
+// loadOp sign-extends a 32-bit argument (MOVW is lw), as LL does. (No
+// 8-byte value reaches a mips or mipsle body.)
 var loadOp = backend.Moves("MOVBU", "MOVW", "MOVV")
 
 var storeOp = backend.Moves("MOVB", "MOVW", "MOVV")
@@ -174,13 +241,13 @@ func casLLSC(bits int) body {
 		e.Load("new", "R5")
 		e.Ins("SYNC")
 		e.Label(p + "loop")
-		e.Ins("MOVV", "R5", "R3")
+		e.Ins(e.mov(), "R5", "R3")
 		e.Ins(ll(bits), "(R1)", "R4")
 		e.Ins("BNE", "R2", "R4", p+"fail")
 		e.Ins(sc(bits), "R3", "(R1)")
 		e.Ins("BEQ", "R3", p+"loop")
 		e.Ins("SYNC")
-		e.Ins("MOVV", "$1", "R3")
+		e.Ins(e.mov(), "$1", "R3")
 		e.Store("R3", 0)
 		e.Ret()
 		e.Label(p + "fail")
@@ -205,7 +272,7 @@ func rmwLLSC(alu string, bits int, arg string) body {
 		if alu != "" {
 			e.Ins(alu, "R1", "R3", "R4")
 		} else {
-			e.Ins("MOVV", "R3", "R4")
+			e.Ins(e.mov(), "R3", "R4")
 		}
 		e.Ins(sc(bits), "R4", "(R2)")
 		e.Ins("BEQ", "R4", p+"loop")
@@ -253,13 +320,17 @@ func storeSYNC(bits int) body {
 func spinLock32(e *Backend, p string) error {
 	loop, held, try, fail := p+"loop", p+"held", p+"try", p+"fail"
 	e.Load("addr", "R1")
-	e.Ins("MOVWU", e.Arg("spins"), "R2") // the budget is unsigned
+	if e.wide {
+		e.Ins("MOVWU", e.Arg("spins"), "R2") // the budget is unsigned
+	} else {
+		e.Load("spins", "R2") // a whole register: BEQ and SUBU see it unsigned
+	}
 	e.Label(loop)
 	e.Ins("MOVW", "0(R1)", "R4")
 	e.Ins("BNE", "R4", held)
 	e.Ins("SYNC")
 	e.Label(try)
-	e.Ins("MOVV", "$1", "R3")
+	e.Ins(e.mov(), "$1", "R3")
 	e.Ins("LL", "(R1)", "R4")
 	e.Ins("BNE", "R4", held)
 	e.Ins("SC", "R3", "(R1)")
@@ -270,7 +341,11 @@ func spinLock32(e *Backend, p string) error {
 	e.Ret()
 	e.Label(held)
 	e.Ins("BEQ", "R2", fail)
-	e.Ins("SUBVU", "$1", "R2")
+	if e.wide {
+		e.Ins("SUBVU", "$1", "R2")
+	} else {
+		e.Ins("SUBU", "$1", "R2")
+	}
 	w, asm := pause()
 	e.Word(w, asm)
 	e.Ins("JMP", loop)
@@ -280,22 +355,30 @@ func spinLock32(e *Backend, p string) error {
 	return nil
 }
 
-// cpuSyscall: getcpu(2), mips64 (n64) Linux system call 5271: the number
-// in R2, the CPU number's address in R4 (the result slot), nil node and
+// cpuSyscall: getcpu(2), Linux system call 5271 on mips64 (n64), 4312 on
+// mips (o32): the number in R2, the CPU number's address in R4 (the result slot), nil node and
 // cache in R5 and R6; the kernel sets R7 when it fails. The kernel writes
 // an unsigned int at the address given; MOVWU reloads it from there
 // zero-extended, right in both byte orders. On an error (which getcpu with
 // a valid pointer does not return) the result is 0.
 func cpuSyscall(e *Backend, p string) error {
 	bad := p + "bad"
-	e.Ins("MOVV", "$"+e.Result(0), "R4")
-	e.Ins("MOVV", "R0", "R5")
-	e.Ins("MOVV", "R0", "R6")
-	e.Ins("MOVV", "$5271", "R2")
+	nr := "$5271"
+	if !e.wide {
+		nr = "$4312"
+	}
+	e.Ins(e.mov(), "$"+e.Result(0), "R4")
+	e.Ins(e.mov(), "R0", "R5")
+	e.Ins(e.mov(), "R0", "R6")
+	e.Ins(e.mov(), nr, "R2")
 	e.Ins("SYSCALL")
 	e.Ins("BNE", "R7", bad)
-	e.Ins("MOVV", "$"+e.Result(0), "R4")
-	e.Ins("MOVWU", "0(R4)", "R2")
+	e.Ins(e.mov(), "$"+e.Result(0), "R4")
+	if e.wide {
+		e.Ins("MOVWU", "0(R4)", "R2")
+	} else {
+		e.Ins("MOVW", "0(R4)", "R2")
+	}
 	e.Store("R2", 0)
 	e.Ret()
 	e.Label(bad)

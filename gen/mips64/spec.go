@@ -20,6 +20,22 @@ var Spec = spec.Arch{
 	},
 }
 
+// Variants32 returns every op's variants on mips and mipsle (gen/mips,
+// gen/mipsle): mips64's for the 32-bit and uintptr ops, hal's Go variant
+// for the 64-bit ones, as MIPS32 has no 64-bit atomic.
+func Variants32() map[string][]spec.Variant {
+	m := Variants()
+	why := "hal's Go variant over sync/atomic, which the Go runtime implements with a lock on mips and mipsle: MIPS32 has no 64-bit atomic (LLD/SCD are MIPS64; Release 6's LLWP/SCWP come with LL/SC encodings Go's binaries do not use)"
+	for _, op := range []string{"cas64", "fetchadd64", "swap64", "fetchor64", "fetchand64", "loadacquire64", "storerelease64"} {
+		m[op] = []spec.Variant{spec.Portable(why)}
+	}
+	m["cpu"] = []spec.Variant{
+		{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Brief: "getcpu", Why: "SYSCALL getcpu(2) (o32 number 4312) without Go's system-call path"},
+		spec.Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
+	}
+	return m
+}
+
 // Variants returns every op's variants, the same on mips64le (gen/mips64le):
 // a fresh map for each GOARCH's Spec.
 func Variants() map[string][]spec.Variant {

@@ -1,0 +1,23 @@
+package mipsle
+
+import (
+	"github.com/gohal/gohal/gen/mips64"
+	"github.com/gohal/gohal/gen/spec"
+)
+
+func init() { spec.Register(Spec) }
+
+// Spec is mipsle's part of the op spec: mips64's variants on 32-bit words
+// (mips64.Variants32), and how CI runs mipsle under emulation: two MIPS32
+// Release 2 cores with an FPU, as GOMIPS=hardfloat (the default) needs;
+// qemu's Release 1 models have no FPU (4KEcR1 runs a GOMIPS=softfloat
+// build, where PAUSE is the no-op shift).
+var Spec = spec.Arch{
+	GOARCH:   "mipsle",
+	Variants: mips64.Variants32(),
+	Emulator: spec.Emulator{
+		Binary:   "qemu-mipsel",
+		CPUs:     []string{"24Kf", "74Kf"},
+		Binutils: "binutils-mipsel-linux-gnu",
+	},
+}
