@@ -24,17 +24,10 @@ func TestWordsMatchBinutils(t *testing.T) {
 	little.CheckWords(t, asmtest.Asm(t, New()), 2, "-march=mips64r2")
 }
 
-// disassemble returns the functions of hal's test binary for goarch, each
-// also under its name with ".abi0": Go's mips64 binaries name ABI0
-// functions without the suffix (mips64 has no register ABI, so no
-// wrappers), which asmtest.Funcs expects.
+// disassemble returns the functions of hal's test binary for goarch
+// (their symbols carry no ".abi0": asmtest.ABI0Suffix).
 func disassemble(t *testing.T, b asmtest.Binutils, goarch string) *asmtest.Funcs {
 	syms := b.Disassemble(t, asmtest.HalTestBinary(t, goarch), asmtest.FirstField)
-	for name, insns := range syms {
-		if strings.HasPrefix(name, "github.com/gohal/gohal/hal") && !strings.HasSuffix(name, ".abi0") {
-			syms[name+".abi0"] = insns
-		}
-	}
 	// The names come from mips64's spec, the variants of both GOARCHes
 	// (mips64le's registers in gen/mips64le, which this package cannot
 	// import).
