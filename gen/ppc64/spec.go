@@ -15,8 +15,11 @@ var Spec = spec.Arch{
 	GOARCH:   "ppc64",
 	Variants: ppc64le.Variants(),
 	Emulator: spec.Emulator{
-		Binary:   "qemu-ppc64",
-		CPUs:     []string{"power8", "power9"},
+		Binary: "qemu-ppc64",
+		// One model in CI: ppc64le runs power8 and power9 on the same
+		// instructions (gen/ppc64's tests), so ppc64 adds its byte order
+		// on power9; both models pass by hand (ARCHITECTURES.md).
+		CPUs:     []string{"power9"},
 		Binutils: "binutils-powerpc64-linux-gnu",
 		// hal, dispatch and the kit per model: a GOARCH added in issue 41
 		// keeps CI under its time budget (.ci/zarches).
