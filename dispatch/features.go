@@ -140,8 +140,10 @@ var (
 // and PAUSE, a hint that older cores run as a no-op fence); on loong64
 // nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA); on s390x
 // nothing, as every instruction its variants use is older than the z13,
-// Go's minimum; on ppc64le nothing (larx/stcx., the syncs, MFTB and the
-// priority hints are in Power ISA 2.07, the POWER8 minimum Go requires).
+// Go's minimum; on ppc64le and ppc64 nothing (larx/stcx., the syncs, MFTB and the
+// priority hints are in Power ISA 2.07, the POWER8 minimum Go requires);
+// on mips64, mips64le, mips and mipsle nothing (MIPS III has LL/SC, LLD/SCD
+// and SYNC; MIPS32 LL/SC and SYNC).
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
@@ -252,8 +254,9 @@ func detect() *Features {
 		// fast-BCR-serialization facilities (z196). cpuid knows no
 		// s390x cache: its line is 256 bytes (x/sys/cpu pads to that).
 		f.CacheLine = 256
-	case "ppc64le":
-		// No flag: none of gohal's ppc64le variants needs one.
+	case "ppc64le", "ppc64":
+		// No flag: none of gohal's ppc64le or ppc64 variants (the same
+		// bodies, gen/ppc64) needs one; Go requires POWER8 of both.
 		// lwarx/stwcx., ldarx/stdcx., SYNC, LWSYNC, ISYNC, MFTB and the
 		// or Rx,Rx,Rx priority and yield hints are all in Power ISA
 		// 2.07 (POWER8), the minimum Go requires of ppc64le
@@ -263,6 +266,11 @@ func detect() *Features {
 		// knows no POWER cache: its line is 128 bytes on POWER8 and
 		// POWER9 (x/sys/cpu pads to that).
 		f.CacheLine = 128
+	case "mips64", "mips64le", "mips", "mipsle":
+		// No flag: LL/SC, LLD/SCD and SYNC are MIPS III, the minimum of
+		// Go's mips64 port (mips and mipsle: LL/SC and SYNC, MIPS32),
+		// and PAUSE runs as a no-op shift on cores before Release 2, so
+		// no variant needs detection.
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true

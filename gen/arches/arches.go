@@ -15,6 +15,11 @@ import (
 	"github.com/gohal/gohal/gen/arm64"
 	"github.com/gohal/gohal/gen/backend"
 	"github.com/gohal/gohal/gen/loong64"
+	"github.com/gohal/gohal/gen/mips"
+	"github.com/gohal/gohal/gen/mips64"
+	"github.com/gohal/gohal/gen/mips64le"
+	"github.com/gohal/gohal/gen/mipsle"
+	"github.com/gohal/gohal/gen/ppc64"
 	"github.com/gohal/gohal/gen/ppc64le"
 	"github.com/gohal/gohal/gen/riscv64"
 	"github.com/gohal/gohal/gen/s390x"
@@ -31,4 +36,9 @@ var Backends = []func() backend.Backend{
 	func() backend.Backend { return ppc64le.New() },
 	func() backend.Backend { return arm.New() },
 	func() backend.Backend { return i386.New() },
+	func() backend.Backend { return ppc64.New() },
+	func() backend.Backend { return mips64.New() },
+	func() backend.Backend { return mips64le.New() },
+	func() backend.Backend { return mips.New() },
+	func() backend.Backend { return mipsle.New() },
 }
