@@ -1,6 +1,6 @@
-// Package mips is gohal's mips (big-endian MIPS32) backend: gen/mips64's emitter
-// and bodies for a 32-bit GOARCH (mips64.NewFor), which emits the 32-bit
-// and uintptr ops; the 64-bit ops are hal's Go variant there
+// Package mips is gohal's backend for big-endian MIPS32: gen/mips64's
+// emitter and bodies, for a 32-bit GOARCH. mips64.NewFor makes it emit the
+// 32-bit and uintptr ops; the 64-bit ops are hal's Go variant there
 // (mips64.Variants32 says why).
 package mips
 

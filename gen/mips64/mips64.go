@@ -1,5 +1,5 @@
 // Package mips64 is gohal's MIPS backend, a small text emitter of Go
-// assembler syntax like gen/riscv64, for mips64 and, through NewFor,
+// assembler syntax like gen/riscv64. It serves mips64 and, through NewFor,
 // mips64le, mips and mipsle (gen/mips64le, gen/mips and gen/mipsle hold
 // only their specs and constructors).
 //

@@ -1,6 +1,7 @@
 // Package ppc64 is gohal's big-endian ppc64 backend: gen/ppc64le's
-// emitter and bodies with the byte order set to big-endian
-// (ppc64le.NewBigEndian), so that one set of bodies serves both GOARCHes.
+// emitter and bodies, with the byte order set to big-endian.
+// ppc64le.NewBigEndian sets it, so that one set of bodies serves both
+// GOARCHes.
 //
 // Only the quadword register pairs depend on the byte order (Power ISA
 // orders an even-odd pair as one big-endian 128-bit number, so the even
