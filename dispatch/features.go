@@ -15,6 +15,7 @@ package dispatch
 
 import (
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,16 @@ const (
 	FeatureRDTSCP  = "rdtscp"  // amd64: RDTSCP
 	FeatureAtomics = "atomics" // arm64: LSE atomics (CASAL, LDADDAL, SWPAL, CASPAL)
 	FeatureLRCPC   = "lrcpc"   // arm64: LDAPR (RCpc load-acquire)
+	FeatureV6K     = "v6k"     // arm: ARMv6K's LDREXD/STREXD, LDREXB and YIELD (Linux's HWCAP_TLS)
+	FeatureV7      = "v7"      // arm: ARMv7's DMB (a v7-only HWCAP: VFPv3, NEON, LPAE, IDIVA or ThumbEE)
+	// FeatureV7Atomics (arm) says that Go's own 64-bit atomics
+	// (sync/atomic's) are LDREXD/STREXD in this process, so hal's may
+	// share a word with them: true in a GOARM=7 build. Below GOARM=7 the
+	// runtime may take a lock instead (a plain LDRD/STRD under a spinlock,
+	// on ARMv6 and on a v7 core without LPAE), and an LDREXD/STREXD loop
+	// beside it could interleave with its read and write.
+	FeatureV7Atomics = "v7atomics"
+	FeatureSSE2      = "sse2" // 386: MFENCE and the 8-byte MOVQ of an XMM register
 
 	// The CPU number in user mode (op cpu) needs the kernel's help, so
 	// these are read from Linux's view of the CPU (/proc/cpuinfo), and
@@ -61,7 +72,7 @@ const (
 // gohal's op spec may require (the generator checks against it). A new
 // feature is a constant above, its detection in Host, and a line here.
 var FeatureNames = []string{
-	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC,
+	FeatureCX16, FeatureRDTSCP, FeatureAtomics, FeatureLRCPC, FeatureV6K, FeatureV7, FeatureV7Atomics, FeatureSSE2,
 	FeatureAVXAtomic, FeatureRDPID, FeatureTSCAux, FeatureCPUNodeSeg, FeatureLinux,
 	FeatureMembarrier,
 }
@@ -124,16 +135,33 @@ var (
 // expedited membarrier(2) command (queried, then this process
 // registered for it: a side effect, once; Probes says what the probe
 // found); on arm64
-// atomics and lrcpc; on riscv64 nothing, as no riscv64 variant needs more
+// atomics and lrcpc; on arm v6k, v7 and v7atomics; on 386 sse2; on riscv64 nothing, as no riscv64 variant needs more
 // than the RV64GC base (the A extension's LR/SC and AMOs, the time CSR,
 // and PAUSE, a hint that older cores run as a no-op fence); on loong64
 // nothing either (LL/SC, AM*_DB, DBAR and RDTIME.D are base ISA); on s390x
 // nothing, as every instruction its variants use is older than the z13,
-// Go's minimum; on ppc64le nothing (larx/stcx., the syncs, MFTB and the
-// priority hints are in Power ISA 2.07, the POWER8 minimum Go requires).
+// Go's minimum; on ppc64le and ppc64 nothing (larx/stcx., the syncs, MFTB and the
+// priority hints are in Power ISA 2.07, the POWER8 minimum Go requires);
+// on mips64, mips64le, mips and mipsle nothing (MIPS III has LL/SC, LLD/SCD
+// and SYNC; MIPS32 LL/SC and SYNC).
 func Host() *Features {
 	hostOnce.Do(func() { host = detect() })
 	return host
+}
+
+// goarm returns the GOARM level this program was built for, read from
+// its build information ("7" or "7,softfloat"), or 0 where it has none.
+func goarm() int {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return 0
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "GOARM" && s.Value != "" && s.Value[0] >= '5' && s.Value[0] <= '9' {
+			return int(s.Value[0] - '0')
+		}
+	}
+	return 0
 }
 
 func detect() *Features {
@@ -158,7 +186,15 @@ func detect() *Features {
 		f.Flags[FeatureCX16] = cpu.X86.HasCX16
 		f.Flags[FeatureRDTSCP] = c.Supports(cpuid.RDTSCP)
 		f.Flags[FeatureAVXAtomic] = cpu.X86.HasAVX && (c.VendorID == cpuid.Intel || c.VendorID == cpuid.AMD)
-		if runtime.GOARCH == "amd64" && runtime.GOOS == "linux" {
+		if runtime.GOARCH == "386" {
+			// MFENCE and MOVQ to and from an XMM register are SSE2
+			// (CPUID.1:EDX bit 26), which GO386=sse2 requires and
+			// GO386=softfloat does not. LOCK CMPXCHG8B, hal's 64-bit
+			// read-modify-writes, is older (Pentium) than any CPU Go
+			// runs on, so it has no flag.
+			f.Flags[FeatureSSE2] = cpu.X86.HasSSE2
+		}
+		if runtime.GOOS == "linux" {
 			// Linux writes node<<12 | cpu to IA32_TSC_AUX on every CPU
 			// when it uses RDTSCP or RDPID (setup_getcpu), and puts the
 			// same value in the limit of GDT entry 15 (__CPUNODE_SEG)
@@ -185,6 +221,22 @@ func detect() *Features {
 		// GODEBUG=cpu.atomics=off and what an emulator advertises.
 		f.Flags[FeatureAtomics] = cpu.ARM64.HasATOMICS
 		f.Flags[FeatureLRCPC] = cpu.ARM64.HasLRCPC
+	case "arm":
+		// Linux lists no ARM architecture version among its HWCAPs, so
+		// both are read from what a version brings. v6k: HWCAP_TLS, the
+		// user read-only thread register TPIDRURO, which the kernel
+		// lists from ARM1136 r1p0 on (the ARMv6K cores; it clears it on
+		// ARM1136 r0) and qemu lists for its ARMv6K models exactly;
+		// LDREXD/STREXD, LDREXB and the YIELD hint came with ARMv6K.
+		// v7: any HWCAP that only an ARMv7 or later core has (VFPv3,
+		// NEON, LPAE, the ARM-state divide, ThumbEE): every ARMv7-A core
+		// Linux runs on has VFPv3 or NEON, and an ARMv8 core in AArch32
+		// lists them too; a v7 core with none of them takes the v6
+		// barrier (MCR p15 c7 c10 5), which ARMv7 keeps.
+		a := cpu.ARM
+		f.Flags[FeatureV6K] = a.HasTLS
+		f.Flags[FeatureV7] = a.HasVFPv3 || a.HasVFPv3D16 || a.HasNEON || a.HasLPAE || a.HasIDIVA || a.HasTHUMBEE
+		f.Flags[FeatureV7Atomics] = goarm() >= 7
 	case "riscv64":
 		// No flag: none of gohal's riscv64 variants needs one. LR/SC
 		// and the AMOs are the A extension, part of the RV64G base Go
@@ -211,8 +263,9 @@ func detect() *Features {
 		// fast-BCR-serialization facilities (z196). cpuid knows no
 		// s390x cache: its line is 256 bytes (x/sys/cpu pads to that).
 		f.CacheLine = 256
-	case "ppc64le":
-		// No flag: none of gohal's ppc64le variants needs one.
+	case "ppc64le", "ppc64":
+		// No flag: none of gohal's ppc64le or ppc64 variants (the same
+		// bodies, gen/ppc64) needs one; Go requires POWER8 of both.
 		// lwarx/stwcx., ldarx/stdcx., SYNC, LWSYNC, ISYNC, MFTB and the
 		// or Rx,Rx,Rx priority and yield hints are all in Power ISA
 		// 2.07 (POWER8), the minimum Go requires of ppc64le
@@ -222,6 +275,11 @@ func detect() *Features {
 		// knows no POWER cache: its line is 128 bytes on POWER8 and
 		// POWER9 (x/sys/cpu pads to that).
 		f.CacheLine = 128
+	case "mips64", "mips64le", "mips", "mipsle":
+		// No flag: LL/SC, LLD/SCD and SYNC are MIPS III, the minimum of
+		// Go's mips64 port (mips and mipsle: LL/SC and SYNC, MIPS32),
+		// and PAUSE runs as a no-op shift on cores before Release 2, so
+		// no variant needs detection.
 	}
 	if runtime.GOOS == "linux" || runtime.GOOS == "android" {
 		f.Flags[FeatureLinux] = true

@@ -3,6 +3,7 @@
 package dispatch
 
 import (
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,13 +27,13 @@ func TestProbeMembarrierRefused(t *testing.T) {
 		want string
 	}{
 		{"granted", granted, true, "registered"},
-		{"ENOSYS", func(uintptr) (uintptr, syscall.Errno) { return 0, syscall.ENOSYS }, false, "membarrier query refused: ENOSYS (38)"},
+		{"ENOSYS", func(uintptr) (uintptr, syscall.Errno) { return 0, syscall.ENOSYS }, false, fmt.Sprintf("membarrier query refused: ENOSYS (%d)", int(syscall.ENOSYS))}, // 38, or 89 on mips
 		{"EPERM", func(cmd uintptr) (uintptr, syscall.Errno) {
 			if cmd == membarrierCmdRegisterPrivateExpedited {
 				return 0, syscall.EPERM
 			}
 			return granted(cmd)
-		}, false, "membarrier registration refused: EPERM (1)"},
+		}, false, fmt.Sprintf("membarrier registration refused: EPERM (%d)", int(syscall.EPERM))},
 		{"no command", func(uintptr) (uintptr, syscall.Errno) { return 1, 0 }, false, "no private expedited command (commands 0x1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

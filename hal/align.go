@@ -21,6 +21,13 @@ func misaligned128(addr *[2]uint64) {
 	panic(&AlignmentError{Addr: uintptr(unsafe.Pointer(addr))})
 }
 
+// misaligned64 is where a 32-bit architecture's 64-bit variants in this
+// package jump (a tail jump, with the variant's own argument frame) when
+// addr is not a multiple of 8: it panics with
+// [github.com/gohal/gohal/hal/direct.Unaligned64], as sync/atomic panics
+// on such a word there.
+func misaligned64(addr *uint64) { panic(direct.Unaligned64) }
+
 // checkAligned128 is the same test in the portable variants, which do not
 // need the alignment themselves but keep the behaviour the same on every
 // CPU: a program that passes a misaligned word fails on the machine it is

@@ -546,6 +546,398 @@ func specVariants(goarch, op string) []string {
 		return []string{"llsc"}
 	case "ppc64le/cpu":
 		return []string{"syscall", "portable"}
+	case "arm/pause":
+		return []string{"yield", "nop"}
+	case "arm/cas32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/cas64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/casuintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchadd32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchadd64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/swap32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/swap64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchor32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchor64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchand32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchand64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fetchadduintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/swapuintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/loadacquireuintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/storereleaseuintptr":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/loadacquire32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/loadacquire64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/storerelease32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/storerelease64":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fence":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "arm/cas128":
+		return []string{"portable"}
+	case "arm/load128":
+		return []string{"portable"}
+	case "arm/store128":
+		return []string{"portable"}
+	case "arm/cycles":
+		return []string{"portable"}
+	case "arm/spinlock32":
+		return []string{"dmb", "mcr", "portable"}
+	case "arm/cpu":
+		return []string{"syscall", "portable"}
+	case "386/pause":
+		return []string{"pause"}
+	case "386/cas32":
+		return []string{"lock"}
+	case "386/cas64":
+		return []string{"lock"}
+	case "386/casuintptr":
+		return []string{"lock"}
+	case "386/fetchadd32":
+		return []string{"lock"}
+	case "386/fetchadd64":
+		return []string{"lock"}
+	case "386/swap32":
+		return []string{"lock"}
+	case "386/swap64":
+		return []string{"lock"}
+	case "386/fetchor32":
+		return []string{"lock"}
+	case "386/fetchor64":
+		return []string{"lock"}
+	case "386/fetchand32":
+		return []string{"lock"}
+	case "386/fetchand64":
+		return []string{"lock"}
+	case "386/fetchadduintptr":
+		return []string{"lock"}
+	case "386/swapuintptr":
+		return []string{"lock"}
+	case "386/loadacquireuintptr":
+		return []string{"mov"}
+	case "386/storereleaseuintptr":
+		return []string{"mov"}
+	case "386/loadacquire32":
+		return []string{"mov"}
+	case "386/loadacquire64":
+		return []string{"sse2", "mmx"}
+	case "386/storerelease32":
+		return []string{"mov"}
+	case "386/storerelease64":
+		return []string{"sse2", "mmx"}
+	case "386/fence":
+		return []string{"lockor", "mfence"}
+	case "386/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "386/cas128":
+		return []string{"portable"}
+	case "386/load128":
+		return []string{"portable"}
+	case "386/store128":
+		return []string{"portable"}
+	case "386/cycles":
+		return []string{"rdtscp", "lfence_rdtsc", "rdtsc"}
+	case "386/spinlock32":
+		return []string{"pause"}
+	case "386/cpu":
+		return []string{"rdpid", "rdtscp", "lsl", "syscall", "portable"}
+	case "ppc64/pause":
+		return []string{"ppr", "yield"}
+	case "ppc64/cas32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/cas64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/casuintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchadd32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchadd64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/swap32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/swap64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchor32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchor64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchand32":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchand64":
+		return []string{"lwsync", "sync"}
+	case "ppc64/fetchadduintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64/swapuintptr":
+		return []string{"lwsync", "sync"}
+	case "ppc64/loadacquireuintptr":
+		return []string{"isync", "lwsync"}
+	case "ppc64/storereleaseuintptr":
+		return []string{"lwsync"}
+	case "ppc64/loadacquire32":
+		return []string{"isync", "lwsync"}
+	case "ppc64/loadacquire64":
+		return []string{"isync", "lwsync"}
+	case "ppc64/storerelease32":
+		return []string{"lwsync"}
+	case "ppc64/storerelease64":
+		return []string{"lwsync"}
+	case "ppc64/fence":
+		return []string{"sync"}
+	case "ppc64/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "ppc64/cas128":
+		return []string{"portable"}
+	case "ppc64/load128":
+		return []string{"portable"}
+	case "ppc64/store128":
+		return []string{"portable"}
+	case "ppc64/cycles":
+		return []string{"isync_mftb", "mftb"}
+	case "ppc64/spinlock32":
+		return []string{"llsc"}
+	case "ppc64/cpu":
+		return []string{"syscall", "portable"}
+	case "mips64/pause":
+		return []string{"pause", "nop"}
+	case "mips64/cas32":
+		return []string{"llsc"}
+	case "mips64/cas64":
+		return []string{"llsc"}
+	case "mips64/casuintptr":
+		return []string{"llsc"}
+	case "mips64/fetchadd32":
+		return []string{"llsc"}
+	case "mips64/fetchadd64":
+		return []string{"llsc"}
+	case "mips64/swap32":
+		return []string{"llsc"}
+	case "mips64/swap64":
+		return []string{"llsc"}
+	case "mips64/fetchor32":
+		return []string{"llsc"}
+	case "mips64/fetchor64":
+		return []string{"llsc"}
+	case "mips64/fetchand32":
+		return []string{"llsc"}
+	case "mips64/fetchand64":
+		return []string{"llsc"}
+	case "mips64/fetchadduintptr":
+		return []string{"llsc"}
+	case "mips64/swapuintptr":
+		return []string{"llsc"}
+	case "mips64/loadacquireuintptr":
+		return []string{"sync"}
+	case "mips64/storereleaseuintptr":
+		return []string{"sync"}
+	case "mips64/loadacquire32":
+		return []string{"sync"}
+	case "mips64/loadacquire64":
+		return []string{"sync"}
+	case "mips64/storerelease32":
+		return []string{"sync"}
+	case "mips64/storerelease64":
+		return []string{"sync"}
+	case "mips64/fence":
+		return []string{"sync"}
+	case "mips64/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "mips64/cas128":
+		return []string{"portable"}
+	case "mips64/load128":
+		return []string{"portable"}
+	case "mips64/store128":
+		return []string{"portable"}
+	case "mips64/cycles":
+		return []string{"portable"}
+	case "mips64/spinlock32":
+		return []string{"llsc"}
+	case "mips64/cpu":
+		return []string{"syscall", "portable"}
+	case "mips64le/pause":
+		return []string{"pause", "nop"}
+	case "mips64le/cas32":
+		return []string{"llsc"}
+	case "mips64le/cas64":
+		return []string{"llsc"}
+	case "mips64le/casuintptr":
+		return []string{"llsc"}
+	case "mips64le/fetchadd32":
+		return []string{"llsc"}
+	case "mips64le/fetchadd64":
+		return []string{"llsc"}
+	case "mips64le/swap32":
+		return []string{"llsc"}
+	case "mips64le/swap64":
+		return []string{"llsc"}
+	case "mips64le/fetchor32":
+		return []string{"llsc"}
+	case "mips64le/fetchor64":
+		return []string{"llsc"}
+	case "mips64le/fetchand32":
+		return []string{"llsc"}
+	case "mips64le/fetchand64":
+		return []string{"llsc"}
+	case "mips64le/fetchadduintptr":
+		return []string{"llsc"}
+	case "mips64le/swapuintptr":
+		return []string{"llsc"}
+	case "mips64le/loadacquireuintptr":
+		return []string{"sync"}
+	case "mips64le/storereleaseuintptr":
+		return []string{"sync"}
+	case "mips64le/loadacquire32":
+		return []string{"sync"}
+	case "mips64le/loadacquire64":
+		return []string{"sync"}
+	case "mips64le/storerelease32":
+		return []string{"sync"}
+	case "mips64le/storerelease64":
+		return []string{"sync"}
+	case "mips64le/fence":
+		return []string{"sync"}
+	case "mips64le/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "mips64le/cas128":
+		return []string{"portable"}
+	case "mips64le/load128":
+		return []string{"portable"}
+	case "mips64le/store128":
+		return []string{"portable"}
+	case "mips64le/cycles":
+		return []string{"portable"}
+	case "mips64le/spinlock32":
+		return []string{"llsc"}
+	case "mips64le/cpu":
+		return []string{"syscall", "portable"}
+	case "mips/pause":
+		return []string{"pause", "nop"}
+	case "mips/cas32":
+		return []string{"llsc"}
+	case "mips/cas64":
+		return []string{"portable"}
+	case "mips/casuintptr":
+		return []string{"llsc"}
+	case "mips/fetchadd32":
+		return []string{"llsc"}
+	case "mips/fetchadd64":
+		return []string{"portable"}
+	case "mips/swap32":
+		return []string{"llsc"}
+	case "mips/swap64":
+		return []string{"portable"}
+	case "mips/fetchor32":
+		return []string{"llsc"}
+	case "mips/fetchor64":
+		return []string{"portable"}
+	case "mips/fetchand32":
+		return []string{"llsc"}
+	case "mips/fetchand64":
+		return []string{"portable"}
+	case "mips/fetchadduintptr":
+		return []string{"llsc"}
+	case "mips/swapuintptr":
+		return []string{"llsc"}
+	case "mips/loadacquireuintptr":
+		return []string{"sync"}
+	case "mips/storereleaseuintptr":
+		return []string{"sync"}
+	case "mips/loadacquire32":
+		return []string{"sync"}
+	case "mips/loadacquire64":
+		return []string{"portable"}
+	case "mips/storerelease32":
+		return []string{"sync"}
+	case "mips/storerelease64":
+		return []string{"portable"}
+	case "mips/fence":
+		return []string{"sync"}
+	case "mips/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "mips/cas128":
+		return []string{"portable"}
+	case "mips/load128":
+		return []string{"portable"}
+	case "mips/store128":
+		return []string{"portable"}
+	case "mips/cycles":
+		return []string{"portable"}
+	case "mips/spinlock32":
+		return []string{"llsc"}
+	case "mips/cpu":
+		return []string{"syscall", "portable"}
+	case "mipsle/pause":
+		return []string{"pause", "nop"}
+	case "mipsle/cas32":
+		return []string{"llsc"}
+	case "mipsle/cas64":
+		return []string{"portable"}
+	case "mipsle/casuintptr":
+		return []string{"llsc"}
+	case "mipsle/fetchadd32":
+		return []string{"llsc"}
+	case "mipsle/fetchadd64":
+		return []string{"portable"}
+	case "mipsle/swap32":
+		return []string{"llsc"}
+	case "mipsle/swap64":
+		return []string{"portable"}
+	case "mipsle/fetchor32":
+		return []string{"llsc"}
+	case "mipsle/fetchor64":
+		return []string{"portable"}
+	case "mipsle/fetchand32":
+		return []string{"llsc"}
+	case "mipsle/fetchand64":
+		return []string{"portable"}
+	case "mipsle/fetchadduintptr":
+		return []string{"llsc"}
+	case "mipsle/swapuintptr":
+		return []string{"llsc"}
+	case "mipsle/loadacquireuintptr":
+		return []string{"sync"}
+	case "mipsle/storereleaseuintptr":
+		return []string{"sync"}
+	case "mipsle/loadacquire32":
+		return []string{"sync"}
+	case "mipsle/loadacquire64":
+		return []string{"portable"}
+	case "mipsle/storerelease32":
+		return []string{"sync"}
+	case "mipsle/storerelease64":
+		return []string{"portable"}
+	case "mipsle/fence":
+		return []string{"sync"}
+	case "mipsle/fenceheavy":
+		return []string{"membarrier", "portable"}
+	case "mipsle/cas128":
+		return []string{"portable"}
+	case "mipsle/load128":
+		return []string{"portable"}
+	case "mipsle/store128":
+		return []string{"portable"}
+	case "mipsle/cycles":
+		return []string{"portable"}
+	case "mipsle/spinlock32":
+		return []string{"llsc"}
+	case "mipsle/cpu":
+		return []string{"syscall", "portable"}
 	}
 	return nil
 }

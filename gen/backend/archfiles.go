@@ -95,6 +95,11 @@ func ArchFiles(arches []string) (map[string][]byte, error) {
 				return nil, fmt.Errorf("%s: CPU model %q: .ci/zarches separates models by ';' and fields by spaces", g, cpu)
 			}
 		}
+		for _, pkg := range a.Emulator.Packages {
+			if !strings.HasPrefix(pkg, "./") || strings.ContainsAny(pkg, "; \t\n") {
+				return nil, fmt.Errorf("%s: package %q: .ci/zarches wants ./-relative patterns, separated by ';'", g, pkg)
+			}
+		}
 	}
 	out[ArchesFile] = []byte(archesList(arches))
 	return out, nil
@@ -113,7 +118,8 @@ func archesList(arches []string) string {
 #   may carry qemu's ",feature=off" properties; "-": qemu's default)
 #   Debian binutils package  GOHAL (every op's least preferred
 #   variant that needs no CPU feature, the 128-bit ops all hardware or all
-#   portable: the non-preferred variants CI forces)
+#   portable: the non-preferred variants CI forces)  packages the
+#   per-model go test -short runs (separated by ';'; "-": ./...)
 `)
 	dash := func(s string) string {
 		if s == "" {
@@ -126,8 +132,8 @@ func archesList(arches []string) string {
 		if !ok {
 			a = spec.Arch{GOARCH: g}
 		}
-		fmt.Fprintf(&b, "%s %s %s %s %s\n", g, dash(a.Emulator.Binary), dash(strings.Join(a.Emulator.CPUs, ";")),
-			dash(a.Emulator.Binutils), dash(ForcedGOHAL(g)))
+		fmt.Fprintf(&b, "%s %s %s %s %s %s\n", g, dash(a.Emulator.Binary), dash(strings.Join(a.Emulator.CPUs, ";")),
+			dash(a.Emulator.Binutils), dash(ForcedGOHAL(g)), dash(strings.Join(a.Emulator.Packages, ";")))
 	}
 	return b.String()
 }

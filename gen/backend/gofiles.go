@@ -540,9 +540,19 @@ func zprobeFile(arch string) *goWriter {
 	for i := range spec.Ops {
 		uint128 = uint128 || spec.Ops[i].Uint128 && spec.Ops[i].Flagged(arch)
 	}
-	if uint128 {
+	// On a 32-bit architecture a 64-bit op's probe checks the word's
+	// alignment and tail-jumps to this package's misaligned64.
+	word64 := false
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		word64 = word64 || spec.PtrSize(arch) == 4 && op.Flagged(arch) && len(op.Params) > 0 && op.Params[0].Type == "*uint64"
+	}
+	switch {
+	case uint128:
 		w.header(DirectTags, "probe", "unsafe", DirectImport)
-	} else {
+	case word64:
+		w.header(DirectTags, "probe", DirectImport)
+	default:
 		w.header(DirectTags, "probe")
 	}
 	w.p("// The flag-probe bytes: never written, so each Flagged entry's test\n")
@@ -579,6 +589,11 @@ func zprobeFile(arch string) *goWriter {
 		w.p("// aligned, as hal/direct's variants do: it panics with direct.AlignmentError.\n")
 		w.p("func %s(addr *[2]uint64) {\n", spec.Misaligned128)
 		w.p("\tpanic(&direct.AlignmentError{Addr: uintptr(unsafe.Pointer(addr))})\n}\n")
+	}
+	if word64 {
+		w.p("\n// %s is where a 64-bit probe jumps when addr is not 8-byte aligned,\n", spec.Misaligned64)
+		w.p("// as hal/direct's variants do: it panics as sync/atomic does.\n")
+		w.p("func %s(addr *uint64) { panic(direct.Unaligned64) }\n", spec.Misaligned64)
 	}
 	return w
 }

@@ -23,11 +23,22 @@ type TextEmitter struct {
 	// given size in bytes into a register, and stores a register into a
 	// result of that size.
 	LoadOp, StoreOp func(size int) string
+
+	// PtrSize is the architecture's pointer size in bytes (spec.PtrSize);
+	// 0 means 8. It lays out the argument frame (spec.Op.FrameFor).
+	PtrSize int
+	// BigEndian says that the high half of a uint64 argument on a 32-bit
+	// architecture is at its lower address (ArgHalf).
+	BigEndian bool
 }
 
 // Text implements Backend.
 func (e *TextEmitter) Text(name string, op *spec.Op, doc []string) {
-	e.frame = op.Frame()
+	ptr := e.PtrSize
+	if ptr == 0 {
+		ptr = 8
+	}
+	e.frame = op.FrameFor(ptr)
 	e.buf.WriteString("\n")
 	for _, d := range doc {
 		fmt.Fprintf(&e.buf, "// %s\n", d)
@@ -80,6 +91,25 @@ func (e *TextEmitter) Arg(name string) string {
 	s := e.frame.Slot(name)
 	return fmt.Sprintf("%s+%d(FP)", s.Name, s.Offset)
 }
+
+// ArgHalf returns the frame operand of the low (hi false) or high half
+// of a uint64 argument or result on a 32-bit architecture:
+// "old_lo+4(FP)", "old_hi+8(FP)", the names go vet expects.
+func (e *TextEmitter) ArgHalf(name string, hi bool) string {
+	s := e.frame.Slot(name)
+	off, half := s.Offset, "lo"
+	if hi {
+		half = "hi"
+	}
+	if hi != e.BigEndian {
+		off += 4
+	}
+	return fmt.Sprintf("%s_%s+%d(FP)", s.Name, half, off)
+}
+
+// ResultName returns the name of the i-th result ("ret", "swapped"),
+// for ArgHalf.
+func (e *TextEmitter) ResultName(i int) string { return e.frame.Results[i].Name }
 
 // Result returns the frame operand of the i-th result.
 func (e *TextEmitter) Result(i int) string {

@@ -50,7 +50,15 @@ import (
 	"github.com/gohal/gohal/gen/spec"
 )
 
-// Backend writes asm_ppc64le.s.
+// Backend writes asm_ppc64le.s, or asm_ppc64.s for big-endian ppc64
+// (NewBigEndian): one set of bodies serves both byte orders.
+//
+// Where a body depends on the byte order, bigEndian says which: only the
+// quadword register pairs do (quad.go's pair). Every other body loads and
+// stores whole words of the width the op names, and reloads getcpu's
+// result by the address it gave the kernel (cpuSyscall), so the same
+// instructions are right in both orders; gen/ppc64's tests check that
+// both GOARCHes get the same instructions.
 type Backend struct {
 	backend.TextEmitter
 	goarch    string
@@ -60,6 +68,17 @@ type Backend struct {
 // New returns a fresh ppc64le backend.
 func New() *Backend {
 	return &Backend{TextEmitter: backend.TextEmitter{LoadOp: loadOp, StoreOp: storeOp}, goarch: "ppc64le"}
+}
+
+// NewBigEndian returns a fresh backend for big-endian ppc64 (gen/ppc64).
+// Go requires POWER8 (GOPPC64=power8) of ppc64 as of ppc64le. The ELF ABI
+// (ELFv1 for Go 1.26's ppc64, ELFv2 from Go 1.27) does not reach hal's
+// assembly: it is ABI0, called only from Go with its arguments in the
+// frame, calls nothing and never touches R2 (the TOC pointer).
+func NewBigEndian() *Backend {
+	e := New()
+	e.goarch, e.bigEndian = "ppc64", true
+	return e
 }
 
 // Arch implements backend.Backend.

@@ -38,8 +38,20 @@ var (
 
 // Spec is ppc64le's part of the op spec.
 var Spec = spec.Arch{
-	GOARCH: "ppc64le",
-	Variants: map[string][]spec.Variant{
+	GOARCH:   "ppc64le",
+	Variants: Variants(),
+	Emulator: spec.Emulator{
+		Binary:   "qemu-ppc64le",
+		CPUs:     []string{"power8", "power9"},
+		Binutils: "binutils-powerpc64le-linux-gnu",
+	},
+}
+
+// Variants returns every op's variants, the same on big-endian ppc64
+// (gen/ppc64), whose Power ISA and Go minimum (POWER8) are the same: a
+// fresh map for each GOARCH's Spec.
+func Variants() map[string][]spec.Variant {
+	return map[string][]spec.Variant{
 		"pause": {
 			{Name: "ppr", Brief: "OR R1,R1,R1; OR R6,R6,R6", Why: "or 1,1,1 then or 6,6,6: drop the hardware thread's priority to low and back to Linux's default medium-low, the hints the Go runtime's procyield brackets its loop with (POWER has no pause instruction)"},
 			{Name: "yield", Brief: "OR R27,R27,R27", Why: "or 27,27,27, the yield hint binutils names yield: the spin hint of FreeBSD's cpu_spinwait, folly and RocksDB on POWER"},
@@ -70,13 +82,8 @@ var Spec = spec.Arch{
 			{Name: "llsc", Brief: "load test, OR R1,R1,R1; OR R6,R6,R6 while held, LWARX/STWCX. 0→1", Why: "plain load test, the ppr priority hints while held, LWSYNC then an LWARX/STWCX. 0→1 loop then SYNC when free (cas32's lwsync variant)"},
 		},
 		"cpu": {
-			{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Brief: "getcpu", Why: "SC getcpu(2) (number 302): ppc64le Linux has no user-mode CPU-number register or instruction"},
+			{Name: "syscall", Requires: []string{dispatch.FeatureLinux}, Brief: "getcpu", Why: "SC getcpu(2) (number 302): Linux on ppc64 (either byte order) has no user-mode CPU-number register or instruction"},
 			spec.Portable("getcpu through golang.org/x/sys/unix on Linux, 0 elsewhere"),
 		},
-	},
-	Emulator: spec.Emulator{
-		Binary:   "qemu-ppc64le",
-		CPUs:     []string{"power8", "power9"},
-		Binutils: "binutils-powerpc64le-linux-gnu",
-	},
+	}
 }

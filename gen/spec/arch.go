@@ -25,9 +25,15 @@ type Arch struct {
 
 // Emulator says how CI runs a GOARCH's tests under qemu-user.
 type Emulator struct {
-	Binary   string   // "qemu-ppc64le"
+	Binary   string   // "qemu-ppc64le"; empty: CI's kernel runs the binaries itself (386 on x86-64 Linux)
 	CPUs     []string // "power8", "power9"; empty: qemu's default model only
 	Binutils string   // "binutils-powerpc64le-linux-gnu"; empty if Debian has none
+	// Packages limits the per-model `go test -short` run of .ci/run's
+	// qemu loop to these packages ("./hal/", "./spin/"); empty runs
+	// ./... . A GOARCH few users run hal on tests hal and the kit only, so
+	// that CI stays under its time budget (every other step of the loop
+	// runs whatever the list).
+	Packages []string
 }
 
 // registered holds every Arch passed to Register, by GOARCH.

@@ -1,6 +1,9 @@
 package spec
 
-import "fmt"
+import (
+	"fmt"
+	"go/types"
+)
 
 // Slot is one argument or result in an assembly function's argument frame
 // (Go's ABI0: everything on the stack, above the return address).
@@ -11,7 +14,7 @@ type Slot struct {
 	Size   int
 }
 
-// Frame is the ABI0 argument frame of an op on a 64-bit architecture.
+// Frame is the ABI0 argument frame of an op on one architecture.
 type Frame struct {
 	Params  []Slot
 	Results []Slot
@@ -32,13 +35,22 @@ func (f *Frame) Slot(name string) Slot {
 // function on a 64-bit architecture: each value at an offset aligned to its
 // size, results (if any) starting at the next multiple of the pointer size after
 // the arguments, and the total not rounded up.
-func (op *Op) Frame() Frame {
-	const ptrSize = 8
+func (op *Op) Frame() Frame { return op.FrameFor(8) }
+
+// FrameFor lays out op's arguments for an architecture whose pointers are
+// ptrSize bytes (4 on 386, arm, mips and mipsle, 8 elsewhere: PtrSize). On
+// a 32-bit architecture int, uintptr and pointers take 4 bytes and a
+// uint64 is aligned to 4 only, as Go aligns it there (go/types' gc sizes);
+// go vet then names its halves name_lo and name_hi.
+func (op *Op) FrameFor(ptrSize int) Frame {
 	var f Frame
 	off := 0
 	place := func(p Param, name string) Slot {
 		size := typeSize(p.Type)
-		off = align(off, size)
+		if ptrSize == 4 && size == 8 && p.Type != "uint64" {
+			size = 4 // int, uintptr and pointers
+		}
+		off = align(off, min(size, ptrSize))
 		s := Slot{Name: name, Type: p.Type, Offset: off, Size: size}
 		off += size
 		return s
@@ -61,6 +73,15 @@ func (op *Op) Frame() Frame {
 	}
 	f.Size = off
 	return f
+}
+
+// PtrSize returns the size of a pointer on goarch in bytes, from go/types'
+// sizes for the gc compiler (8 for a GOARCH it does not know).
+func PtrSize(goarch string) int {
+	if s := types.SizesFor("gc", goarch); s != nil {
+		return int(s.Sizeof(types.Typ[types.Uintptr]))
+	}
+	return 8
 }
 
 func align(n, a int) int { return (n + a - 1) / a * a }

@@ -108,6 +108,12 @@ const Uint128KeyOffset = 8
 // the 128-bit variants jump to when addr is not 16-byte aligned.
 const Misaligned128 = "misaligned128"
 
+// Misaligned64 is the Go function, in hal and in hal/direct alike, that a
+// 32-bit architecture's 64-bit variants jump to when addr is not 8-byte
+// aligned (LDREXD faults there; sync/atomic panics on every 32-bit
+// architecture, and hal does the same).
+const Misaligned64 = "misaligned64"
+
 // UEntry is the name of hal's entry of a Uint128 op that takes the
 // address of the hal.Uint128 itself: "load128U".
 func (op *Op) UEntry() string { return op.GoName + "U" }

@@ -1,6 +1,7 @@
 package spec_test
 
 import (
+	"go/types"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestValidate(t *testing.T) {
 			t.Errorf("%s: %v", a, err)
 		}
 	}
-	if err := spec.Validate("mips"); err == nil {
+	if err := spec.Validate("wasm"); err == nil { // one thread: no backend
 		t.Error("Validate accepted an architecture without variants")
 	}
 }
@@ -333,5 +334,68 @@ func TestPlainBinding(t *testing.T) {
 	sr.Arch = map[string][]spec.Variant{"amd64": {{Name: "mov", Plain: true, Requires: []string{dispatch.FeatureCX16}}}}
 	if err := spec.Validate("amd64"); err == nil || !strings.Contains(err.Error(), "marked Plain") {
 		t.Errorf("plain variant that requires a feature: %v", err)
+	}
+}
+
+// On a 32-bit architecture the frame follows go/types' gc sizes for it:
+// 4-byte pointers, uint64 aligned to 4, results after the arguments at
+// the next multiple of 4.
+func TestFrameFor32BitMatchesGoTypes(t *testing.T) {
+	sizes := types.SizesFor("gc", "arm")
+	if got := spec.PtrSize("arm"); got != 4 {
+		t.Fatalf("PtrSize(arm) = %d, want 4", got)
+	}
+	if got := spec.PtrSize("amd64"); got != 8 {
+		t.Fatalf("PtrSize(amd64) = %d, want 8", got)
+	}
+	typ := map[string]types.Type{
+		"bool": types.Typ[types.Bool], "uint8": types.Typ[types.Uint8], "uint32": types.Typ[types.Uint32],
+		"uint64": types.Typ[types.Uint64], "uintptr": types.Typ[types.Uintptr], "int": types.Typ[types.Int],
+		"*uint32": types.NewPointer(types.Typ[types.Uint32]), "*uint64": types.NewPointer(types.Typ[types.Uint64]),
+		"*uintptr":   types.NewPointer(types.Typ[types.Uintptr]),
+		"*[2]uint64": types.NewPointer(types.NewArray(types.Typ[types.Uint64], 2)),
+	}
+	layout := func(ts []types.Type, start int64) []int64 {
+		var vars []*types.Var
+		for _, ty := range ts {
+			vars = append(vars, types.NewVar(0, nil, "", ty))
+		}
+		offs := sizes.Offsetsof(vars)
+		for i := range offs {
+			// Offsetsof lays a struct from 0; a struct's alignment is at
+			// most 4 on arm, so shifting by a multiple of 4 keeps it.
+			offs[i] += start
+		}
+		return offs
+	}
+	for i := range spec.Ops {
+		op := &spec.Ops[i]
+		f := op.FrameFor(4)
+		var pts, rts []types.Type
+		for _, p := range op.Params {
+			pts = append(pts, typ[p.Type])
+		}
+		for _, p := range op.Results {
+			rts = append(rts, typ[p.Type])
+		}
+		end := int64(0)
+		for j, off := range layout(pts, 0) {
+			if int64(f.Params[j].Offset) != off || int64(f.Params[j].Size) != sizes.Sizeof(pts[j]) {
+				t.Errorf("%s: param %s at %d size %d, go/types says %d size %d", op.Name, f.Params[j].Name, f.Params[j].Offset, f.Params[j].Size, off, sizes.Sizeof(pts[j]))
+			}
+			end = off + sizes.Sizeof(pts[j])
+		}
+		if len(rts) > 0 {
+			end = (end + 3) / 4 * 4
+			for j, off := range layout(rts, end) {
+				if int64(f.Results[j].Offset) != off {
+					t.Errorf("%s: result %s at %d, go/types says %d", op.Name, f.Results[j].Name, f.Results[j].Offset, off)
+				}
+				end = off + sizes.Sizeof(rts[j])
+			}
+		}
+		if int64(f.Size) != end {
+			t.Errorf("%s: frame size %d, go/types says %d", op.Name, f.Size, end)
+		}
 	}
 }

@@ -26,3 +26,16 @@ func (e *AlignmentError) Error() string {
 func misaligned128(addr *[2]uint64) {
 	panic(&AlignmentError{Addr: uintptr(unsafe.Pointer(addr))})
 }
+
+// Unaligned64 is the value a 64-bit operation panics with on a 32-bit
+// architecture (arm, 386) when its word is not 8-byte aligned: the string
+// sync/atomic panics with there, word for word and of the same type, so
+// that code that recovers it (and GOROOT's sync/atomic tests) sees no
+// difference. LDREXD faults on such a word, and Go aligns a uint64 to 4
+// bytes only there; hal.Uint64 and hal.Int64 align themselves.
+const Unaligned64 = "unaligned 64-bit atomic operation"
+
+// misaligned64 is where a 32-bit architecture's 64-bit variants jump (a
+// tail jump, with the variant's own argument frame) when addr is not a
+// multiple of 8.
+func misaligned64(addr *uint64) { panic(Unaligned64) }

@@ -371,8 +371,8 @@ func CyclesMftb() uint64
 func SpinLockUint32Llsc(addr *uint32, spins uint32) (acquired bool)
 
 // CPUSyscall is variant "syscall" of cpu (requires linux): SC getcpu(2)
-// (number 302): ppc64le Linux has no user-mode CPU-number register or
-// instruction.
+// (number 302): Linux on ppc64 (either byte order) has no user-mode CPU-number
+// register or instruction.
 //
 // It is the variant's assembly, called with no dispatch and no check: the
 // caller must make sure the CPU has linux (see haltool.Runnable).

@@ -545,7 +545,7 @@ llsc_fail:
 	MOVB      R0, acquired+16(FP)
 	RET
 
-// cpu, variant "syscall" (requires linux): SC getcpu(2) (number 302): ppc64le Linux has no user-mode CPU-number register or instruction
+// cpu, variant "syscall" (requires linux): SC getcpu(2) (number 302): Linux on ppc64 (either byte order) has no user-mode CPU-number register or instruction
 TEXT ·CPUSyscall(SB), NOSPLIT, $0-8
 	MOVD      $ret+0(FP), R3
 	MOVD      $0, R4

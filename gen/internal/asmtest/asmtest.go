@@ -87,6 +87,19 @@ func HalTestBinary(t testing.TB, goarch string, env ...string) string {
 type Funcs struct {
 	syms   map[string][]string
 	direct map[string]string
+	abi0   string // the suffix of an assembly function's symbol
+}
+
+// ABI0Suffix returns the suffix the Go linker gives an assembly (ABI0)
+// function's symbol on goarch: ".abi0" where Go code uses the register ABI
+// (ABIInternal), so that the two differ; nothing where ABI0 is the only
+// ABI (386, arm, mips, mipsle, mips64, mips64le).
+func ABI0Suffix(goarch string) string {
+	switch goarch {
+	case "386", "arm", "mips", "mipsle", "mips64", "mips64le":
+		return ""
+	}
+	return ".abi0"
 }
 
 // NewFuncs indexes syms, the instructions of every function of a binary by
@@ -97,10 +110,10 @@ func NewFuncs(arch string, syms map[string][]string) *Funcs {
 	for i := range spec.Ops {
 		op := &spec.Ops[i]
 		for _, v := range op.AsmVariants(arch) {
-			direct[op.Symbol(v.Name)] = "github.com/gohal/gohal/hal/direct." + op.DirectName(v.Name) + ".abi0"
+			direct[op.Symbol(v.Name)] = "github.com/gohal/gohal/hal/direct." + op.DirectName(v.Name) + ABI0Suffix(arch)
 		}
 	}
-	return &Funcs{syms: syms, direct: direct}
+	return &Funcs{syms: syms, direct: direct, abi0: ABI0Suffix(arch)}
 }
 
 // Get returns the instructions of the assembly function name, reporting an
@@ -114,7 +127,7 @@ func (f *Funcs) Get(t testing.TB, name string) []string {
 	if !ok {
 		sym = "github.com/gohal/gohal/hal." + name
 		if !strings.Contains(name, ".") {
-			sym += ".abi0"
+			sym += f.abi0
 		}
 	}
 	insns, ok := f.syms[sym]
