@@ -88,10 +88,14 @@ import (
 //
 // Writers exclude each other with a sync.Mutex and park there. A reader
 // that finds a writer spins about a microsecond for it to leave, as most
-// writes are shorter than a park and a wake-up; then it waits on the same
-// mutex, so readers and writers take turns with sync.Mutex's fairness. A
-// writer waits only for the readers that were inside when it raised its
-// flag: later readers see the flag and step back. It spins briefly for
+// writes are shorter than a park and a wake-up; then it parks, and the
+// writer, as it releases the lock and before the next writer can take it,
+// counts every parked reader in and wakes them together: readers that
+// waited during a write go in before the next writer, as sync.RWMutex's
+// do (its readerWait) and as Linux's percpu-rwsem wakes blocked readers.
+// A writer waits only for the readers that were inside when it raised its
+// flag, those it admitted among them: later readers see the flag and step
+// back, so writers are not starved either. It spins briefly for
 // them (past about a microsecond only while sync.Mutex would spin, and
 // where spinning cannot pay it yields its P for as long), and then pays a
 // heavy fence (see Design) and parks until the last of those readers
@@ -105,8 +109,10 @@ import (
 // a reader finds another inside it allocates one cache line per P
 // (cacheline-size × GOMAXPROCS bytes: 1 KiB with 16 Ps on amd64), since a
 // reader's counts must sit on a line that no other P writes; and the first
-// writer that has to wait for readers allocates a channel (about 100
-// bytes). A map sharded into many locks that are each read by one
+// writer that has to wait for readers, or reader that has to park,
+// allocates where they wait (rwWaits and its wake-up channel, about 130
+// bytes), and each write that parked readers wait for, a channel to wake
+// them (about 100 bytes). A map sharded into many locks that are each read by one
 // goroutine at a time never allocates either. If GOMAXPROCS grows, the
 // lines grow with it; they are not freed while the lock lives.
 //
@@ -136,20 +142,42 @@ type RWMutex struct {
 	// path. They only grow, and are updated atomically.
 	locks, unlocks uintptr
 
-	cells pin.Table[rwCell]             // per-P counts, made when readers first overlap
-	wake  atomic.Pointer[chan struct{}] // a waiting writer's wake-up, made by the first writer that waits
-	w     sync.Mutex                    // writers exclude each other here
-	until atomic.Int32                  // the tick before which readers keep the bias off (ticks, inhibited)
-	seen  atomic.Uint32                 // the state's generation, truncated, when readers last looked (tryBias)
+	cells pin.Table[rwCell]       // per-P counts, made when readers first overlap
+	waits atomic.Pointer[rwWaits] // where writers and readers park, made by the first that waits
+	w     sync.Mutex              // writers exclude each other here
+	until atomic.Int32            // the tick before which readers keep the bias off (ticks, inhibited)
+	seen  atomic.Uint32           // the state's generation, truncated, when readers last looked (tryBias)
 
 	// solo is the lane of a reader that finds the lock idle: soloIn,
 	// soloWriter and soloClosed. RLock and RUnlock inline to a
 	// compare-and-swap on it and no call.
 	solo uint32
 
-	// slowSeen is locks, truncated, when the last writer that waited for
-	// readers read it (waitReaders): written and read only under w.
+	// parked is how many readers wait, parked, for the writer whose
+	// flag they saw to admit them (parkReader, admitReaders). It changes
+	// only under waits.mu; a releasing writer reads it without the mutex.
+	parked int32
+}
+
+// rwWaits is where an RWMutex's writer waits for readers to leave and
+// readers wait for a writer to admit them: made by the first of either
+// that has to park, and kept while the lock lives.
+type rwWaits struct {
+	// wake is the writer's wake-up (capacity 1): a reader that counts
+	// out and sees the flag sends on it (signalWriter).
+	wake chan struct{}
+
+	// slowSeen is the lock's locks, truncated, when the last writer that
+	// waited for readers read it (waitReaders): written and read only
+	// under w.
 	slowSeen uint32
+
+	// mu guards gate and the lock's parked.
+	mu sync.Mutex
+
+	// gate is closed by the writer that admits the parked readers, after
+	// it has counted them in: nil while none is parked.
+	gate chan struct{}
 }
 
 // rwCell is one P's reader counts for one RWMutex, on a cache line of its
@@ -358,15 +386,17 @@ func countOut(c *rwCell, light bool) {
 
 // rlockSlow waits for the writer that made rlock fail. It spins for the
 // writer to leave (awaitWriter), as most writes are short, and counts in
-// as rlock does; failing that, it counts the caller in while holding the
-// writers' mutex, so that no writer can start before the count is visible
-// and a reader is never overtaken for good.
+// as rlock does; failing that, it parks until the writer that holds the
+// lock admits it (parkReader): that writer counts it in before it lets
+// the next writer in, so a reader that waited goes in before the next
+// writer, as sync.RWMutex's do (readerWait), and all that waited go in
+// together, as percpu-rwsem's blocked readers do.
 func (rw *RWMutex) rlockSlow() {
 	if pin.Held() {
 		var clk pinnedClock
 		for !rw.rlock(true) {
 			if rw.w.TryLock() {
-				atomic.AddUintptr(&rw.locks, 1)
+				atomic.AddUintptr(&rw.locks, 1) // no writer can start while we hold w
 				rw.w.Unlock()
 				return
 			}
@@ -379,9 +409,66 @@ func (rw *RWMutex) rlockSlow() {
 	if rw.awaitWriter() && rw.rlock(true) {
 		return
 	}
-	rw.w.Lock()
-	atomic.AddUintptr(&rw.locks, 1)
-	rw.w.Unlock()
+	for !rw.parkReader() {
+		if rw.rlock(true) {
+			return
+		}
+	}
+}
+
+// parkReader parks the caller until a writer admits it, counted in, and
+// reports true; or reports false at once if no writer's flag is up (the
+// caller counts in again).
+//
+// [R-park] The count of parked readers goes up, then the flag is read,
+// both sequentially consistent; a releasing writer lowers its flag and
+// then reads that count (release): so either this reader sees the flag
+// down, or the writer that lowers it sees the count and admits it. Both
+// happen under waits.mu, so the writer never counts in a reader that
+// leaves again.
+func (rw *RWMutex) parkReader() bool {
+	ws := rw.waitsOf()
+	ws.mu.Lock()
+	atomic.AddInt32(&rw.parked, 1)
+	if !rw.writerFlag() {
+		atomic.AddInt32(&rw.parked, -1)
+		ws.mu.Unlock()
+		return false
+	}
+	if ws.gate == nil {
+		ws.gate = make(chan struct{})
+	}
+	gate := ws.gate
+	ws.mu.Unlock()
+	<-gate // [R-admitted] counted in by the writer
+	return true
+}
+
+// admitReaders counts in the readers parked for the writer that is
+// releasing the lock, and wakes them; the caller still holds w, so the
+// next writer's sums see them and it waits for them to leave. [W-admit]
+func (rw *RWMutex) admitReaders() {
+	ws := rw.waits.Load() // made by the parked reader, before it counted itself
+	ws.mu.Lock()
+	if n := atomic.LoadInt32(&rw.parked); n > 0 {
+		atomic.StoreInt32(&rw.parked, 0)
+		atomic.AddUintptr(&rw.locks, uintptr(n))
+		close(ws.gate)
+		ws.gate = nil
+	}
+	ws.mu.Unlock()
+}
+
+// waitsOf returns the lock's rwWaits, making it if no one has.
+func (rw *RWMutex) waitsOf() *rwWaits {
+	if ws := rw.waits.Load(); ws != nil {
+		return ws
+	}
+	ws := &rwWaits{wake: make(chan struct{}, 1)}
+	if rw.waits.CompareAndSwap(nil, ws) {
+		return ws
+	}
+	return rw.waits.Load()
 }
 
 // awaitWriter spins while a writer's flag is up, for at most
@@ -529,9 +616,9 @@ func (rw *RWMutex) writerFlag() bool {
 // the wake-up pending, so the writer's sum after taking it sees the count.
 func (rw *RWMutex) signalWriter() {
 	hal.Fence()
-	if ch := rw.wake.Load(); ch != nil {
+	if ws := rw.waits.Load(); ws != nil {
 		select {
-		case *ch <- struct{}{}:
+		case ws.wake <- struct{}{}:
 		default: // a wake-up is already pending
 		}
 	}
@@ -621,7 +708,12 @@ func (rw *RWMutex) raise() {
 	}
 }
 
-// release clears the writer flag and unlocks w.
+// release clears the writer flag, admits the readers parked while it was
+// up (admitReaders), and unlocks w. [W-release]
+//
+// The flag goes down with a sequentially consistent store or
+// read-modify-write, and the count of parked readers is read after it:
+// see parkReader for the reader's half of that pair.
 func (rw *RWMutex) release() {
 	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 {
 		// With soloIn clear nobody else can write the word while the
@@ -631,17 +723,19 @@ func (rw *RWMutex) release() {
 			v = atomic.LoadUint32(&rw.solo)
 		}
 		if v == soloWriter {
-			hal.StoreReleaseUint32(&rw.solo, 0)
+			atomic.StoreUint32(&rw.solo, 0)
 		}
-		rw.w.Unlock()
-		return
+	} else {
+		// Nobody else writes the state while the flag is up; readers
+		// need only see what the writer did before it. The new
+		// generation tells tryBias that a write was made, and a reader
+		// that read the state before the flag went up and reads it
+		// again after the release that the state changed.
+		rw.state.Store(rw.state.Load()&^rwWriter + rwGen)
 	}
-	// Nobody else writes the state while the flag is up; readers need
-	// only see what the writer did before it. The new generation tells
-	// tryBias that a write was made, and a reader that read the state
-	// before the flag went up and reads it again after the release that
-	// the state changed.
-	rw.state.StoreRelease(rw.state.Load()&^rwWriter + rwGen)
+	if atomic.LoadInt32(&rw.parked) != 0 {
+		rw.admitReaders()
+	}
 	rw.w.Unlock()
 }
 
@@ -780,13 +874,14 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 	}
 	pinned := pin.Held()
 	var clk pinnedClock
-	// A reader that came through the slow path counts in on locks, under
-	// w, and may still be in w's Unlock, waking the next waiter, or have
-	// handed its P to it: a writer that sees locks changed since the last
-	// writer looked, as one that queued, spins only where CanSpin says.
+	// Readers admitted by the last writer (admitReaders) are counted in
+	// on locks and may not run yet, or wait for this writer's P: a writer
+	// that sees locks changed since the last writer looked, as one that
+	// queued, spins only where CanSpin says.
+	ws := rw.waitsOf()
 	slow := uint32(atomic.LoadUintptr(&rw.locks))
-	spinFirst := !queued && slow == rw.slowSeen
-	rw.slowSeen = slow
+	spinFirst := !queued && slow == ws.slowSeen
+	ws.slowSeen = slow
 	start := monotonic()
 	for {
 		if gone, err := rw.readersGone(); gone || err != "" {
@@ -811,12 +906,6 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 		}
 		break
 	}
-	ch := rw.wake.Load()
-	if ch == nil {
-		c := make(chan struct{}, 1)
-		ch = &c
-		rw.wake.Store(ch) // only writers store it, under w
-	}
 	// A reader counts out with hal.FenceLight (runlock), then loads the
 	// flag and the channel: its count may still sit in its CPU's store
 	// buffer when that load misses the flag. The heavy fence makes every
@@ -830,6 +919,6 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 		if gone, err := rw.readersGone(); gone || err != "" {
 			return err
 		}
-		<-*ch
+		<-ws.wake
 	}
 }
