@@ -27,7 +27,10 @@ import (
 // one compare-and-swap on a word of its own (the solo lane), which RLock
 // and RUnlock inline, as sync.RWMutex's add: a lock read by one goroutine
 // at a time costs what sync.RWMutex does, with no call. The first reader
-// that finds another inside closes the lane for good. From then on
+// that finds another inside closes the lane for good; so does, in builds
+// with the pinless read path (below) and the reader bias, a reader that
+// finds the lane read rwLaneReads times since the last write, since a
+// biased read on the lines there costs no locked instruction at all. From then on
 // readers count themselves in, and out, on counters that only grow, each
 // P's pair on a cache line of its own (Linux's percpu-rwsem and SRCU), so
 // a reader writes only its P's line. A reader that migrates between RLock
@@ -212,18 +215,27 @@ const (
 // it, whichever way its RLock came in, and its counts in stay for the
 // reader that came through the lane to count out on. A writer adds soloIn
 // to the counts in (readersGone), so the sums hold either way.
+//
+// Above the flags the word counts the lane's RLocks since the last write,
+// up to rwLaneReads (soloFull): a lane reader that finds the count full
+// spreads where a spread read needs no locked instruction (laneSpreads),
+// and elsewhere restarts the count.
 const (
 	soloIn     = 1 << 0 // a reader is inside through the lane
 	soloWriter = 1 << 1 // a writer holds the lock or waits for readers, while the lane is open
 	soloClosed = 1 << 2 // readers have overlapped: the lane is closed for good
+	soloRead   = 1 << 3 // one RLock through the lane, counted above the flags
+
+	soloFlags = soloIn | soloWriter | soloClosed
+	soloFull  = rwLaneReads * soloRead // the count at which a lane reader leaves the fast path
 )
 
 // RLock locks rw for reading. It must not be used for recursive read
 // locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
 func (rw *RWMutex) RLock() {
-	// The lane's fast path, small enough to inline: an idle lock is
-	// taken with one compare-and-swap, what sync.RWMutex's add costs.
-	if atomic.LoadUint32(&rw.solo) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+	// [R-lane] The lane's fast path, small enough to inline: an idle lock
+	// is taken with one compare-and-swap, what sync.RWMutex's add costs.
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != 0 || v >= soloFull || !atomic.CompareAndSwapUint32(&rw.solo, v, v+soloIn+soloRead) {
 		rwRLock(rw) // the pinless read path, or rlock (rwread.go)
 	}
 }
@@ -231,7 +243,7 @@ func (rw *RWMutex) RLock() {
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 // It fails when a writer holds the lock or waits for it.
 func (rw *RWMutex) TryRLock() bool {
-	if atomic.LoadUint32(&rw.solo) == 0 && atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags == 0 && v < soloFull && atomic.CompareAndSwapUint32(&rw.solo, v, v+soloIn+soloRead) {
 		return true // the lane, as in RLock
 	}
 	if rw.rlock(true) {
@@ -343,8 +355,18 @@ func (rw *RWMutex) rlockOpen(try bool) bool {
 		switch {
 		case v&soloClosed != 0:
 			return rw.rlock(try)
-		case v == 0:
-			if atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+		case v&soloFlags == 0 && v >= soloFull && laneSpreads():
+			// Read rwLaneReads times with no write between: spread,
+			// where reads on the lines cost no locked instruction.
+			if rw.spread() != nil {
+				return rw.rlock(try)
+			}
+		case v&soloFlags == 0:
+			n := v + soloIn + soloRead
+			if v >= soloFull {
+				n = soloIn + soloRead // restart the count
+			}
+			if atomic.CompareAndSwapUint32(&rw.solo, v, n) {
 				return true
 			}
 		case v&soloWriter != 0:
@@ -493,7 +515,8 @@ func (rw *RWMutex) awaitWriter() bool {
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	if atomic.LoadUint32(&rw.solo) != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, soloIn, 0) {
+	// [U-lane]
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, v, v-soloIn) {
 		rwRUnlock(rw) // the pinless read path, or runlock (rwread.go)
 	}
 }
@@ -718,11 +741,12 @@ func (rw *RWMutex) release() {
 	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 {
 		// With soloIn clear nobody else can write the word while the
 		// flag is up; with it set (a TryLock that failed) its reader
-		// may clear it at any time.
-		for v != soloWriter && !atomic.CompareAndSwapUint32(&rw.solo, v, v&^soloWriter) {
+		// may clear it at any time. Either way the lane's count of
+		// reads restarts: a write came.
+		for v&soloIn != 0 && !atomic.CompareAndSwapUint32(&rw.solo, v, soloIn) {
 			v = atomic.LoadUint32(&rw.solo)
 		}
-		if v == soloWriter {
+		if v&soloIn == 0 {
 			atomic.StoreUint32(&rw.solo, 0)
 		}
 	} else {
@@ -757,6 +781,15 @@ type rlocker RWMutex
 
 func (r *rlocker) Lock()   { (*RWMutex)(r).RLock() }
 func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
+
+// laneSpreads reports whether a lane that has counted rwLaneReads reads
+// with no write between spreads. Only where readers on the lines pay no
+// locked instruction: the pinless read path with the asymmetric fence
+// pair, where a biased read costs a few loads and plain adds, against the
+// lane's two locked instructions per read (what sync.RWMutex's adds
+// cost). Where a read on a line pins (two calls) or, unbiased, pays a
+// locked add, the lane is as cheap or cheaper, and allocates nothing.
+func laneSpreads() bool { return pinless && asymmetric }
 
 // spread closes the solo lane, makes the per-P cells and, where the heavy
 // fence is asymmetric and no revocation is recent, biases the lock toward

@@ -15,18 +15,50 @@ func TestRWMutexSoloLane(t *testing.T) {
 	var rw RWMutex
 	for range 1000 {
 		rw.RLock()
-		if v := atomic.LoadUint32(&rw.solo); v != soloIn {
+		if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn {
 			t.Fatalf("solo word %#x inside a lone RLock", v)
 		}
 		rw.RUnlock()
 	}
 	rw.Lock()
-	if v := atomic.LoadUint32(&rw.solo); v != soloWriter || rw.state.Load() != 0 {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloWriter || rw.state.Load() != 0 {
 		t.Fatalf("solo word %#x, state %#x under Lock on an open lane", v, rw.state.Load())
 	}
 	rw.Unlock()
 	if v := atomic.LoadUint32(&rw.solo); v != 0 || rw.cells.Load() != nil || rw.locks != 0 || rw.unlocks != 0 {
 		t.Fatalf("after lone reads and a write: solo %#x, cells %v, counts %d/%d", v, rw.cells.Load() != nil, rw.locks, rw.unlocks)
+	}
+}
+
+// TestRWMutexLaneCountsReads: the lane counts its reads since the last
+// write; a reader that finds rwLaneReads of them spreads where
+// laneSpreads says (reads on the lines then pay no locked instruction),
+// and elsewhere restarts the count and stays on the lane. A write
+// restarts the count too.
+func TestRWMutexLaneCountsReads(t *testing.T) {
+	var rw RWMutex
+	for range rwLaneReads - 1 {
+		rw.RLock()
+		rw.RUnlock()
+	}
+	rw.Lock()
+	rw.Unlock()
+	if v := atomic.LoadUint32(&rw.solo); v != 0 {
+		t.Fatalf("solo word %#x after a write: the count did not restart", v)
+	}
+	for range rwLaneReads + 1 {
+		rw.RLock()
+		rw.RUnlock()
+	}
+	v := atomic.LoadUint32(&rw.solo)
+	if laneSpreads() {
+		if v&soloClosed == 0 || rw.cells.Load() == nil {
+			t.Fatalf("solo word %#x, cells %v after %d lone reads: want spread", v, rw.cells.Load() != nil, rwLaneReads+1)
+		}
+		return
+	}
+	if v != soloRead || rw.cells.Load() != nil {
+		t.Fatalf("solo word %#x, cells %v after %d lone reads: want the lane, its count restarted", v, rw.cells.Load() != nil, rwLaneReads+1)
 	}
 }
 
@@ -41,7 +73,7 @@ func TestRWMutexSoloOverlapCloses(t *testing.T) {
 	var rw RWMutex
 	rw.RLock() // through the lane
 	rw.RLock() // finds it taken: closes and spreads
-	if v := atomic.LoadUint32(&rw.solo); v != soloIn|soloClosed || rw.cells.Load() == nil {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn|soloClosed || rw.cells.Load() == nil {
 		t.Fatalf("solo word %#x, cells %v after two readers", v, rw.cells.Load() != nil)
 	}
 	rw.RUnlock() // clears soloIn, whichever RLock it undoes
@@ -54,7 +86,7 @@ func TestRWMutexSoloOverlapCloses(t *testing.T) {
 	<-locked
 	rw.Unlock()
 	rw.RLock() // the lane stays closed
-	if v := atomic.LoadUint32(&rw.solo); v != soloClosed {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloClosed {
 		t.Fatalf("solo word %#x: the lane reopened", v)
 	}
 	rw.RUnlock()

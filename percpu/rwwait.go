@@ -43,6 +43,16 @@ const (
 	// the clock read (tens of nanoseconds) is lost in the RLocks.
 	rwRebiasEvery = 1024
 
+	// rwLaneReads: a lock read this many times through the solo lane
+	// with no write between spreads where a spread read needs no locked
+	// instruction (laneSpreads). A lane read pays two locked instructions
+	// (what sync.RWMutex's reader pays), a biased read on the lines none;
+	// spreading costs a line per P, and the next write a revocation
+	// (FenceHeavy), after which the inhibition keeps a lock written that
+	// often unbiased. A few hundred lane reads cost about one revocation;
+	// like rwRebiasEvery, a power of two in the solo word's count.
+	rwLaneReads = 1024
+
 	// rwShortWait: how long (ns) a reader that finds a writer spins for it
 	// to leave before it queues on the writers' mutex (and may park), and
 	// a writer that took that mutex at once spins for readers before it
