@@ -947,7 +947,16 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 	// the loop sees a reader's count or that reader wakes it (a reader
 	// that fenced fully is a case of both). With the portable pair,
 	// FenceLight is a full fence and this one the writer's own.
-	hal.FenceHeavy()
+	//
+	// While the flag is in the solo word the lane is open, so no line
+	// exists and none can be made (closeLane refuses): every reader
+	// counts out with a locked instruction (the lane's compare-and-swap,
+	// or the lock's own counters), a full fence, and the heavy one, a
+	// system call that interrupts every CPU running the program, is not
+	// needed. [W-heavy]
+	if atomic.LoadUint32(&rw.solo)&soloWriter == 0 {
+		hal.FenceHeavy()
+	}
 	for {
 		if gone, err := rw.readersGone(); gone || err != "" {
 			return err
