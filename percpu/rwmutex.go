@@ -298,7 +298,8 @@ func (rw *RWMutex) rlock(try bool) bool {
 			atomic.AddUintptr(&c.locks, 1)
 		}
 		if rw.state.Load() == s {
-			rebias := s&rwBiased == 0 && asymmetric && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
+			// [R-rebias] tryBias asks whether the fence pair allows a bias.
+			rebias := s&rwBiased == 0 && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
 			pin.ProcUnpin()
 			if rebias {
 				rw.tryBias()
@@ -800,10 +801,8 @@ func (rw *RWMutex) spread() []*rwCell {
 	if !rw.closeLane() {
 		return nil
 	}
-	cs := rw.cells.Grow(0)
-	if asymmetric {
-		rw.tryBias()
-	}
+	cs := rw.cells.Grow(0) // [S-grow]
+	rw.tryBias()
 	return cs
 }
 
@@ -828,7 +827,13 @@ func (rw *RWMutex) closeLane() bool {
 // lock written often stays unbiased and its writes pay no heavy fence.
 // Turning the bias on needs no fence: a reader that still sees the old
 // state fences fully, and the next writer revokes with a heavy fence.
+//
+// Only where hal's heavy fence is asymmetric: with both sides full fences
+// a biased reader would pay a fence on top of its count (see fence.go).
 func (rw *RWMutex) tryBias() {
+	if !asymmetric {
+		return
+	}
 	now := monotonic()
 	if inhibited(rw.until.Load(), ticks(now)) {
 		return

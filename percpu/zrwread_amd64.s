@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// func rwRLock(rw uintptr)
+// func rwRLock(rw *RWMutex)
 TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	// No call from here to RET or a jump to Go: the runtime does not preempt
 	// assembly asynchronously, so the goroutine keeps its P throughout, and
@@ -12,7 +12,10 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	// release store under the pin). Biased, and while hal.FenceLight needs no
 	// fence: the revoking writer's heavy fence pairs with the program order of
 	// the INCQ and the state's reload. Else the count is a locked INCQ, a full
-	// fence.
+	// fence. Model steps (percpu/DESIGN.md): [R-cells] the table's pointer,
+	// [R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,
+	// or nothing while FenceLight needs none), [R-recheck] the state's reload,
+	// [R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -51,11 +54,10 @@ locked:
 	CMPQ AX, (DI)
 	JNE  backoutLocked
 
-	// Every rwRebiasEvery-th count in on a line, a reader may turn the bias back on.
+	// [R-rebias] Every rwRebiasEvery-th count in on a line, a reader may turn
+	// the bias back on (tryBias decides whether the fence pair allows it).
 	TESTQ $0x000003ff, (SI)
 	JNE   done
-	CMPB  ·asymmetric+0(SB), $0x00
-	JEQ   done
 	JMP   ·rwTryBias+0(SB)
 
 done:
@@ -69,12 +71,15 @@ backoutLocked:
 slow:
 	JMP ·rwRLockSlow+0(SB)
 
-// func rwRUnlock(rw uintptr)
+// func rwRUnlock(rw *RWMutex)
 TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	// As rwRLock: no call before RET, so the P stays. The lane's reader
 	// (soloIn) is cleared by runlock's slow path. The count out is a plain
 	// INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:
 	// a writer heavy-fences before it parks for a reader (waitReaders).
+	// Model steps: [U-solo] the solo word's test, [U-cells] the table's
+	// pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or nothing),
+	// [U-flag] the state's test, then signalWriter.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow

@@ -19,10 +19,12 @@ package rwread
 import (
 	"fmt"
 	"go/format"
+	"go/types"
 	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -202,16 +204,33 @@ func state() operand.Mem       { return operand.Mem{Base: reg.RDI, Disp: Mutex.S
 func cell(off int) operand.Mem { return operand.Mem{Base: reg.RSI, Disp: off} }
 func enabled(c *build.Context) { c.CMPB(sym("pinless"), operand.U8(0)) }
 
+// lockSignature is the signature of rwRLock and rwRUnlock as percpu
+// declares them, func(rw *RWMutex), so that the assembly's header comment
+// names the type the Go declaration has. RWMutex is declared here as an
+// empty struct in a stand-in package percpu: only the pointer (one word,
+// at rw+0(FP)) matters to the frame.
+func lockSignature() (*gotypes.Signature, error) {
+	pkg := types.NewPackage("github.com/gohal/gohal/percpu", "percpu")
+	obj := types.NewTypeName(0, pkg, "RWMutex", nil)
+	types.NewNamed(obj, types.NewStruct(nil, nil), nil)
+	pkg.Scope().Insert(obj)
+	return gotypes.ParseSignatureInPackage(pkg, "func(rw *RWMutex)")
+}
+
 // asmFile writes the assembly with gen/amd64's backend: its avo context,
 // its LOCK and jump-to-Go emitters, and its Finish (avo's passes, the
 // printer, the header check).
 func asmFile() ([]byte, error) {
 	b := amd64.New()
 	c := b.Context()
+	sig, err := lockSignature()
+	if err != nil {
+		return nil, fmt.Errorf("rwread: %v", err)
+	}
 
 	c.Function("rwRLock")
 	c.Attributes(attr.NOSPLIT)
-	c.SignatureExpr("func(rw uintptr)")
+	c.Signature(sig)
 	c.Comment(
 		"No call from here to RET or a jump to Go: the runtime does not preempt",
 		"assembly asynchronously, so the goroutine keeps its P throughout, and",
@@ -219,7 +238,10 @@ func asmFile() ([]byte, error) {
 		"release store under the pin). Biased, and while hal.FenceLight needs no",
 		"fence: the revoking writer's heavy fence pairs with the program order of",
 		"the INCQ and the state's reload. Else the count is a locked INCQ, a full",
-		"fence.",
+		"fence. Model steps (percpu/DESIGN.md): [R-cells] the table's pointer,",
+		"[R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,",
+		"or nothing while FenceLight needs none), [R-recheck] the state's reload,",
+		"[R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.",
 	)
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
@@ -243,11 +265,12 @@ func asmFile() ([]byte, error) {
 	c.INCQ(cell(Mutex.Locks))
 	c.CMPQ(reg.RAX, state())
 	c.JNE(operand.LabelRef("backoutLocked"))
-	c.Comment("Every rwRebiasEvery-th count in on a line, a reader may turn the bias back on.")
+	c.Comment(
+		"[R-rebias] Every rwRebiasEvery-th count in on a line, a reader may turn",
+		"the bias back on (tryBias decides whether the fence pair allows it).",
+	)
 	c.TESTQ(operand.U32(Mutex.RebiasEvery-1), cell(Mutex.Locks))
 	c.JNE(operand.LabelRef("done"))
-	c.CMPB(sym("asymmetric"), operand.U8(0))
-	c.JEQ(operand.LabelRef("done"))
 	b.TailJump("rwTryBias")
 	c.Label("done")
 	c.RET()
@@ -260,12 +283,15 @@ func asmFile() ([]byte, error) {
 
 	c.Function("rwRUnlock")
 	c.Attributes(attr.NOSPLIT)
-	c.SignatureExpr("func(rw uintptr)")
+	c.Signature(sig)
 	c.Comment(
 		"As rwRLock: no call before RET, so the P stays. The lane's reader",
 		"(soloIn) is cleared by runlock's slow path. The count out is a plain",
 		"INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:",
 		"a writer heavy-fences before it parks for a reader (waitReaders).",
+		"Model steps: [U-solo] the solo word's test, [U-cells] the table's",
+		"pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or nothing),",
+		"[U-flag] the state's test, then signalWriter.",
 	)
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
