@@ -1,6 +1,6 @@
 package percpu
 
-import "github.com/gohal/gohal/hal"
+import "github.com/gohal/gohal/internal/waitpolicy"
 
 // RWMutex's readers and writers order their flag and count accesses with
 // hal's asymmetric fence pair: hal.FenceLight on the readers' path and
@@ -19,12 +19,8 @@ import "github.com/gohal/gohal/hal"
 var asymmetric = asymmetricFencePair()
 
 func asymmetricFencePair() bool {
-	for _, c := range hal.Selected() {
-		if c.Op == fencePairOp {
-			return c.Variant != "portable"
-		}
-	}
-	return false
+	v := waitpolicy.Variant(fencePairOp)
+	return v != "" && v != "portable"
 }
 
 // fencePairOp is the name hal.Selected gives the asymmetric fence pair.

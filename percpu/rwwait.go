@@ -2,11 +2,10 @@ package percpu
 
 import (
 	"fmt"
-	"sync/atomic"
 	"time"
 
-	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/pin"
+	"github.com/gohal/gohal/internal/waitpolicy"
 )
 
 // RWMutex's tuning constants, each with its rule. Re-measure them with
@@ -77,64 +76,26 @@ const (
 
 	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins
 	// for the lock before it panics (see the type's "Pinned callers").
-	rwPinnedWaitLimit = int64(time.Second)
+	rwPinnedWaitLimit = time.Second
 )
 
-// epoch is the origin of monotonic.
-var epoch = time.Now()
+// monotonic returns nanoseconds on the waits' one clock
+// (waitpolicy.Nanotime).
+func monotonic() int64 { return waitpolicy.Nanotime() }
 
-// monotonic returns nanoseconds on the monotonic clock.
-func monotonic() int64 { return int64(time.Since(epoch)) }
-
-// pauseYields is true where hal.Pause yields the processor (its portable
-// variant: race and purego builds, GOARCHes without assembly), which a
-// pinned goroutine must not do.
-var pauseYields = selectedVariant("pause") == "portable"
-
-// spinSink keeps spinPause's loop from being optimized away.
-var spinSink atomic.Uint32
-
-// spinPause is one step of a spin-wait that never yields the processor.
-func spinPause() {
-	if !pauseYields {
-		hal.Pause()
-		return
-	}
-	for range 30 {
-		spinSink.Load()
-	}
-}
-
-// selectedVariant returns the variant hal chose for op, or "".
-func selectedVariant(op string) string {
-	for _, c := range hal.Selected() {
-		if c.Op == op {
-			return c.Variant
-		}
-	}
-	return ""
-}
+// spinPause is one step of a spin-wait: the kit's (waitpolicy.Pause),
+// which never yields while the goroutine holds a Pin.
+func spinPause() { waitpolicy.Pause() }
 
 // pinnedClock times a pinned goroutine's wait: it cannot park, so it
 // spins, and only a holder that keeps running ends the wait.
-type pinnedClock struct {
-	start int64
-	n     uint32
-}
+type pinnedClock struct{ waitpolicy.PinnedClock }
 
 // pause spins one step and reports whether the wait has lasted
-// rwPinnedWaitLimit (the clock is read every 1024 steps).
+// rwPinnedWaitLimit.
 func (c *pinnedClock) pause() bool {
 	spinPause()
-	c.n++
-	if c.n%1024 != 0 {
-		return false
-	}
-	if c.start == 0 {
-		c.start = monotonic()
-		return false
-	}
-	return monotonic()-c.start > rwPinnedWaitLimit
+	return c.TimedOut(rwPinnedWaitLimit)
 }
 
 var pinnedWaitMessage = fmt.Sprintf("percpu: a goroutine that holds a Pin waited over %v for an RWMutex: "+

@@ -4,6 +4,7 @@ package pin
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/gohal/gohal/hal"
 )
@@ -58,3 +59,15 @@ func Release() int { return 0 }
 func CanSpin() bool { return multiP }
 
 var multiP = runtime.GOMAXPROCS(0) > 1
+
+// DoSpin is one spin step that never yields the processor. Nothing is
+// pinned in this build, so the waiting policy never asks for it; it
+// loads a word 30 times, as the runtime's spin step pauses 30 times.
+func DoSpin() {
+	for range 30 {
+		spinSink.Load()
+	}
+}
+
+// spinSink keeps DoSpin's loop from being optimized away.
+var spinSink atomic.Uint32

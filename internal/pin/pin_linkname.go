@@ -123,3 +123,14 @@ func canSpin(i int) bool
 // P's run queue (the holder may be there, and cannot run while its waiter
 // spins).
 func CanSpin() bool { return canSpin(0) }
+
+// doSpin is sync.Mutex's spin step (sync.runtime_doSpin: procyield, 30
+// PAUSE or YIELD instructions), which the runtime keeps for outside users
+// (go.dev/issue/67401).
+//
+//go:linkname doSpin sync.runtime_doSpin
+func doSpin()
+
+// DoSpin is one spin step that never yields the processor, for a waiter
+// that holds a Pin where hal.Pause would yield: sync.Mutex's own.
+func DoSpin() { doSpin() }
