@@ -224,6 +224,7 @@ func (rw *RWMutex) writerFlag() bool {
 // writing, Lock blocks until it is available; readers that arrive while it
 // waits wait for it.
 func (rw *RWMutex) Lock() {
+	// [W-lock]
 	queued := !rw.w.TryLock()
 	if queued {
 		rw.lockWriters()
@@ -279,11 +280,13 @@ func (rw *RWMutex) raise() {
 	// lines, so the flag goes in the solo word, where a reader's
 	// compare-and-swap finds it; a lane that closes first sends the
 	// writer to the state word.
+	// [W-raise-solo] while the lane is open
 	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
 		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloWriter) {
 			return
 		}
 	}
+	// [W-raise]
 	s := rw.state.Load()
 	for {
 		ns := s | rwWriter
@@ -297,6 +300,7 @@ func (rw *RWMutex) raise() {
 	}
 	if s&rwBiased != 0 {
 		t0 := monotonic()
+		// [W-revoke]
 		hal.FenceHeavy()
 		d := monotonic() - t0
 		revocation.Store(d)
@@ -320,6 +324,7 @@ func (rw *RWMutex) release() {
 			v = atomic.LoadUint32(&rw.solo)
 		}
 		if v&soloIn == 0 {
+			// [W-release-solo]
 			atomic.StoreUint32(&rw.solo, 0)
 		}
 	} else {
@@ -328,11 +333,14 @@ func (rw *RWMutex) release() {
 		// generation tells tryBias that a write was made, and a reader
 		// that read the state before the flag went up and reads it
 		// again after the release that the state changed.
+		// [W-release-state]
 		rw.state.Store(rw.state.Load()&^rwWriter + rwGen)
 	}
+	// [W-admit]
 	if atomic.LoadInt32(&rw.parked) != 0 {
 		rw.admitReaders()
 	}
+	// [W-unlock]
 	rw.w.Unlock()
 }
 
@@ -363,6 +371,7 @@ func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
 // counts in and returns the panic message.
 func (rw *RWMutex) readersGone() (bool, string) {
 	cs := rw.cells.Load()
+	// [W-sum-out]
 	out := atomic.LoadUintptr(&rw.unlocks)
 	for _, c := range cs {
 		out += atomic.LoadUintptr(&c.unlocks)
@@ -370,7 +379,9 @@ func (rw *RWMutex) readersGone() (bool, string) {
 	// A reader that clears soloIn leaves its counts in behind, for the
 	// reader that came through the lane: reading the word between the
 	// sums keeps every reader inside in one of them (see the solo word).
+	// [W-sum-solo]
 	in := uintptr(atomic.LoadUint32(&rw.solo) & soloIn)
+	// [W-sum-in]
 	in += atomic.LoadUintptr(&rw.locks)
 	for _, c := range cs {
 		in += atomic.LoadUintptr(&c.locks)

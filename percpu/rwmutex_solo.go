@@ -40,6 +40,7 @@ const (
 // lane and spreads if another reader is inside.
 func (rw *RWMutex) rlockOpen(try bool) bool {
 	for {
+		// [R-open]
 		v := atomic.LoadUint32(&rw.solo)
 		switch {
 		case v&soloClosed != 0:
@@ -79,6 +80,7 @@ func (rw *RWMutex) rlockOpen(try bool) bool {
 // does if another RUnlock clears it first.
 func (rw *RWMutex) runlockSolo() {
 	for v := atomic.LoadUint32(&rw.solo); v&soloIn != 0; v = atomic.LoadUint32(&rw.solo) {
+		// [U-solo-cas]
 		if atomic.CompareAndSwapUint32(&rw.solo, v, v&^soloIn) {
 			// The compare-and-swap is a full fence, so either the
 			// writer's sum sees soloIn clear or this sees its flag.
@@ -103,6 +105,7 @@ func laneSpreads() bool { return pinless && asymmetric }
 // closeLane closes the solo lane for good, and reports whether it is
 // closed: false if a writer holds the lock through the open lane.
 func (rw *RWMutex) closeLane() bool {
+	// [S-close]
 	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
 		if v&soloWriter != 0 {
 			return false

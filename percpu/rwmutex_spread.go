@@ -41,6 +41,7 @@ func (rw *RWMutex) rlock(try bool) bool {
 	// The lines are loaded before the pin, so that a lock with none pays
 	// no pin (a system call in some fallback builds). Lines, once made,
 	// stay: a table loaded earlier holds the same ones, or fewer.
+	// [R-cells]
 	cs := rw.cells.Load()
 	if cs == nil {
 		return rw.rlockNoLine(try)
@@ -49,6 +50,7 @@ func (rw *RWMutex) rlock(try bool) bool {
 	if uint(id) < uint(len(cs)) {
 		// The lines exist, so the lane is closed: spread closes it
 		// before it makes them.
+		// [R-state]
 		s := rw.state.Load()
 		if s&rwWriter != 0 {
 			pin.ProcUnpin()
@@ -58,6 +60,7 @@ func (rw *RWMutex) rlock(try bool) bool {
 		light := pin.Pinned && s&rwBiased != 0
 		if light {
 			// The revoking writer's heavy fence pairs with hal.FenceLight.
+			// [R-in] and [R-fence], light
 			hal.StoreReleaseUintptr(&c.locks, hal.LoadAcquireUintptr(&c.locks)+1)
 			hal.FenceLight()
 		} else {
@@ -68,8 +71,10 @@ func (rw *RWMutex) rlock(try bool) bool {
 			// every reader's P per write, which the writer and the
 			// readers it stalls wait out on every write, and which
 			// a reader's P busy elsewhere never answers.
+			// [R-in], a locked add: its own [R-fence]
 			atomic.AddUintptr(&c.locks, 1)
 		}
+		// [R-recheck]
 		if rw.state.Load() == s {
 			// [R-rebias] tryBias asks whether the fence pair allows a bias.
 			rebias := s&rwBiased == 0 && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
@@ -79,6 +84,7 @@ func (rw *RWMutex) rlock(try bool) bool {
 			}
 			return true
 		}
+		// [R-backout], then [R-wake]
 		countOut(c, light)
 		pin.ProcUnpin()
 		rw.wakeWriter()
@@ -92,6 +98,7 @@ func (rw *RWMutex) rlock(try bool) bool {
 // (rlockOpen), or closed with the lines not made yet (rlockOwn), or
 // GOMAXPROCS grew since they were made.
 func (rw *RWMutex) rlockNoLine(try bool) bool {
+	// [R-noline]
 	if atomic.LoadUint32(&rw.solo)&soloClosed == 0 {
 		return rw.rlockOpen(try)
 	}
@@ -106,7 +113,9 @@ func (rw *RWMutex) rlockNoLine(try bool) bool {
 // lines are not made yet (the moment between the two in spread). The add
 // is a full fence, so the flag loaded after it is the only check needed.
 func (rw *RWMutex) rlockOwn(try bool) bool {
+	// [R-own-in]
 	n := atomic.AddUintptr(&rw.locks, 1)
+	// [R-own-flag]
 	if rw.state.Load()&rwWriter == 0 {
 		if n-atomic.LoadUintptr(&rw.unlocks) > 1 && slotsPay {
 			// Another reader is inside: readers overlap on this
@@ -115,6 +124,7 @@ func (rw *RWMutex) rlockOwn(try bool) bool {
 		}
 		return true
 	}
+	// [R-own-out], then [R-wake]
 	atomic.AddUintptr(&rw.unlocks, 1)
 	rw.wakeWriter()
 	return rw.rlockFailed(try)
@@ -139,10 +149,12 @@ func countOut(c *rwCell, light bool) {
 // the state: a writer that waits for this reader sees it, or heavy-fences
 // before it parks, after which this reader's load of the flag sees it.
 func (rw *RWMutex) runlock() {
+	// [U-solo]
 	if atomic.LoadUint32(&rw.solo)&soloIn != 0 {
 		rw.runlockSolo()
 		return
 	}
+	// [U-cells]
 	cs := rw.cells.Load() // before the pin, as in rlock
 	if cs == nil {
 		rw.runlockNoLine()
@@ -154,14 +166,17 @@ func (rw *RWMutex) runlock() {
 		if pin.Pinned {
 			// Biased or not: a writer heavy-fences before it parks
 			// for a reader (waitReaders).
+			// [U-out] and [U-fence], light
 			hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
 			hal.FenceLight()
 		} else {
+			// [U-out], a locked add: its own [U-fence]
 			atomic.AddUintptr(&c.unlocks, 1)
 		}
 		pin.ProcUnpin()
 		// As in wakeWriter; the lines exist, so the lane is closed and
 		// a writer's flag can only be in the state word (raise).
+		// [U-flag]
 		if rw.state.Load()&rwWriter != 0 {
 			rw.signalWriter()
 		}
@@ -187,6 +202,7 @@ func (rw *RWMutex) runlockNoLine() {
 // stay), so this RUnlock's RLock counted in here, or through the lane,
 // whose reader then counts out here for the RUnlock that cleared soloIn.
 func (rw *RWMutex) runlockOwn() {
+	// [U-own]
 	if u := atomic.AddUintptr(&rw.unlocks, 1); int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.writerFlag() {
 		rw.runlockCheck(u)
 	}
@@ -234,6 +250,7 @@ func (rw *RWMutex) tryBias() {
 	if inhibited(rw.until.Load(), ticks(now)) {
 		return
 	}
+	// [B-load]
 	s := rw.state.Load()
 	if g := uint32(s / rwGen); g != rw.seen.Load() {
 		rw.seen.Store(g)
@@ -241,6 +258,7 @@ func (rw *RWMutex) tryBias() {
 		return
 	}
 	if s&(rwWriter|rwBiased) == 0 {
+		// [B-cas]
 		rw.state.CompareAndSwap(s, s|rwBiased)
 	}
 }

@@ -232,6 +232,7 @@ func (rw *RWMutex) waitsOf() *rwWaits {
 // rwShortWait, and reports whether the flag went down.
 func (rw *RWMutex) awaitWriter() bool {
 	var until int64
+	// [R-await]
 	for i := 0; rw.writerFlag(); i++ {
 		if i%8 == 0 {
 			now := monotonic()
@@ -252,6 +253,7 @@ func (rw *RWMutex) awaitWriter() bool {
 // the writer's sum sees the count or this load sees its flag. The send
 // never blocks, so a pinned reader may make it.
 func (rw *RWMutex) wakeWriter() {
+	// [R-wake]
 	if rw.writerFlag() {
 		rw.signalWriter()
 	}
@@ -268,9 +270,11 @@ func (rw *RWMutex) wakeWriter() {
 // for good. After the fence the count is visible before the send finds
 // the wake-up pending, so the writer's sum after taking it sees the count.
 func (rw *RWMutex) signalWriter() {
+	// [G-fence]
 	hal.Fence()
 	if ws := rw.waits.Load(); ws != nil {
 		select {
+		// [G-send]
 		case ws.wake <- struct{}{}:
 		default: // a wake-up is already pending
 		}
@@ -299,6 +303,7 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 	ws.slowSeen = slow
 	start := monotonic()
 	for {
+		// [W-spin]
 		if gone, err := rw.readersGone(); gone || err != "" {
 			return err
 		}
@@ -340,6 +345,7 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 		hal.FenceHeavy()
 	}
 	for {
+		// [W-sum-out] again after each wake-up: [W-park]
 		if gone, err := rw.readersGone(); gone || err != "" {
 			return err
 		}
