@@ -169,17 +169,22 @@ const (
 // RLock locks rw for reading. It must not be used for recursive read
 // locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
 func (rw *RWMutex) RLock() {
-	// [R-lane] The lane's fast path, small enough to inline: an idle lock
-	// is taken with one compare-and-swap, what sync.RWMutex's add costs.
-	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != 0 || v >= soloFull || !atomic.CompareAndSwapUint32(&rw.solo, v, v+soloIn+soloRead) {
-		rwRLock(rw) // the pinless read path, or rlock (rwread.go)
+	// [R-lane] The lane's fast path: an idle lock is taken with one
+	// compare-and-swap, what sync.RWMutex's add costs. Small enough to
+	// inline where the lane does not count its reads (laneCounts).
+	if laneCounts {
+		if v := atomic.LoadUint32(&rw.solo); v&(soloFlags|soloFull) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, v, v+(soloIn+soloRead)) {
+			rwRLock(rw) // the pinless read path (rwread.go)
+		}
+	} else if atomic.LoadUint32(&rw.solo) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+		rwRLock(rw) // rlock (rwread.go)
 	}
 }
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 // It fails when a writer holds the lock or waits for it.
 func (rw *RWMutex) TryRLock() bool {
-	if v := atomic.LoadUint32(&rw.solo); v&soloFlags == 0 && v < soloFull && atomic.CompareAndSwapUint32(&rw.solo, v, v+soloIn+soloRead) {
+	if v := atomic.LoadUint32(&rw.solo); v&(soloFlags|soloFull) == 0 && atomic.CompareAndSwapUint32(&rw.solo, v, laneTake(v)) {
 		return true // the lane, as in RLock
 	}
 	if rw.rlock(true) {
@@ -208,8 +213,12 @@ func (rw *RWMutex) rlockFailed(try bool) bool {
 // documentation).
 func (rw *RWMutex) RUnlock() {
 	// [U-lane]
-	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, v, v-soloIn) {
-		rwRUnlock(rw) // the pinless read path, or runlock (rwread.go)
+	if laneCounts {
+		if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, v, v^soloIn) {
+			rwRUnlock(rw) // the pinless read path (rwread.go)
+		}
+	} else if atomic.LoadUint32(&rw.solo) != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, soloIn, 0) {
+		rwRUnlock(rw) // runlock (rwread.go)
 	}
 }
 

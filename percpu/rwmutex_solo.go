@@ -32,7 +32,10 @@ const (
 	soloRead   = 1 << 3 // one RLock through the lane, counted above the flags
 
 	soloFlags = soloIn | soloWriter | soloClosed
-	soloFull  = rwLaneReads * soloRead // the count at which a lane reader leaves the fast path
+	// soloFull is the count at which a lane reader leaves the fast path:
+	// one bit, above the count's (rwLaneReads is a power of two, and the
+	// count stops there), so that RLock tests it with the flags at once.
+	soloFull = rwLaneReads * soloRead
 )
 
 // rlockOpen is rlock while the solo lane is open: it takes the lane if the
@@ -52,11 +55,7 @@ func (rw *RWMutex) rlockOpen(try bool) bool {
 				return rw.rlock(try)
 			}
 		case v&soloFlags == 0:
-			n := v + soloIn + soloRead
-			if v >= soloFull {
-				n = soloIn + soloRead // restart the count
-			}
-			if atomic.CompareAndSwapUint32(&rw.solo, v, n) {
+			if atomic.CompareAndSwapUint32(&rw.solo, v, laneTake(v)) {
 				return true
 			}
 		case v&soloWriter != 0:
@@ -101,6 +100,27 @@ func (rw *RWMutex) runlockSolo() {
 // cost). Where a read on a line pins (two calls) or, unbiased, pays a
 // locked add, the lane is as cheap or cheaper, and allocates nothing.
 func laneSpreads() bool { return pinless && asymmetric }
+
+// laneCounts says whether the lane counts its reads: only in builds with
+// the pinless read path, the only ones where laneSpreads can be true.
+// Counting makes RLock and RUnlock too large to inline (a load and a
+// compare-and-swap of constants fit the inliner's budget, a masked value
+// does not): there, a spread read is a call too. Elsewhere the lane keeps
+// its constant, inlined form, and its word never holds a count.
+const laneCounts = pinlessBuild
+
+// laneTake returns the solo word after a lane reader takes the lane from
+// v, which has no flags: soloIn, with the count one up where the lane
+// counts (restarted if full, where laneSpreads is false).
+func laneTake(v uint32) uint32 {
+	switch {
+	case !laneCounts:
+		return soloIn
+	case v&soloFull != 0:
+		return soloIn + soloRead
+	}
+	return v + soloIn + soloRead
+}
 
 // closeLane closes the solo lane for good, and reports whether it is
 // closed: false if a writer holds the lock through the open lane.
