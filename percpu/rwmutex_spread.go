@@ -145,9 +145,9 @@ func countOut(c *rwCell, light bool) {
 // the lines are made, on the lock's own counters (runlockNoLine). The
 // per-P path is written out here, as in rlock, so that it costs one call.
 //
-// On a P's line the count out is a release store and FenceLight, whatever
-// the state: a writer that waits for this reader sees it, or heavy-fences
-// before it parks, after which this reader's load of the flag sees it.
+// On a P's line the count out is a release store and FenceLight where the
+// state is biased (a later writer revokes with a heavy fence, after which
+// this reader's load of the flag sees its flag), else a locked add.
 func (rw *RWMutex) runlock() {
 	// [U-solo]
 	if atomic.LoadUint32(&rw.solo)&soloIn != 0 {
@@ -163,9 +163,13 @@ func (rw *RWMutex) runlock() {
 	id := pin.ProcPin()
 	if uint(id) < uint(len(cs)) {
 		c := cs[id]
-		if pin.Pinned {
-			// Biased or not: a writer heavy-fences before it parks
-			// for a reader (waitReaders).
+		// [U-bias] Light only if the state is biased: then a writer
+		// that raises its flag later revokes with a heavy fence (raise),
+		// which makes this count visible if it came first, and after
+		// which the load of the flag below sees the flag. A state seen
+		// unbiased stays so until no writer is there (tryBias), so an
+		// unbiased count out, a full fence, needs no heavy one.
+		if pin.Pinned && rw.state.Load()&rwBiased != 0 {
 			// [U-out] and [U-fence], light
 			hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
 			hal.FenceLight()

@@ -75,11 +75,12 @@ slow:
 TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	// As rwRLock: no call before RET, so the P stays. The lane's reader
 	// (soloIn) is cleared by runlock's slow path. The count out is a plain
-	// INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:
-	// a writer heavy-fences before it parks for a reader (waitReaders).
+	// INCQ where the state is biased and hal.FenceLight needs no fence, as in
+	// runlock: a writer that comes later revokes with a heavy fence, after
+	// which the flag's test sees its flag. Else it is a locked INCQ.
 	// Model steps: [U-solo] the solo word's test, [U-cells] the table's
-	// pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or nothing),
-	// [U-flag] the state's test, then signalWriter.
+	// pointer, [U-bias] the state's bias, [U-out] the INCQ ([U-fence] the
+	// locked INCQ's own, or nothing), [U-flag] the state's test.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -97,6 +98,8 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	JCC     slow
 	MOVQ    (SI), SI
 	MOVQ    (SI)(CX*8), SI
+	TESTQ   $0x00000002, (DI)
+	JEQ     locked
 	MOVQ    ·halFenceLight+0(SB), R8
 	CMPB    (R8), $0x00
 	JEQ     locked

@@ -287,11 +287,12 @@ func asmFile() ([]byte, error) {
 	c.Comment(
 		"As rwRLock: no call before RET, so the P stays. The lane's reader",
 		"(soloIn) is cleared by runlock's slow path. The count out is a plain",
-		"INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:",
-		"a writer heavy-fences before it parks for a reader (waitReaders).",
+		"INCQ where the state is biased and hal.FenceLight needs no fence, as in",
+		"runlock: a writer that comes later revokes with a heavy fence, after",
+		"which the flag's test sees its flag. Else it is a locked INCQ.",
 		"Model steps: [U-solo] the solo word's test, [U-cells] the table's",
-		"pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or nothing),",
-		"[U-flag] the state's test, then signalWriter.",
+		"pointer, [U-bias] the state's bias, [U-out] the INCQ ([U-fence] the",
+		"locked INCQ's own, or nothing), [U-flag] the state's test.",
 	)
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
@@ -299,6 +300,8 @@ func asmFile() ([]byte, error) {
 	c.TESTL(operand.U32(Mutex.SoloIn), operand.Mem{Base: reg.RDI, Disp: Mutex.Solo})
 	c.JNE(operand.LabelRef("slow"))
 	cellInto(c, "slow")
+	c.TESTQ(operand.U32(Mutex.Biased), state())
+	c.JEQ(operand.LabelRef("locked"))
 	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Unlocks))
 	c.JMP(operand.LabelRef("check"))
