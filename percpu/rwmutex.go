@@ -58,12 +58,13 @@ import (
 // count in, on their own line, until no write has come for 30 times the
 // revocation's duration, so a mix with writes every few revocations' time
 // or more often runs without heavy fences; a reader turns the bias back
-// on after that. Counting out needs no fence there,
-// biased or not: a writer that finds readers still inside pays one heavy
-// fence before it parks, after which it sees each one's count out or that
-// reader sees its flag and wakes it. Elsewhere (other systems, -race
-// builds) readers on per-P lines always pay the locked instruction, both
-// ways, still on a line of their own.
+// on after that. A reader counts out without a fence only where it finds
+// the lock biased: the next writer revokes that bias with its heavy fence,
+// after which it sees the count or the reader sees its flag and wakes it;
+// so the revocation is the protocol's only heavy fence. Elsewhere (other
+// systems, -race builds, and while the bias is off) readers on per-P
+// lines pay the locked instruction, both ways, still on a line of their
+// own.
 //
 // # When to use it
 //
@@ -95,13 +96,12 @@ import (
 // do (its readerWait) and as Linux's percpu-rwsem wakes blocked readers.
 // A writer waits only for the readers that were inside when it raised its
 // flag, those it admitted among them: later readers see the flag and step
-// back, so writers are not starved either. It spins briefly for
-// them (past about a microsecond only while sync.Mutex would spin, and
-// where spinning cannot pay it yields its P for as long), and then pays a
-// heavy fence (see Design) and parks until the last of those readers
-// wakes it. The first write after a read-only stretch (a revocation)
-// costs one heavy fence, about a system call that interrupts every CPU
-// running the program.
+// back, so writers are not starved either. It spins briefly for them
+// (past about a microsecond only while sync.Mutex would spin, and where
+// spinning cannot pay it yields its P for as long), and then parks until
+// the last of those readers wakes it. The first write after a read-only
+// stretch (a revocation) costs one heavy fence, about a system call that
+// interrupts every CPU running the program.
 //
 // # Memory
 //
@@ -112,8 +112,9 @@ import (
 // writer that has to wait for readers, or reader that has to park,
 // allocates where they wait (rwWaits and its wake-up channel, about 130
 // bytes), and each write that parked readers wait for, a channel to wake
-// them (about 100 bytes). A map sharded into many locks that are each read by one
-// goroutine at a time never allocates either. If GOMAXPROCS grows, the
+// them (about 100 bytes). A map sharded into many locks that are each
+// read by one goroutine at a time, and written at least every
+// rwLaneReads reads, never allocates either. If GOMAXPROCS grows, the
 // lines grow with it; they are not freed while the lock lives.
 //
 // # Pinned callers
