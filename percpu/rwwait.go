@@ -326,14 +326,13 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 		}
 		break
 	}
-	// [W-heavy] No heavy fence here: a reader counts out without one
-	// only where it found the state biased (runlock, rwRUnlock, and a
-	// backing-out rlock), and then this writer's raise revoked the bias
-	// with a heavy fence, which made that count visible to the sums if it
-	// came first, and after which that reader's load of the flag sees the
-	// flag and wakes this writer. Every other count out is a locked
-	// instruction, a full fence, which the flag's compare-and-swap pairs
-	// with.
+	// No heavy fence here: a reader counts out without one only where it
+	// found the state biased (runlock, rwRUnlock, and a backing-out
+	// rlock), and then this writer's raise revoked the bias with a heavy
+	// fence, which made that count visible to the sums if it came first,
+	// and after which that reader's load of the flag sees the flag and
+	// wakes this writer. Every other count out is a locked instruction, a
+	// full fence, which the flag's compare-and-swap pairs with.
 	for {
 		// [W-sum-out] again after each wake-up: [W-park]
 		if gone, err := rw.readersGone(); gone || err != "" {

@@ -1,7 +1,8 @@
-// Package waitpolicy is the kit's waiting policy in one place: the spin
-// step, the variant lookup and the clock of a waiter that holds a Pin,
-// with their constants and rules. Package spin's locks and percpu's
-// RWMutex both wait with it.
+// Package waitpolicy is the kit's one waiting policy, for package spin's
+// locks and percpu's RWMutex.
+//
+// It has the spin step, the variant lookup and the clock of a waiter that
+// holds a Pin, with their constants and rules.
 package waitpolicy
 
 import (
