@@ -101,8 +101,9 @@ func (rw *RWMutex) runlockSolo() {
 // locked add, the lane is as cheap or cheaper, and allocates nothing.
 func laneSpreads() bool { return pinless && asymmetric }
 
-// laneCounts says whether the lane counts its reads: only in builds with
-// the pinless read path, the only ones where laneSpreads can be true.
+// laneCounts says whether the lane counts its reads. It does only in
+// builds with the pinless read path, the only ones where laneSpreads can
+// be true.
 // Counting makes RLock and RUnlock too large to inline (a load and a
 // compare-and-swap of constants fit the inliner's budget, a masked value
 // does not): there, a spread read is a call too. Elsewhere the lane keeps
@@ -110,8 +111,8 @@ func laneSpreads() bool { return pinless && asymmetric }
 const laneCounts = pinlessBuild
 
 // laneTake returns the solo word after a lane reader takes the lane from
-// v, which has no flags: soloIn, with the count one up where the lane
-// counts (restarted if full, where laneSpreads is false).
+// v, which has no flags. That is soloIn, with the count one up where the
+// lane counts (restarted if full, where laneSpreads is false).
 func laneTake(v uint32) uint32 {
 	switch {
 	case !laneCounts:

@@ -8,8 +8,8 @@ import (
 )
 
 // TestRWMutexReaderBeforeNextWriter asserts the turn itself: a reader
-// that parked while a writer held the lock is in before the next writer,
-// even a writer that is running when the first releases (here the same
+// that parked during a write is in before the next writer. That holds
+// even for a writer that is running when the first releases (here the same
 // goroutine, which takes the lock again at once). Before readers were
 // admitted by the releasing writer, that writer retook the writers' mutex
 // ahead of the reader it had just woken there.

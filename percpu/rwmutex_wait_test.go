@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// BenchmarkRWMutexWait measures how long RLock and Lock wait, as sync's
-// own RWMutex beside it in the same run, under continuous writers
+// BenchmarkRWMutexWait measures how long RLock and Lock wait, beside
+// sync.RWMutex in the same run. It runs under continuous writers
 // (shape=writers: g writers each hold the lock rwWaitHold, back to back,
 // beside one reader that reads again at once) and under continuous readers
 // (shape=readers: g readers each hold it rwWaitHold, beside one writer

@@ -120,9 +120,9 @@ func rwPanic(msg string) {
 // (rlockSlow), a writer waits for the readers inside (waitReaders), and
 // each side wakes the other.
 
-// rwWaits is where an RWMutex's writer waits for readers to leave and
-// readers wait for a writer to admit them: made by the first of either
-// that has to park, and kept while the lock lives.
+// rwWaits is where an RWMutex's writer waits for readers to leave, and
+// readers for a writer to admit them. The first of either that has to
+// park makes it, and it is kept while the lock lives.
 type rwWaits struct {
 	// wake is the writer's wake-up (capacity 1): a reader that counts
 	// out and sees the flag sends on it (signalWriter).
@@ -174,7 +174,7 @@ func (rw *RWMutex) rlockSlow() {
 }
 
 // parkReader parks the caller until a writer admits it, counted in, and
-// reports true; or reports false at once if no writer's flag is up (the
+// reports true. It reports false at once if no writer's flag is up (the
 // caller counts in again).
 //
 // [R-park] The count of parked readers goes up, then the flag is read,
@@ -201,9 +201,9 @@ func (rw *RWMutex) parkReader() bool {
 	return true
 }
 
-// admitReaders counts in the readers parked for the writer that is
-// releasing the lock, and wakes them; the caller still holds w, so the
-// next writer's sums see them and it waits for them to leave. [W-admit]
+// admitReaders counts in the readers parked for the releasing writer, and
+// wakes them. The caller still holds w, so the next writer's sums see
+// them and it waits for them to leave. [W-admit]
 func (rw *RWMutex) admitReaders() {
 	ws := rw.waits.Load() // made by the parked reader, before it counted itself
 	ws.mu.Lock()

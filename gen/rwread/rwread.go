@@ -205,7 +205,7 @@ func cell(off int) operand.Mem { return operand.Mem{Base: reg.RSI, Disp: off} }
 func enabled(c *build.Context) { c.CMPB(sym("pinless"), operand.U8(0)) }
 
 // lockSignature is the signature of rwRLock and rwRUnlock as percpu
-// declares them, func(rw *RWMutex), so that the assembly's header comment
+// declares them: func(rw *RWMutex). The assembly's header comment then
 // names the type the Go declaration has. RWMutex is declared here as an
 // empty struct in a stand-in package percpu: only the pointer (one word,
 // at rw+0(FP)) matters to the frame.

@@ -24,15 +24,15 @@ func Variant(op string) string {
 }
 
 // PauseYields is true where hal.Pause runs its portable variant, which
-// yields the processor (runtime.Gosched): the race and purego builds and
-// the GOARCHes without assembly. It is also true if hal lists no pause,
+// yields the processor. That variant (runtime.Gosched) is the race and
+// purego builds' and that of the GOARCHes without assembly. It is also true if hal lists no pause,
 // the safe side: a goroutine that holds a Pin must not yield.
 var PauseYields = Variant("pause") == "portable" || Variant("pause") == ""
 
-// Pause is one step of a spin-wait: hal.Pause, except that where hal.Pause
-// yields and the goroutine holds a Pin (which must not yield) it is the
-// runtime's own spin step (sync.Mutex's procyield, pin.DoSpin), which
-// never yields. The Pin is asked only in those builds.
+// Pause is one step of a spin-wait, which never yields while the
+// goroutine holds a Pin. It is hal.Pause, except that where hal.Pause
+// yields and the goroutine holds a Pin it is the runtime's own spin step
+// (sync.Mutex's procyield, pin.DoSpin). The Pin is asked only in those builds.
 func Pause() {
 	if PauseYields && pin.Held() {
 		pin.DoSpin()
@@ -49,8 +49,9 @@ func Pause() {
 // test is a mask.
 const PinnedPollEvery = 1024
 
-// PinnedClock times the wait of a goroutine that holds a Pin: it cannot
-// park, so it spins, and only a holder that keeps running ends the wait.
+// PinnedClock times the wait of a goroutine that holds a Pin. Such a
+// goroutine cannot park, so it spins, and only a holder that keeps
+// running ends the wait.
 // A holder that is not pinned can block, or be stopped by a
 // stop-the-world that itself waits for the spinning waiter, and the
 // program would hang: past a limit the waiter panics instead, naming the
