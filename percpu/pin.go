@@ -1,14 +1,9 @@
 package percpu
 
 import (
-	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/pin"
 	"github.com/gohal/gohal/internal/waitpolicy"
 )
-
-// lineSize is the cache-line padding unit (64 bytes on amd64, 128 on
-// arm64).
-const lineSize = cacheline.Size
 
 // Pinned reports whether Pin excludes other goroutines from the returned
 // P: true in the default build, which links to the runtime's procPin;
