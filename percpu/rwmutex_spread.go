@@ -84,8 +84,13 @@ func (rw *RWMutex) rlock(try bool) bool {
 			}
 			return true
 		}
-		// [R-backout], then [R-wake]
-		countOut(c, light)
+		// [R-backout], then [R-wake]. Always a locked add, a full fence:
+		// the state changed, so a writer revoked the bias already, and a
+		// later writer that finds it off pays no heavy fence. A light
+		// count out here could sit in the store buffer past this
+		// reader's load of the flag and that writer's sums: it would
+		// park for a count out it never sees, woken by no one.
+		atomic.AddUintptr(&c.unlocks, 1)
 		pin.ProcUnpin()
 		rw.wakeWriter()
 		return rw.rlockFailed(try)
@@ -128,16 +133,6 @@ func (rw *RWMutex) rlockOwn(try bool) bool {
 	atomic.AddUintptr(&rw.unlocks, 1)
 	rw.wakeWriter()
 	return rw.rlockFailed(try)
-}
-
-// countOut counts a reader out on P cell c, light as its count in was.
-func countOut(c *rwCell, light bool) {
-	if light {
-		hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
-		hal.FenceLight()
-		return
-	}
-	atomic.AddUintptr(&c.unlocks, 1)
 }
 
 // runlock is RUnlock off the lane's fast path: it clears soloIn if set

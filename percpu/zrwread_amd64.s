@@ -45,6 +45,10 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	RET
 
 backout:
+	// [R-backout] Locked whatever the count in was: the state changed, so the
+	// bias is revoked already, and a later writer that finds it off pays no
+	// heavy fence; a plain INCQ could stay in the store buffer past its sums.
+	LOCK
 	INCQ 8(SI)
 	JMP  ·rwRLockFailed+0(SB)
 

@@ -258,6 +258,12 @@ func asmFile() ([]byte, error) {
 	c.JNE(operand.LabelRef("backout"))
 	c.RET()
 	c.Label("backout")
+	c.Comment(
+		"[R-backout] Locked whatever the count in was: the state changed, so the",
+		"bias is revoked already, and a later writer that finds it off pays no",
+		"heavy fence; a plain INCQ could stay in the store buffer past its sums.",
+	)
+	b.Lock()
 	c.INCQ(cell(Mutex.Unlocks))
 	b.TailJump("rwRLockFailed")
 	c.Label("locked")
