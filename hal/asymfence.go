@@ -82,6 +82,17 @@ func fenceheavy_membarrier() {
 	}
 }
 
+// The process registers for membarrier at init (dispatch's probe), not
+// at the first FenceHeavy, though most programs never call it. Until the
+// registration FenceLight's byte must be 0 (a reader that skipped its
+// fence must be covered by every later FenceHeavy), so every biased
+// reader would pay a full fence until some writer's heavy fence
+// registered, and a lock that is only ever read, which is what the bias
+// is for, would pay it for good. Registering from the reader's side
+// instead would put a system call, and one more ordering step, on the
+// read path; the saving is two system calls once at init, and the query
+// is needed at init anyway, to choose the variant that Selected reports.
+
 // degradedReason is nil until a heavy fence finds membarrier refused after
 // init; then, for good, the reason that Selected gives for the pair's
 // portable choice. It is stored only after the degradation's heavy fence
