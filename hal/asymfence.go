@@ -113,7 +113,11 @@ var degradedReason atomic.Pointer[string]
 // (sound on every architecture; see its comment). That is a heavy fence
 // for this caller, and after it every thread sees the byte at 0, so the
 // later heavy fences may be plain: only then does it publish the reason.
-// Callers that fail at the same time each sweep, each for itself.
+// Callers that fail at the same time each sweep, each for itself. A
+// reader must test the byte after its store (FenceLight does; percpu's
+// assembly tests it before and again after): the sweep's barrier on its
+// CPU may fall anywhere in its code, and only a test after the store
+// catches a barrier that falls before the store.
 //
 // Where sched_setaffinity is refused too, it stops the world instead
 // (runtime.ReadMemStats): every P must then reach the scheduler, through

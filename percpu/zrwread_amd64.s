@@ -12,7 +12,8 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	// release store under the pin). Biased, and while hal.FenceLight needs no
 	// fence: the revoking writer's heavy fence pairs with the program order of
 	// the INCQ and the state's reload. Else the count is a locked INCQ, a full
-	// fence.
+	// fence. The byte is tested again after a plain INCQ, as hal.FenceLight
+	// tests it after the store, in case hal degraded the pair meanwhile.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -37,13 +38,25 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	CMPB    (R8), $0x00
 	JEQ     locked
 	INCQ    (SI)
-	CMPQ    AX, (DI)
-	JNE     backout
+	CMPB    (R8), $0x00
+	JNE     light
+	LOCK
+	ORQ     $0x00, (SP)
+
+light:
+	CMPQ AX, (DI)
+	JNE  backout
 	RET
 
 backout:
 	INCQ 8(SI)
-	JMP  ·rwRLockFailed+0(SB)
+	CMPB (R8), $0x00
+	JNE  backedOut
+	LOCK
+	ORQ  $0x00, (SP)
+
+backedOut:
+	JMP ·rwRLockFailed+0(SB)
 
 locked:
 	LOCK
@@ -74,7 +87,8 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	// As rwRLock: no call before RET, so the P stays. The lane's reader
 	// (soloIn) is cleared by runlock's slow path. The count out is a plain
 	// INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:
-	// a writer heavy-fences before it parks for a reader (waitReaders).
+	// a writer heavy-fences before it parks for a reader (waitReaders). The
+	// byte is tested again after the plain INCQ, as in rwRLock.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -96,7 +110,13 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	CMPB    (R8), $0x00
 	JEQ     locked
 	INCQ    8(SI)
-	JMP     check
+	CMPB    (R8), $0x00
+	JNE     light
+	LOCK
+	ORQ     $0x00, (SP)
+
+light:
+	JMP check
 
 locked:
 	LOCK
