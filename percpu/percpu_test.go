@@ -20,6 +20,10 @@ import (
 	"github.com/gohal/gohal/lab/countertest"
 )
 
+// lineSize is the cache-line padding unit the layout tests check against
+// (64 bytes on amd64, 128 on arm64).
+const lineSize = cacheline.Size
+
 // withProcs runs f with GOMAXPROCS set to n.
 func withProcs(t *testing.T, n int) {
 	t.Helper()

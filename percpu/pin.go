@@ -1,13 +1,6 @@
 package percpu
 
-import (
-	"github.com/gohal/gohal/internal/cacheline"
-	"github.com/gohal/gohal/internal/pin"
-)
-
-// lineSize is the cache-line padding unit (64 bytes on amd64, 128 on
-// arm64).
-const lineSize = cacheline.Size
+import "github.com/gohal/gohal/internal/pin"
 
 // Pinned reports whether Pin excludes other goroutines from the returned
 // P: true in the default build, which links to the runtime's procPin;
