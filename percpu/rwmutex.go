@@ -105,7 +105,8 @@ import (
 // a reader finds another inside it allocates one cache line per P, since a
 // reader's counts must sit on a line that no other P writes, and a table
 // of pointers to them: 1,176 bytes with 16 Ps on amd64 (16 lines of 64
-// bytes, 128 bytes of pointers, a 24-byte slice header); in the fallback
+// bytes, 128 bytes of pointers, a 24-byte slice header; 2,200 on arm64,
+// whose lines are 128 bytes); in the fallback
 // build, one line per CPU instead of per P. The first writer that has to
 // wait for readers allocates a channel: 120 bytes on amd64.
 // TestRWMutexMemory computes both figures. A map sharded into many locks
