@@ -24,7 +24,9 @@ import (
 // hal.Selected must report the pair degraded, with the errno. The EPERM
 // case meets the refusal first in a pinned writer (Pin held: the
 // degradation must not stop the world there), the ENOSYS case in the
-// hammer's writers, with readers inside. Each case runs in a child
+// hammer's writers, with readers inside; the third case refuses
+// sched_setaffinity too, so that the degradation stops the world (from an
+// unpinned writer, the only kind that may). Each case runs in a child
 // process, the test binary run again, since the filter cannot be removed.
 func TestRWMutexMembarrierRefusedAfterInit(t *testing.T) {
 	if e := os.Getenv("GOHAL_RWDEGRADE_CHILD"); e != "" {
@@ -37,8 +39,8 @@ func TestRWMutexMembarrierRefusedAfterInit(t *testing.T) {
 	if !asymmetric {
 		t.Skip("hal's heavy fence is not asymmetric here: nothing to degrade")
 	}
-	for _, e := range []syscall.Errno{syscall.EPERM, syscall.ENOSYS} {
-		name := unix.ErrnoName(e)
+	for _, name := range []string{"EPERM", "ENOSYS", "EPERM+affinity"} {
+		e := rwDegradeErrno(name)
 		t.Run(name, func(t *testing.T) {
 			args := []string{"-test.run=^TestRWMutexMembarrierRefusedAfterInit$", "-test.v"}
 			if testing.Short() {
@@ -53,20 +55,35 @@ func TestRWMutexMembarrierRefusedAfterInit(t *testing.T) {
 			if strings.Contains(string(out), "SECCOMP UNAVAILABLE") {
 				t.Skipf("cannot install a seccomp filter here:\n%s", out)
 			}
-			want := fmt.Sprintf("membarrier refused after init: %s (%d)", name, int(e))
-			if err != nil || !strings.Contains(string(out), want) || !strings.Contains(string(out), "\nPASS") {
-				t.Fatalf("child: %v; want %q and PASS in:\n%s", err, want, out)
+			want := fmt.Sprintf("membarrier refused after init: %s (%d)", unix.ErrnoName(e), int(e))
+			how := "(sched_setaffinity)"
+			if strings.Contains(name, "affinity") {
+				how = "stopped the world"
+			}
+			if err != nil || !strings.Contains(string(out), want) || !strings.Contains(string(out), how) ||
+				!strings.Contains(string(out), "\nPASS") {
+				t.Fatalf("child: %v; want %q, %q and PASS in:\n%s", err, want, how, out)
 			}
 		})
 	}
 }
 
+// rwDegradeErrno is the errno of TestRWMutexMembarrierRefusedAfterInit's
+// case name.
+func rwDegradeErrno(name string) syscall.Errno {
+	if name == "ENOSYS" {
+		return syscall.ENOSYS
+	}
+	return syscall.EPERM
+}
+
 // rwDegradeChild is the child of TestRWMutexMembarrierRefusedAfterInit for
-// errno name.
+// case name.
 func rwDegradeChild(t *testing.T, name string) {
-	e := syscall.EPERM
-	if name == unix.ErrnoName(syscall.ENOSYS) {
-		e = syscall.ENOSYS
+	e := rwDegradeErrno(name)
+	nrs := []uintptr{unix.SYS_MEMBARRIER}
+	if name == "EPERM+affinity" {
+		nrs = append(nrs, unix.SYS_SCHED_SETAFFINITY)
 	}
 	rw := new(RWMutex)
 	atomic.StoreUint32(&rw.solo, soloClosed)
@@ -74,11 +91,11 @@ func rwDegradeChild(t *testing.T, name string) {
 	if rw.state.Load()&rwBiased == 0 {
 		t.Fatal("spread did not bias the lock")
 	}
-	if err := sandbox.Refuse(e, unix.SYS_MEMBARRIER); err != nil {
+	if err := sandbox.Refuse(e, nrs...); err != nil {
 		fmt.Println("SECCOMP UNAVAILABLE:", err)
 		return
 	}
-	if e == syscall.EPERM && pin.Pinned {
+	if name == "EPERM" && pin.Pinned {
 		pin.Pin()
 		rw.Lock() // revokes the bias: the first heavy fence, refused
 		rw.Unlock()
