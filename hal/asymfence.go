@@ -101,7 +101,8 @@ var degradedReason atomic.Pointer[string]
 
 // degrade turns the pair into the portable one for good, after the kernel
 // refused membarrier with err, and makes the heavy fence the caller asked
-// for in another way. It neither panics nor blocks.
+// for in another way. It never panics; it waits for the other CPUs (the
+// sweep's migrations), and parks only in the last resort below.
 //
 // The transition is the hard part: readers that tested the byte while it
 // was 1 ran FenceLight as a compiler barrier, and their stores may still
