@@ -107,11 +107,14 @@ func (rw *RWMutex) rlockNoLine(try bool) bool {
 	if atomic.LoadUint32(&rw.solo)&soloClosed == 0 {
 		return rw.rlockOpen(try)
 	}
-	if rw.cells.Load() == nil {
-		return rw.rlockOwn(try)
+	if rw.cells.Load() != nil {
+		// Grow the lines for the next readers (to pin.IDs(); never
+		// blocks), and count this one on the lock's own counters, which
+		// a writer sums with the lines': a retry on the lines could find
+		// the id out of range again if GOMAXPROCS keeps changing.
+		rw.cells.Grow(0)
 	}
-	rw.cells.Grow(0) // to GOMAXPROCS; never blocks
-	return rw.rlock(try)
+	return rw.rlockOwn(try)
 }
 
 // rlockOwn is rlock on the lock's own counters: the lane is closed and the
@@ -192,8 +195,13 @@ func (rw *RWMutex) runlockNoLine() {
 		rw.runlockOwn()
 		return
 	}
-	rw.cells.Grow(0) // to GOMAXPROCS; never blocks
-	rw.runlock()
+	// As in rlockNoLine: grow the lines, and count out on the lock's own
+	// counters (a full fence), not retrying on the lines. Its RLock may
+	// have counted in on a line, so the own counters alone prove no
+	// misuse here; the next writer's sums do (readersGone).
+	rw.cells.Grow(0)
+	atomic.AddUintptr(&rw.unlocks, 1)
+	rw.wakeWriter()
 }
 
 // runlockOwn is RUnlock on the lock's own counters, before the lines are

@@ -12,7 +12,9 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	// release store under the pin). Biased, and while hal.FenceLight needs no
 	// fence: the revoking writer's heavy fence pairs with the program order of
 	// the INCQ and the state's reload. Else the count is a locked INCQ, a full
-	// fence. Model steps (percpu/DESIGN.md): [R-cells] the table's pointer,
+	// fence. The byte is tested again after a plain INCQ, as hal.FenceLight
+	// tests it after the store, in case hal degraded the pair meanwhile.
+	// Model steps (percpu/DESIGN.md): [R-cells] the table's pointer,
 	// [R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,
 	// or nothing while FenceLight needs none), [R-recheck] the state's reload,
 	// [R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.
@@ -40,8 +42,14 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	CMPB    (R8), $0x00
 	JEQ     locked
 	INCQ    (SI)
-	CMPQ    AX, (DI)
-	JNE     backout
+	CMPB    (R8), $0x00
+	JNE     light
+	LOCK
+	ORQ     $0x00, (SP)
+
+light:
+	CMPQ AX, (DI)
+	JNE  backout
 	RET
 
 backout:
@@ -81,7 +89,8 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	// (soloIn) is cleared by runlock's slow path. The count out is a plain
 	// INCQ where the state is biased and hal.FenceLight needs no fence, as in
 	// runlock: a writer that comes later revokes with a heavy fence, after
-	// which the flag's test sees its flag. Else it is a locked INCQ.
+	// which the flag's test sees its flag. Else it is a locked INCQ. The byte
+	// is tested again after the plain INCQ, as in rwRLock.
 	// Model steps: [U-solo] the solo word's test, [U-cells] the table's
 	// pointer, [U-bias] the state's bias, [U-out] the INCQ ([U-fence] the
 	// locked INCQ's own, or nothing), [U-flag] the state's test.
@@ -108,7 +117,13 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	CMPB    (R8), $0x00
 	JEQ     locked
 	INCQ    8(SI)
-	JMP     check
+	CMPB    (R8), $0x00
+	JNE     light
+	LOCK
+	ORQ     $0x00, (SP)
+
+light:
+	JMP check
 
 locked:
 	LOCK

@@ -200,6 +200,25 @@ func lightFree(c *build.Context, locked string) {
 	c.JEQ(operand.LabelRef(locked))
 }
 
+// fenceIfHeavyLost follows a plain INCQ that lightFree let through: it
+// tests hal's byte again, after the store, and fences (a locked no-op on
+// the stack, as hal.Fence's lockor) if it went to 0 since. The byte goes
+// from 1 to 0 while readers run when the kernel refuses membarrier after
+// init (hal's degrade): the heavy fence of that transition makes every CPU
+// execute a full barrier at some point of this reader's code, and only a
+// test after the store sees 0 wherever that point falls after the store's
+// program position (before it, the barrier drains the store). A test made
+// only before the store, with the CPU's barrier between it and the store,
+// would leave the store unfenced beside writers whose heavy fence is
+// plain from then on. R8 still holds the byte's address.
+func fenceIfHeavyLost(b *amd64.Backend, c *build.Context, label string) {
+	c.CMPB(operand.Mem{Base: reg.R8}, operand.U8(0))
+	c.JNE(operand.LabelRef(label))
+	b.Lock()
+	c.ORQ(operand.U8(0), operand.NewStackAddr(0))
+	c.Label(label)
+}
+
 func state() operand.Mem       { return operand.Mem{Base: reg.RDI, Disp: Mutex.State} }
 func cell(off int) operand.Mem { return operand.Mem{Base: reg.RSI, Disp: off} }
 func enabled(c *build.Context) { c.CMPB(sym("pinless"), operand.U8(0)) }
@@ -238,7 +257,9 @@ func asmFile() ([]byte, error) {
 		"release store under the pin). Biased, and while hal.FenceLight needs no",
 		"fence: the revoking writer's heavy fence pairs with the program order of",
 		"the INCQ and the state's reload. Else the count is a locked INCQ, a full",
-		"fence. Model steps (percpu/DESIGN.md): [R-cells] the table's pointer,",
+		"fence. The byte is tested again after a plain INCQ, as hal.FenceLight",
+		"tests it after the store, in case hal degraded the pair meanwhile.",
+		"Model steps (percpu/DESIGN.md): [R-cells] the table's pointer,",
 		"[R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,",
 		"or nothing while FenceLight needs none), [R-recheck] the state's reload,",
 		"[R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.",
@@ -254,6 +275,7 @@ func asmFile() ([]byte, error) {
 	c.JEQ(operand.LabelRef("locked"))
 	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Locks))
+	fenceIfHeavyLost(b, c, "light")
 	c.CMPQ(reg.RAX, state())
 	c.JNE(operand.LabelRef("backout"))
 	c.RET()
@@ -295,7 +317,8 @@ func asmFile() ([]byte, error) {
 		"(soloIn) is cleared by runlock's slow path. The count out is a plain",
 		"INCQ where the state is biased and hal.FenceLight needs no fence, as in",
 		"runlock: a writer that comes later revokes with a heavy fence, after",
-		"which the flag's test sees its flag. Else it is a locked INCQ.",
+		"which the flag's test sees its flag. Else it is a locked INCQ. The byte",
+		"is tested again after the plain INCQ, as in rwRLock.",
 		"Model steps: [U-solo] the solo word's test, [U-cells] the table's",
 		"pointer, [U-bias] the state's bias, [U-out] the INCQ ([U-fence] the",
 		"locked INCQ's own, or nothing), [U-flag] the state's test.",
@@ -310,6 +333,7 @@ func asmFile() ([]byte, error) {
 	c.JEQ(operand.LabelRef("locked"))
 	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Unlocks))
+	fenceIfHeavyLost(b, c, "light")
 	c.JMP(operand.LabelRef("check"))
 	c.Label("locked")
 	b.Lock()

@@ -25,6 +25,17 @@ var ncpu = runtime.NumCPU()
 // excludes nothing: data indexed by it needs atomic operations or a lock.
 func ProcPin() int { return reduce(hal.CPU(), ncpu) }
 
+// IDs is the size of ProcPin's range: the CPU count at init, whatever
+// GOMAXPROCS is (the CPU number, not the P, is the index here, and a
+// thread runs on any CPU of its mask however few Ps there are). Sizing
+// the tables by it, rather than folding the CPU number into GOMAXPROCS,
+// keeps the range fixed for the life of the process, so a table grown to
+// IDs() holds every id ProcPin returns; folding would have to read
+// GOMAXPROCS on every ProcPin (the scheduler's lock) or use a copy that
+// goes stale when the runtime changes it. Distinct CPUs keep distinct
+// slots, at one slot per CPU rather than per P.
+func IDs() int { return ncpu }
+
 // reduce maps a CPU number into [0, n) (n >= 1), leaving the numbers
 // already in range as they are.
 func reduce(cpu, n int) int {

@@ -3,6 +3,7 @@
 package pin
 
 import (
+	"runtime"
 	"unsafe" // also for go:linkname
 
 	"github.com/gohal/gohal/hal"
@@ -33,6 +34,15 @@ func ProcPin() int { return procPin() }
 
 // ProcUnpin undoes one ProcPin.
 func ProcUnpin() { procUnpin() }
+
+// IDs is the size of ProcPin's range now: GOMAXPROCS. The runtime may
+// change GOMAXPROCS at any time (since Go 1.25 it follows the container's
+// CPU quota), so an id from an earlier ProcPin may be outside a table
+// grown to IDs() later: a caller that grows a table for its id grows it
+// to id+1, or takes a path that needs no slot. GOMAXPROCS(0) only reads:
+// it takes the runtime's scheduler lock (which never parks a goroutine)
+// and stops nothing.
+func IDs() int { return runtime.GOMAXPROCS(0) }
 
 // depthSlot is one P's pin depth, on a cache line of its own.
 type depthSlot struct {
