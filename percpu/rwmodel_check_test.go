@@ -1,6 +1,14 @@
 package percpu
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gohal/gohal/internal/modelcheck"
@@ -15,9 +23,10 @@ var rwModelConfigs = []struct {
 	c     rwModelConfig
 	short bool
 }{
-	{rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true}, true},
 	{rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true}, true},
-	{rwModelConfig{asym: true, spread: true, reads: 1, writes: 1, migrate: true}, true},
+	{rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true}, true},
+	{rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true, noSlots: true}, true},
+	{rwModelConfig{asym: true, spread: true, reads: 1, writes: 1, migrate: true}, false},
 	{rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}, true},
 	{rwModelConfig{asym: false, spread: true, reads: 1, writes: 1, migrate: true}, true},
 	{rwModelConfig{asym: true, reads: 2, writes: 1, migrate: true}, false},
@@ -26,27 +35,112 @@ var rwModelConfigs = []struct {
 
 // The smallest models that catch each break in TestRWMutexModelBroken.
 var (
-	rwFresh          = rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true}
-	rwFreshPortable  = rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true}
-	rwSpreadBiased   = rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}
-	rwSpreadPortable = rwModelConfig{asym: false, spread: true, reads: 1, writes: 1, migrate: true}
+	rwFresh         = rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true}
+	rwFreshPortable = rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true}
+	rwSpreadBiased  = rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}
 )
+
+// rwModelCheap reports whether only the smallest models run: in -short
+// runs under the race detector or on another GOARCH than amd64 (CI runs
+// those under qemu), where the same pure computation takes many times as
+// long and finds what it finds on amd64.
+func rwModelCheap() bool {
+	return testing.Short() && (raceBuild || runtime.GOARCH != "amd64")
+}
+
+// rwModelRuns are the results of exploring rwModelConfigs, the -short
+// ones in -short runs (only the first where rwModelCheap), explored once
+// for the tests that need them.
+var rwModelRuns = sync.OnceValue(func() (out []struct {
+	c rwModelConfig
+	r modelcheck.Result
+}) {
+	for i, m := range rwModelConfigs {
+		if testing.Short() && !m.short || rwModelCheap() && i > 0 {
+			continue
+		}
+		out = append(out, struct {
+			c rwModelConfig
+			r modelcheck.Result
+		}{m.c, modelcheck.Explore(rwModel(m.c))})
+	}
+	return out
+})
 
 // TestRWMutexModel explores every interleaving of the protocol's model
 // (rwmodel_test.go) and finds no lost exclusion, no lost wake-up and no
 // hang.
 func TestRWMutexModel(t *testing.T) {
-	for _, m := range rwModelConfigs {
-		if testing.Short() && !m.short {
-			continue
-		}
-		t.Run(m.c.String(), func(t *testing.T) {
-			r := modelcheck.Explore(rwModel(m.c))
-			t.Logf("%d states, %d moves", r.States, r.Moves)
-			if r.Err != nil {
-				t.Fatal(r.Err)
+	for _, run := range rwModelRuns() {
+		t.Run(run.c.String(), func(t *testing.T) {
+			t.Logf("%d states, %d moves", run.r.States, run.r.Moves)
+			if run.r.Err != nil {
+				t.Fatal(run.r.Err)
 			}
 		})
+	}
+}
+
+// rwStepRE matches a model step's name in brackets: [R-in], [W-sum-out].
+var rwStepRE = regexp.MustCompile(`\[([A-Z]-[a-z][a-z-]*)\]`)
+
+// TestRWMutexModelStepsInCode: every step the model takes is marked in
+// percpu's code (Go and the generated assembly's comments) by its name in
+// brackets, and every such mark names a step of the model, so that the
+// model and the code say the same thing step by step. The explored models
+// together take every step.
+func TestRWMutexModelStepsInCode(t *testing.T) {
+	if rwModelCheap() {
+		t.Skip("the smallest model alone does not take every step")
+	}
+	model := map[string]bool{}
+	for _, run := range rwModelRuns() {
+		for _, s := range run.r.Steps {
+			for _, m := range rwStepRE.FindAllStringSubmatch(s, -1) {
+				model[m[1]] = true
+			}
+		}
+	}
+	code := map[string][]string{} // step → files that mark it
+	files, err := filepath.Glob("*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || !strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, ".s") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range rwStepRE.FindAllStringSubmatch(string(b), -1) {
+			if !slices.Contains(code[m[1]], f) {
+				code[m[1]] = append(code[m[1]], f)
+			}
+		}
+	}
+	if len(code) == 0 {
+		t.Skip("percpu's code marks no model step yet")
+	}
+	var missing, unknown []string
+	for s := range model {
+		if len(code[s]) == 0 {
+			missing = append(missing, s)
+		}
+	}
+	for s, fs := range code {
+		if !model[s] {
+			unknown = append(unknown, s+" (in "+strings.Join(fs, ", ")+")")
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(unknown)
+	if len(missing) > 0 {
+		t.Errorf("model steps no code marks: %s", strings.Join(missing, ", "))
+	}
+	if len(unknown) > 0 {
+		t.Errorf("marks in the code that name no step the model takes: %s", strings.Join(unknown, ", "))
 	}
 }
 
@@ -61,18 +155,24 @@ func TestRWMutexModelBroken(t *testing.T) {
 	}{
 		{mutNoRevokeFence, rwSpreadBiased, modelcheck.Assertion},
 		{mutNoHeavyFence, rwFresh, modelcheck.Stuck},
-		{mutInsFirst, rwSpreadPortable, modelcheck.Assertion},
+		{mutInsFirst, rwFreshPortable, modelcheck.Assertion},
 		{mutNoSoloInSum, rwFresh, modelcheck.Assertion},
-		{mutCountAfterLook, rwSpreadPortable, modelcheck.Assertion},
-		{mutLightUnbiased, rwSpreadPortable, modelcheck.Assertion},
+		{mutCountAfterLook, rwFreshPortable, modelcheck.Assertion},
+		{mutLightUnbiased, rwFreshPortable, modelcheck.Assertion},
 		{mutNoWakeOnLeave, rwFreshPortable, modelcheck.Stuck},
 		{mutNoWakeOnBackout, rwFreshPortable, modelcheck.Stuck},
 		{mutNoSignalFence, rwFresh, modelcheck.Stuck},
 		{mutLaneIgnoresFlag, rwFreshPortable, modelcheck.Assertion},
+		{mutReleasePlain, rwFreshPortable, modelcheck.Stuck},
+		{mutNoAdmit, rwFreshPortable, modelcheck.Stuck},
+		{mutParkLookFirst, rwFreshPortable, modelcheck.Stuck},
 	} {
 		c := b.c
 		c.mut = b.mut
 		t.Run(rwMutationNames[b.mut], func(t *testing.T) {
+			if rwModelCheap() && c.asym && !c.spread {
+				t.Skip("a large model: -short runs it on amd64 without -race")
+			}
 			r := modelcheck.Explore(rwModel(c))
 			if r.Err == nil {
 				t.Fatalf("%v: the check found nothing (%d states)", c, r.States)

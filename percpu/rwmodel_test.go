@@ -23,9 +23,12 @@ const (
 	mLocks          // RWMutex.locks
 	mUnlocks        // RWMutex.unlocks
 	mCells          // 1 once the per-P lines are made
-	mWake           // 1 once the writer's wake-up channel is made
+	mWake           // 1 once rwWaits (the writer's wake-up channel, the gate) is made
 	mPending        // 1 while a wake-up is pending in that channel
 	mW              // RWMutex.w, the writers' sync.Mutex: 1 while held
+	mParked         // RWMutex.parked: readers parked on the gate
+	mMu             // rwWaits.mu: 1 while held
+	mGate           // how many gates the writer has closed (admitReaders)
 	mLine           // line i's locks at mLine+2i, its unlocks at mLine+2i+1
 )
 
@@ -50,6 +53,9 @@ const (
 	mutNoWakeOnBackout            // [R-backout]: a reader that backs out does not wake the writer
 	mutNoSignalFence              // [G-fence]: signalWriter sends without fencing first
 	mutLaneIgnoresFlag            // [R-lane]: the lane's compare-and-swap ignores the writer's soloWriter
+	mutReleasePlain               // [W-release-state]/[W-release-solo]: the flag goes down with a plain (release) store
+	mutNoAdmit                    // [W-admit]: the releasing writer does not admit the parked readers
+	mutParkLookFirst              // [R-park]: the reader loads the flag before it counts itself parked
 )
 
 var rwMutationNames = map[rwMutation]string{
@@ -63,6 +69,9 @@ var rwMutationNames = map[rwMutation]string{
 	mutNoWakeOnBackout: "drop [R-backout]'s wake-up",
 	mutNoSignalFence:   "drop [G-fence]",
 	mutLaneIgnoresFlag: "[R-lane] takes the lane under a writer's soloWriter",
+	mutReleasePlain:    "[W-release-state] as a release store",
+	mutNoAdmit:         "drop [W-admit]",
+	mutParkLookFirst:   "swap [R-park]'s count and look",
 }
 
 // rwModelConfig is one model: where the lock starts, whether hal's fence
@@ -75,11 +84,21 @@ type rwModelConfig struct {
 	reads   uint8 // RLock/RUnlock pairs per reader
 	writes  uint8 // Lock/Unlock pairs of the writer
 	migrate bool  // reader 1 counts out on another line than it counted in
+	// laneSpreads lets a lane reader find the lane's count of reads
+	// full and spread from an idle lane (laneSpreads: the pinless build
+	// with the asymmetric pair; asym only).
+	laneSpreads bool
+	// noSlots: readers never spread (slotsPay false: the fallback
+	// builds where finding a P's line costs a system call); a reader
+	// that finds another inside closes the lane, and readers count on
+	// the lock's own counters.
+	noSlots bool
 	mut     rwMutation
 }
 
 func (c rwModelConfig) String() string {
-	s := fmt.Sprintf("asym=%v spread=%v biased=%v reads=%d writes=%d migrate=%v", c.asym, c.spread, c.biased, c.reads, c.writes, c.migrate)
+	s := fmt.Sprintf("asym=%v spread=%v biased=%v reads=%d writes=%d migrate=%v laneSpreads=%v noSlots=%v",
+		c.asym, c.spread, c.biased, c.reads, c.writes, c.migrate, c.laneSpreads, c.noSlots)
 	if c.mut != mutNone {
 		s += " mutation=" + rwMutationNames[c.mut]
 	}
@@ -108,9 +127,12 @@ const (
 	rOwnGrow
 	rOwnOut
 	rAwait
-	rWLock
-	rSlowIn
-	rWUnlock
+	rParkWaits
+	rParkMu
+	rParkAdd
+	rParkState
+	rParkSolo
+	rParkWait
 	// RUnlock (uLane: the reader is inside)
 	uLane
 	uSolo
@@ -143,6 +165,9 @@ const (
 	// Unlock (wRel: the writer is inside)
 	wRel
 	wRelState
+	wAdmit
+	wAdmitMu
+	wAdmitN
 	wUnlockW
 	pcCount
 )
@@ -151,13 +176,16 @@ var pcNames = [pcCount]string{
 	pcDone: "done", rLane: "R-lane", rCells: "R-cells", rState: "R-state", rIn: "R-in", rRecheck: "R-recheck",
 	rBackout: "R-backout", rNoLine: "R-noline", rNoLineCells: "R-noline(cells)", rOpen: "R-open",
 	rOpenCAS: "R-open(cas)", rSpClose: "S-close", rSpGrow: "S-grow", rOwnIn: "R-own-in", rOwnFlag: "R-own-flag", rOwnGrow: "S-grow(own)",
-	rOwnOut: "R-own-out", rAwait: "R-await", rWLock: "R-wlock", rSlowIn: "R-slow-in", rWUnlock: "R-wunlock",
-	uLane: "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells",
+	rOwnOut: "R-own-out", rAwait: "R-await", rParkWaits: "R-park(waits)",
+	rParkMu: "R-park(mu)", rParkAdd: "R-park(parked++)", rParkState: "R-park(state)", rParkSolo: "R-park(solo)",
+	rParkWait: "R-admitted(parked)",
+	uLane:     "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells",
 	uOut: "U-out", uFlag: "U-flag", uOwn: "U-own", xWakeState: "R-wake(state)", xWakeSolo: "R-wake(solo)",
 	xSigFence: "G-fence", xSigSend: "G-send", xBiasLoad: "B-load", xBiasCAS: "B-cas", wLock: "W-lock",
 	wRaiseSolo: "W-raise-solo", wRaise: "W-raise", wRevoke: "W-revoke", wSumCells: "W-sum-out(cells)",
 	wSumOut: "W-sum-out", wSumSolo: "W-sum-solo", wSumIn: "W-sum-in", wSpun: "W-spin", wChan: "W-chan",
 	wHeavy: "W-heavy", wPark: "W-park", wRel: "W-release-solo(inside)", wRelState: "W-release-state",
+	wAdmit: "W-admit", wAdmitMu: "W-admit(mu)", wAdmitN: "W-admit(n)",
 	wUnlockW: "W-unlock",
 }
 
@@ -169,14 +197,22 @@ type rwThread struct {
 	light bool  // the reader counted in without a locked add
 	try   bool  // rlock(true): a failure goes on to the writers' mutex, not rlockSlow
 	iter  uint8 // lock/unlock pairs done
+	gate  uint8 // the gate a parked reader waits on: mGate when it parked
 	// The writer's sums (readersGone): the lines it loaded (cells), the
 	// word it is at, and the counts out and in so far; parking says the
 	// heavy fence is paid and the next failed sum parks.
 	cells   bool
 	at      uint8
 	out, in uint8
-	parking bool
+	phase   uint8 // wFirst, wSpinning or wParking
 }
+
+// The phases of waitReaders.
+const (
+	wFirst    = iota // the first readersGone, before waitsOf
+	wSpinning        // summing again while spinning
+	wParking         // past the heavy fence: a failed sum parks
+)
 
 // rwModelState is the whole model's state: memory and three threads
 // (readers 0 and 1, the writer 2).
@@ -252,8 +288,12 @@ func rwStuck(s rwModelState) string {
 		case pcDone:
 		case wPark:
 			why = append(why, "lost wake-up: the writer is parked for readers and no wake-up is pending")
-		case wLock, rWLock:
-			why = append(why, fmt.Sprintf("thread %d waits for the writers' mutex", t))
+		case rParkWait:
+			why = append(why, fmt.Sprintf("lost wake-up: reader R%d is parked on the gate and no writer will admit it", t))
+		case wLock:
+			why = append(why, "the writer waits for the writers' mutex")
+		case rParkMu, wAdmitMu:
+			why = append(why, fmt.Sprintf("thread %d waits for waits.mu", t))
 		default:
 			why = append(why, fmt.Sprintf("thread %d cannot move at %s", t, pcNames[th.pc]))
 		}
@@ -294,7 +334,7 @@ func rwAddrName(a int) string {
 	if a >= mLine {
 		return fmt.Sprintf("line%d.%s", (a-mLine)/2, [2]string{"locks", "unlocks"}[(a-mLine)%2])
 	}
-	return [...]string{"solo", "state", "locks", "unlocks", "cells", "wake", "pending", "w"}[a]
+	return [...]string{"solo", "state", "locks", "unlocks", "cells", "waits", "pending", "w", "parked", "mu", "gate"}[a]
 }
 
 // inLine and outLine are the lines reader t counts in and out on.
@@ -325,11 +365,11 @@ func (c rwModelConfig) fenceHeavy(m *modelcheck.TSO, t int) {
 	}
 }
 
-// failed is where rlockFailed goes: the writers' mutex for rlock(true)
-// (rlockSlow's second try), else rlockSlow.
+// failed is where rlockFailed goes: parkReader for rlock(true)
+// (rlockSlow's later tries), else rlockSlow.
 func failed(th *rwThread) uint8 {
 	if th.try {
-		return rWLock
+		return rParkWaits
 	}
 	return rAwait
 }
@@ -402,16 +442,23 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 	switch th.pc {
 	// RLock
 	case rLane:
+		// The word's count of lane reads is not modelled: a full
+		// count sends the reader to rlockOpen, which may spread
+		// (laneSpreads), as a free choice.
 		th.try = false
+		v := m.Load(t, mSolo)
+		free := v == 0
 		if c.mut == mutLaneIgnoresFlag {
-			if v := m.Load(t, mSolo); v&^soloWriter == 0 && m.CAS(t, mSolo, v, v|soloIn) {
-				th.pc = uLane
-				move("[R-lane]", n)
-				return
-			}
-		} else if m.CAS(t, mSolo, 0, soloIn) {
+			free = v&^soloWriter == 0
+		}
+		if free && m.CAS(t, mSolo, v, v|soloIn) {
 			th.pc = uLane
 			move("[R-lane]", n)
+			if c.laneSpreads {
+				n = s
+				n.th[t].try, n.th[t].pc = false, rCells
+				move("[R-lane] (count full)", n)
+			}
 			return
 		}
 		th.pc = rCells
@@ -439,16 +486,16 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		if th.light {
 			m.Store(t, in, m.Load(t, in)+1)
 			if c.mut != mutLightUnbiased {
-				c.fenceLight(m, t) // [R-fence]
+				c.fenceLight(m, t)
 			}
 		} else {
-			m.Add(t, in, 1)
+			m.Add(t, in, 1) // a locked add: its own [R-fence]
 		}
 		th.pc = rRecheck
 		if c.mut == mutCountAfterLook {
 			th.pc = uLane // the look came first: inside
 		}
-		move("[R-in]", n)
+		move("[R-in] [R-fence]", n)
 	case rRecheck:
 		if c.mut == mutCountAfterLook {
 			th.pc = rIn
@@ -503,6 +550,12 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 			th.pc = rCells
 		case v == 0:
 			th.pc = rOpenCAS
+			move("[R-open]", n)
+			if c.laneSpreads { // the count is full
+				th.pc = rSpClose
+				move("[R-open] (count full)", n)
+			}
+			return
 		case v&soloWriter != 0:
 			th.pc = failed(th)
 		default: // another reader is inside: spread
@@ -526,6 +579,9 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		case m.CAS(t, mSolo, v, v|soloClosed):
 			th.pc = rSpGrow
 		}
+		if c.noSlots && th.pc == rSpGrow {
+			th.pc = rOpen // closeLane only, and rlockOpen loops
+		}
 		move("[S-close]", n)
 	case rSpGrow:
 		m.CAS(t, mCells, 0, 1)
@@ -547,6 +603,9 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		}
 		th.pc = uLane
 		move("[R-own-flag]", n)
+		if c.noSlots {
+			return
+		}
 		// Readers overlap on the lock's own counters: spread (the
 		// model lets it happen whether they overlap or not).
 		th.pc = rOwnGrow
@@ -569,22 +628,58 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 			th.pc = rCells
 			move("[R-await]", n)
 		} else {
-			th.pc = rWLock
+			th.pc = rParkWaits
 			move("[R-await] (gives up)", n)
 		}
-	case rWLock:
-		if m.CAS(t, mW, 0, 1) {
-			th.pc = rSlowIn
-			move("[R-wlock]", n)
+	case rParkWaits: // parkReader: waitsOf
+		m.CAS(t, mWake, 0, 1)
+		th.pc = rParkMu
+		move("[R-park]", n)
+	case rParkMu:
+		if m.CAS(t, mMu, 0, 1) {
+			th.pc = rParkAdd
+			if c.mut == mutParkLookFirst {
+				th.pc = rParkState
+			}
+			move("[R-park]", n)
 		}
-	case rSlowIn:
-		m.Add(t, mLocks, 1)
-		th.pc = rWUnlock
-		move("[R-slow-in]", n)
-	case rWUnlock:
-		m.Swap(t, mW, 0)
-		th.pc = uLane
-		move("[R-wunlock]", n)
+	case rParkAdd:
+		m.Add(t, mParked, 1)
+		th.pc = rParkState
+		if c.mut == mutParkLookFirst {
+			th.gate = m.Load(t, mGate)
+			m.Swap(t, mMu, 0)
+			th.pc = rParkWait
+		}
+		move("[R-park]", n)
+	case rParkState, rParkSolo: // writerFlag
+		up := m.Load(t, mState)&rwWriter != 0
+		if th.pc == rParkSolo {
+			up = m.Load(t, mSolo)&soloWriter != 0
+		}
+		switch {
+		case up && c.mut == mutParkLookFirst:
+			th.pc = rParkAdd
+		case up: // take the gate, unlock mu, and park on it
+			th.gate = m.Load(t, mGate)
+			m.Swap(t, mMu, 0)
+			th.pc = rParkWait
+		case th.pc == rParkState:
+			th.pc = rParkSolo
+		case c.mut == mutParkLookFirst:
+			m.Swap(t, mMu, 0)
+			th.try, th.pc = true, rCells
+		default: // no flag: parked--, unlock mu, rlock(true)
+			m.Add(t, mParked, 0xff)
+			m.Swap(t, mMu, 0)
+			th.try, th.pc = true, rCells
+		}
+		move("[R-park]", n)
+	case rParkWait: // <-gate: closed by the admitting writer
+		if m.Load(t, mGate) != th.gate {
+			th.pc = uLane
+			move("[R-admitted]", n)
+		}
 
 	// RUnlock
 	case uLane:
@@ -632,9 +727,9 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		move("[U-cells]", n)
 	case uOut:
 		m.Store(t, out, m.Load(t, out)+1)
-		c.fenceLight(m, t) // [U-fence]
+		c.fenceLight(m, t)
 		th.pc = uFlag
-		move("[U-out]", n)
+		move("[U-out] [U-fence]", n)
 	case uFlag:
 		if m.Load(t, mState)&rwWriter != 0 && c.mut != mutNoWakeOnLeave {
 			call(th, xSigFence, 0)
@@ -689,7 +784,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		case v&soloClosed != 0:
 			th.pc = wRaise
 		case m.CAS(t, mSolo, v, v|soloWriter):
-			c.startSum(th, false)
+			c.startSum(th, wFirst)
 		}
 		move("[W-raise-solo]", n)
 	case wRaise:
@@ -702,7 +797,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 			if st&rwBiased != 0 {
 				th.pc = wRevoke
 			} else {
-				c.startSum(th, false)
+				c.startSum(th, wFirst)
 			}
 		}
 		move("[W-raise]", n)
@@ -710,7 +805,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		if c.mut != mutNoRevokeFence {
 			c.fenceHeavy(m, t)
 		}
-		c.startSum(th, false)
+		c.startSum(th, wFirst)
 		move("[W-revoke]", n)
 	case wSumCells:
 		th.cells = m.Load(t, mCells) != 0
@@ -760,31 +855,37 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		case th.in == th.out:
 			th.pc = wRel
 			move("[W-spin] (gone)", n)
-		case th.parking:
+		case th.phase == wParking:
 			th.pc = wPark
 			move("[W-park]", n)
-		default:
-			c.startSum(th, false)
-			move("[W-spin]", n)
+		case th.phase == wFirst:
 			th.pc = wChan
+			move("[W-spin]", n)
+		default: // spun: stop spinning
+			th.pc = wHeavy
 			move("[W-spin] (stops spinning)", n)
 		}
-	case wChan:
-		if m.Load(t, mWake) == 0 {
-			m.Swap(t, mWake, 1)
-		}
-		th.pc = wHeavy
+	case wChan: // waitsOf, then spin: sum again, or not
+		// The sums are loads only, so one sum while spinning stands
+		// for any number: a failed one leaves memory as it was, and
+		// the one after it is one the writer could make at once.
+		m.CAS(t, mWake, 0, 1)
+		c.startSum(th, wSpinning)
 		move("[W-chan]", n)
+		th.pc = wHeavy
+		move("[W-chan] (no spinning)", n)
 	case wHeavy:
-		if c.mut != mutNoHeavyFence {
+		// Not while the flag is in the solo word: every reader then
+		// counts out with a locked instruction.
+		if m.Load(t, mSolo)&soloWriter == 0 && c.mut != mutNoHeavyFence {
 			c.fenceHeavy(m, t)
 		}
-		c.startSum(th, true)
+		c.startSum(th, wParking)
 		move("[W-heavy]", n)
 	case wPark: // the receive: parked until a wake-up is pending
 		if m.Load(t, mPending) != 0 {
 			m.Swap(t, mPending, 0)
-			c.startSum(th, true)
+			c.startSum(th, wParking)
 			move("[W-park] (woken)", n)
 		}
 	case wRel: // inside; release
@@ -792,17 +893,44 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		switch {
 		case v&soloWriter == 0:
 			th.pc = wRelState
-		case v == soloWriter:
+		case v&soloIn == 0 && c.mut == mutReleasePlain:
 			m.Store(t, mSolo, 0)
-			th.pc = wUnlockW
-		case m.CAS(t, mSolo, v, v&^soloWriter):
-			th.pc = wUnlockW
+			th.pc = wAdmit
+		case v&soloIn == 0:
+			m.Swap(t, mSolo, 0)
+			th.pc = wAdmit
+		case m.CAS(t, mSolo, v, soloIn):
+			th.pc = wAdmit
 		}
-		move("[W-release-solo]", n)
+		move("[W-release] [W-release-solo]", n)
 	case wRelState:
-		m.Store(t, mState, m.Load(t, mState)&^rwWriter+rwGen)
-		th.pc = wUnlockW
+		if v := m.Load(t, mState)&^rwWriter + rwGen; c.mut == mutReleasePlain {
+			m.Store(t, mState, v)
+		} else {
+			m.Swap(t, mState, v)
+		}
+		th.pc = wAdmit
 		move("[W-release-state]", n)
+	case wAdmit:
+		th.pc = wUnlockW
+		if m.Load(t, mParked) != 0 && c.mut != mutNoAdmit {
+			th.pc = wAdmitMu
+		}
+		move("[W-admit]", n)
+	case wAdmitMu:
+		if m.CAS(t, mMu, 0, 1) {
+			th.pc = wAdmitN
+			move("[W-admit]", n)
+		}
+	case wAdmitN: // under mu: count the parked readers in, close the gate, unlock mu
+		if p := m.Load(t, mParked); p > 0 {
+			m.Swap(t, mParked, 0)
+			m.Add(t, mLocks, p)
+			m.Swap(t, mGate, m.Load(t, mGate)+1)
+		}
+		m.Swap(t, mMu, 0)
+		th.pc = wUnlockW
+		move("[W-admit]", n)
 	case wUnlockW:
 		m.Swap(t, mW, 0)
 		th.iter++
@@ -816,7 +944,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 	}
 }
 
-// startSum begins a readersGone.
-func (c rwModelConfig) startSum(th *rwThread, parking bool) {
-	th.pc, th.at, th.in, th.out, th.cells, th.parking = wSumCells, 0, 0, 0, false, parking
+// startSum begins a readersGone in waitReaders' phase.
+func (c rwModelConfig) startSum(th *rwThread, phase uint8) {
+	th.pc, th.at, th.in, th.out, th.cells, th.phase = wSumCells, 0, 0, 0, false, phase
 }

@@ -119,16 +119,26 @@ func Explore[S comparable](sp Spec[S]) Result {
 	seed := maphash.MakeSeed()
 	var (
 		states []S
-		parent []int32 // the state a state was first reached from
-		via    []Move  // and by which move
-		chain  []int32 // the next state with the same hash bucket, or -1
+		parent []int32  // the state a state was first reached from
+		via    []uint32 // and by which move: thread+1 << 16 | step
+		chain  []int32  // the next state with the same hash bucket, or -1
 		index  = map[uint64]int32{}
 		// The moves, by source: succ[start[i]:start[i+1]] are i's.
-		start []int32
-		succ  []int32
-		steps []string
-		seen  = map[string]bool{}
+		start  []int32
+		succ   []int32
+		steps  []string
+		stepID = map[string]uint32{}
 	)
+	enc := func(m Move) uint32 {
+		id, ok := stepID[m.Step]
+		if !ok {
+			id = uint32(len(steps))
+			stepID[m.Step] = id
+			steps = append(steps, m.Step)
+		}
+		return uint32(m.Thread+1)<<16 | id
+	}
+	dec := func(v uint32) Move { return Move{Thread: int(v>>16) - 1, Step: steps[v&0xffff]} }
 	find := func(s S) (int32, bool) {
 		h := maphash.Comparable(seed, s)
 		head, ok := index[h]
@@ -150,7 +160,7 @@ func Explore[S comparable](sp Spec[S]) Result {
 	trace := func(id int32) []string {
 		var rev []string
 		for i := id; i > 0; i = parent[i] {
-			line := name(sp.Threads, via[i])
+			line := name(sp.Threads, dec(via[i]))
 			if sp.Describe != nil {
 				line += "\t→ " + sp.Describe(states[i])
 			}
@@ -173,7 +183,7 @@ func Explore[S comparable](sp Spec[S]) Result {
 
 	find(sp.Init)
 	parent = append(parent, -1)
-	via = append(via, Move{Thread: -1})
+	via = append(via, 0)
 	if what := sp.Check(sp.Init); what != "" {
 		return fail(Result{}, Assertion, what, 0)
 	}
@@ -187,17 +197,14 @@ func Explore[S comparable](sp Spec[S]) Result {
 		var bad int32 = -1
 		var badWhat string
 		sp.Next(s, func(m Move, n S) {
-			if !seen[m.Step] {
-				seen[m.Step] = true
-				steps = append(steps, m.Step)
-			}
+			mv := enc(m)
 			id, fresh := find(n)
 			succ = append(succ, id)
 			if !fresh {
 				return
 			}
 			parent = append(parent, cur)
-			via = append(via, m)
+			via = append(via, mv)
 			if bad < 0 {
 				if what := sp.Check(n); what != "" {
 					bad, badWhat = id, what

@@ -19,9 +19,9 @@ type TSO struct {
 
 // The sizes of TSO: addresses, threads, and stores a buffer holds.
 const (
-	Words   = 24
+	Words   = 20
 	Threads = 4
-	BufCap  = 4
+	BufCap  = 3
 )
 
 // Buffered is one store waiting in a store buffer.
