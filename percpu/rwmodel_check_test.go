@@ -18,19 +18,39 @@ import (
 // (its solo lane, closing it, spreading), and a spread lock, biased or
 // not, each with hal's fence pair asymmetric (membarrier: the lock may
 // bias, FenceLight is free) and not (both sides full fences, never
-// biased). Reader 1 migrates in every one. short marks those -short runs.
+// biased). Reader 1 migrates in every one.
 var rwModelConfigs = []struct {
 	c     rwModelConfig
-	short bool
+	level int // rwShort, rwFull or rwBig
 }{
-	{rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true}, true},
-	{rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true}, true},
-	{rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true, noSlots: true}, true},
-	{rwModelConfig{asym: true, spread: true, reads: 1, writes: 1, migrate: true}, false},
-	{rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}, true},
-	{rwModelConfig{asym: false, spread: true, reads: 1, writes: 1, migrate: true}, true},
-	{rwModelConfig{asym: true, reads: 2, writes: 1, migrate: true}, false},
-	{rwModelConfig{asym: true, spread: true, biased: true, reads: 2, writes: 2, migrate: true}, false},
+	{rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true}, rwShort},
+	{rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true}, rwShort},
+	{rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true, noSlots: true}, rwShort},
+	{rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}, rwShort},
+	{rwModelConfig{asym: false, spread: true, reads: 1, writes: 1, migrate: true}, rwShort},
+	{rwModelConfig{asym: true, spread: true, reads: 1, writes: 1, migrate: true}, rwFull},
+	{rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true, laneSpreads: true}, rwBig},
+	{rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 2, migrate: true}, rwBig},
+}
+
+// The levels of rwModelConfigs: -short runs rwShort, go test without
+// -short rwFull too, and GOHAL_MODEL_BIG=1 rwBig too (millions of
+// states, gigabytes: for a maintainer who changes the protocol).
+const (
+	rwShort = iota
+	rwFull
+	rwBig
+)
+
+// rwModelLevel is the highest level this run explores.
+func rwModelLevel() int {
+	switch {
+	case testing.Short():
+		return rwShort
+	case os.Getenv("GOHAL_MODEL_BIG") == "1":
+		return rwBig
+	}
+	return rwFull
 }
 
 // The smallest models that catch each break in TestRWMutexModelBroken.
@@ -56,13 +76,17 @@ var rwModelRuns = sync.OnceValue(func() (out []struct {
 	r modelcheck.Result
 }) {
 	for i, m := range rwModelConfigs {
-		if testing.Short() && !m.short || rwModelCheap() && i > 0 {
+		if m.level > rwModelLevel() || rwModelCheap() && i > 0 {
 			continue
+		}
+		sp := rwModel(m.c)
+		if m.level == rwBig {
+			sp.MaxStates = 1 << 25
 		}
 		out = append(out, struct {
 			c rwModelConfig
 			r modelcheck.Result
-		}{m.c, modelcheck.Explore(rwModel(m.c))})
+		}{m.c, modelcheck.Explore(sp)})
 	}
 	return out
 })
@@ -185,15 +209,16 @@ func TestRWMutexModelBroken(t *testing.T) {
 	}
 }
 
-// TestRWMutexModelScan runs every mutation against every configuration
-// and reports what each finds: a table for choosing TestRWMutexModelBroken's cases.
+// TestRWMutexModelScan runs every mutation against every -short
+// configuration and logs what each finds: a table for choosing
+// TestRWMutexModelBroken's cases, run with GOHAL_MODEL_SCAN=1.
 func TestRWMutexModelScan(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a table for the model's maintainer")
+	if os.Getenv("GOHAL_MODEL_SCAN") != "1" {
+		t.Skip("a table for the model's maintainer: set GOHAL_MODEL_SCAN=1")
 	}
 	for mut := range rwMutationNames {
 		for _, m := range rwModelConfigs {
-			if !m.short {
+			if m.level != rwShort {
 				continue
 			}
 			c := m.c
@@ -204,6 +229,49 @@ func TestRWMutexModelScan(t *testing.T) {
 				what = r.Err.Kind.String() + ": " + r.Err.What
 			}
 			t.Logf("%v: %s (%d states)", c, what, r.States)
+		}
+	}
+}
+
+// TestRWMutexDesignDoc: DESIGN.md names every step the model takes and no
+// other, and its relative links name files that exist.
+func TestRWMutexDesignDoc(t *testing.T) {
+	if rwModelCheap() {
+		t.Skip("the smallest model alone does not take every step")
+	}
+	b, err := os.ReadFile("DESIGN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := map[string]bool{}
+	for _, m := range rwStepRE.FindAllStringSubmatch(string(b), -1) {
+		doc[m[1]] = true
+	}
+	model := map[string]bool{}
+	for _, run := range rwModelRuns() {
+		for _, s := range run.r.Steps {
+			for _, m := range rwStepRE.FindAllStringSubmatch(s, -1) {
+				model[m[1]] = true
+			}
+		}
+	}
+	for s := range model {
+		if !doc[s] {
+			t.Errorf("DESIGN.md does not name model step [%s]", s)
+		}
+	}
+	for s := range doc {
+		if !model[s] {
+			t.Errorf("DESIGN.md names [%s], which the model does not take", s)
+		}
+	}
+	for _, m := range regexp.MustCompile(`\]\(([^)#]+)[^)]*\)`).FindAllStringSubmatch(string(b), -1) {
+		target := m[1]
+		if strings.Contains(target, "://") {
+			continue
+		}
+		if _, err := os.Stat(filepath.FromSlash(target)); err != nil {
+			t.Errorf("DESIGN.md links to %s: %v", target, err)
 		}
 	}
 }
