@@ -28,6 +28,7 @@ var rwModelConfigs = []struct {
 	{rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true, noSlots: true}, rwShort},
 	{rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}, rwShort},
 	{rwModelConfig{asym: false, spread: true, reads: 1, writes: 1, migrate: true}, rwShort},
+	{rwTwoWrites, rwShort},
 	{rwModelConfig{asym: true, spread: true, reads: 1, writes: 1, migrate: true}, rwFull},
 	{rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true, laneSpreads: true}, rwBig},
 	{rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 2, migrate: true}, rwBig},
@@ -57,6 +58,7 @@ func rwModelLevel() int {
 var (
 	rwFresh         = rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true}
 	rwFreshPortable = rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true}
+	rwTwoWrites     = rwModelConfig{asym: false, reads: 1, writes: 2, migrate: true}
 	rwSpreadBiased  = rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}
 )
 
@@ -190,6 +192,7 @@ func TestRWMutexModelBroken(t *testing.T) {
 		{mutReleasePlain, rwFreshPortable, modelcheck.Stuck},
 		{mutNoAdmit, rwFreshPortable, modelcheck.Stuck},
 		{mutParkLookFirst, rwFreshPortable, modelcheck.Stuck},
+		{mutQueueOnW, rwTwoWrites, modelcheck.Assertion},
 	} {
 		c := b.c
 		c.mut = b.mut

@@ -56,6 +56,7 @@ const (
 	mutReleasePlain               // [W-release-state]/[W-release-solo]: the flag goes down with a plain (release) store
 	mutNoAdmit                    // [W-admit]: the releasing writer does not admit the parked readers
 	mutParkLookFirst              // [R-park]: the reader loads the flag before it counts itself parked
+	mutQueueOnW                   // [R-park]: a reader that gives up waits on the writers' mutex (the protocol before admission)
 )
 
 var rwMutationNames = map[rwMutation]string{
@@ -72,6 +73,7 @@ var rwMutationNames = map[rwMutation]string{
 	mutReleasePlain:    "[W-release-state] as a release store",
 	mutNoAdmit:         "drop [W-admit]",
 	mutParkLookFirst:   "swap [R-park]'s count and look",
+	mutQueueOnW:        "[R-park] queues on the writers' mutex",
 }
 
 // rwModelConfig is one model: where the lock starts, whether hal's fence
@@ -133,6 +135,9 @@ const (
 	rParkState
 	rParkSolo
 	rParkWait
+	rWLock
+	rSlowIn
+	rWUnlock
 	// RUnlock (uLane: the reader is inside)
 	uLane
 	uSolo
@@ -178,8 +183,8 @@ var pcNames = [pcCount]string{
 	rOpenCAS: "R-open(cas)", rSpClose: "S-close", rSpGrow: "S-grow", rOwnIn: "R-own-in", rOwnFlag: "R-own-flag", rOwnGrow: "S-grow(own)",
 	rOwnOut: "R-own-out", rAwait: "R-await", rParkWaits: "R-park(waits)",
 	rParkMu: "R-park(mu)", rParkAdd: "R-park(parked++)", rParkState: "R-park(state)", rParkSolo: "R-park(solo)",
-	rParkWait: "R-admitted(parked)",
-	uLane:     "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells",
+	rParkWait: "R-admitted(parked)", rWLock: "R-park(w)", rSlowIn: "R-park(locks++)", rWUnlock: "R-park(w unlock)",
+	uLane: "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells",
 	uOut: "U-out", uFlag: "U-flag", uOwn: "U-own", xWakeState: "R-wake(state)", xWakeSolo: "R-wake(solo)",
 	xSigFence: "G-fence", xSigSend: "G-send", xBiasLoad: "B-load", xBiasCAS: "B-cas", wLock: "W-lock",
 	wRaiseSolo: "W-raise-solo", wRaise: "W-raise", wRevoke: "W-revoke", wSumCells: "W-sum-out(cells)",
@@ -198,6 +203,10 @@ type rwThread struct {
 	try   bool  // rlock(true): a failure goes on to the writers' mutex, not rlockSlow
 	iter  uint8 // lock/unlock pairs done
 	gate  uint8 // the gate a parked reader waits on: mGate when it parked
+	// saw is, while the reader is parked, 1 + the index of the write
+	// whose flag it saw (the writer's iter then): Check's ghost for
+	// "readers that waited go in before the next writer".
+	saw uint8
 	// The writer's sums (readersGone): the lines it loaded (cells), the
 	// word it is at, and the counts out and in so far; parking says the
 	// heavy fence is paid and the next failed sum parks.
@@ -262,12 +271,16 @@ func rwModel(c rwModelConfig) modelcheck.Spec[rwModelState] {
 			})
 		},
 		Check: func(s rwModelState) string {
-			if s.th[writerThread].pc != wRel {
+			w := s.th[writerThread]
+			if w.pc != wRel {
 				return ""
 			}
 			for t := range writerThread {
 				if s.th[t].pc == uLane {
 					return fmt.Sprintf("lost exclusion: the writer and reader R%d are both inside", t)
+				}
+				if saw := s.th[t].saw; saw != 0 && saw <= w.iter {
+					return fmt.Sprintf("overtaken: reader R%d waits since write %d, and write %d is inside", t, saw, w.iter+1)
 				}
 			}
 			return ""
@@ -290,8 +303,8 @@ func rwStuck(s rwModelState) string {
 			why = append(why, "lost wake-up: the writer is parked for readers and no wake-up is pending")
 		case rParkWait:
 			why = append(why, fmt.Sprintf("lost wake-up: reader R%d is parked on the gate and no writer will admit it", t))
-		case wLock:
-			why = append(why, "the writer waits for the writers' mutex")
+		case wLock, rWLock:
+			why = append(why, fmt.Sprintf("thread %d waits for the writers' mutex", t))
 		case rParkMu, wAdmitMu:
 			why = append(why, fmt.Sprintf("thread %d waits for waits.mu", t))
 		default:
@@ -629,6 +642,9 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 			move("[R-await]", n)
 		} else {
 			th.pc = rParkWaits
+			if c.mut == mutQueueOnW {
+				th.pc, th.saw = rWLock, s.th[writerThread].iter+1
+			}
 			move("[R-await] (gives up)", n)
 		}
 	case rParkWaits: // parkReader: waitsOf
@@ -661,6 +677,7 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		case up && c.mut == mutParkLookFirst:
 			th.pc = rParkAdd
 		case up: // take the gate, unlock mu, and park on it
+			th.saw = s.th[writerThread].iter + 1
 			th.gate = m.Load(t, mGate)
 			m.Swap(t, mMu, 0)
 			th.pc = rParkWait
@@ -677,9 +694,22 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		move("[R-park]", n)
 	case rParkWait: // <-gate: closed by the admitting writer
 		if m.Load(t, mGate) != th.gate {
-			th.pc = uLane
+			th.pc, th.saw = uLane, 0
 			move("[R-admitted]", n)
 		}
+	case rWLock: // mutQueueOnW: the slow path before admission
+		if m.CAS(t, mW, 0, 1) {
+			th.pc = rSlowIn
+			move("[R-park]", n)
+		}
+	case rSlowIn:
+		m.Add(t, mLocks, 1)
+		th.pc = rWUnlock
+		move("[R-park]", n)
+	case rWUnlock:
+		m.Swap(t, mW, 0)
+		th.pc, th.saw = uLane, 0
+		move("[R-park]", n)
 
 	// RUnlock
 	case uLane:
