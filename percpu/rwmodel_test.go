@@ -188,7 +188,7 @@ var pcNames = [pcCount]string{
 	uOut: "U-out", uFlag: "U-flag", uOwn: "U-own", xWakeState: "R-wake(state)", xWakeSolo: "R-wake(solo)",
 	xSigFence: "G-fence", xSigSend: "G-send", xBiasLoad: "B-load", xBiasCAS: "B-cas", wLock: "W-lock",
 	wRaiseSolo: "W-raise-solo", wRaise: "W-raise", wRevoke: "W-revoke", wSumCells: "W-sum-out(cells)",
-	wSumOut: "W-sum-out", wSumSolo: "W-sum-solo", wSumIn: "W-sum-in", wSpun: "W-spin", wChan: "W-chan",
+	wSumOut: "W-sum-out", wSumSolo: "W-sum-solo", wSumIn: "W-sum-in", wSpun: "W-spin", wChan: "W-spin(waitsOf)",
 	wHeavy: "W-heavy", wPark: "W-park", wRel: "W-release-solo(inside)", wRelState: "W-release-state",
 	wAdmit: "W-admit", wAdmitMu: "W-admit(mu)", wAdmitN: "W-admit(n)",
 	wUnlockW: "W-unlock",
@@ -901,9 +901,9 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		// the one after it is one the writer could make at once.
 		m.CAS(t, mWake, 0, 1)
 		c.startSum(th, wSpinning)
-		move("[W-chan]", n)
+		move("[W-spin] (waitsOf)", n)
 		th.pc = wHeavy
-		move("[W-chan] (no spinning)", n)
+		move("[W-spin] (waitsOf, no spinning)", n)
 	case wHeavy:
 		// Not while the flag is in the solo word: every reader then
 		// counts out with a locked instruction.
