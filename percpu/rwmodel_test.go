@@ -11,10 +11,10 @@ import (
 // words): two readers, one of which counts in on one P's line and out on
 // another's, and one writer, over x86-TSO memory (modelcheck.TSO). Each
 // move is one step of DESIGN.md, named as there and as the code's
-// comments name it: one load, store, locked read-modify-write or fence
-// (a load and the compare-and-swap that uses it count as one step where
-// a failed compare-and-swap only loops). rwmodel_check_test.go explores
-// it with modelcheck.Explore, unbroken and broken on purpose.
+// comments name it: one load, store, locked read-modify-write or fence,
+// except where DESIGN.md's "The model" says a move merges accesses that
+// nothing in between could change. rwmodel_check_test.go explores it
+// with modelcheck.Explore, unbroken and broken on purpose.
 
 // Addresses in the model's memory.
 const (
