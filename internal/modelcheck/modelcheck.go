@@ -25,7 +25,6 @@ package modelcheck
 
 import (
 	"fmt"
-	"hash/maphash"
 	"strings"
 )
 
@@ -116,13 +115,14 @@ func Explore[S comparable](sp Spec[S]) Result {
 	if limit == 0 {
 		limit = 1 << 22
 	}
-	seed := maphash.MakeSeed()
 	var (
 		states []S
 		parent []int32  // the state a state was first reached from
 		via    []uint32 // and by which move: thread+1 << 16 | step
-		chain  []int32  // the next state with the same hash bucket, or -1
-		index  = map[uint64]int32{}
+		// index finds a state's number. The map's own hash: a
+		// hash/maphash.Comparable of the state would be no faster and,
+		// in purego builds, many times slower (it goes through reflect).
+		index = map[S]int32{}
 		// The moves, by source: succ[start[i]:start[i+1]] are i's.
 		start  []int32
 		succ   []int32
@@ -140,21 +140,12 @@ func Explore[S comparable](sp Spec[S]) Result {
 	}
 	dec := func(v uint32) Move { return Move{Thread: int(v>>16) - 1, Step: steps[v&0xffff]} }
 	find := func(s S) (int32, bool) {
-		h := maphash.Comparable(seed, s)
-		head, ok := index[h]
-		if ok {
-			for i := head; i >= 0; i = chain[i] {
-				if states[i] == s {
-					return i, false
-				}
-			}
-		} else {
-			head = -1
+		if id, ok := index[s]; ok {
+			return id, false
 		}
 		id := int32(len(states))
 		states = append(states, s)
-		chain = append(chain, head)
-		index[h] = id
+		index[s] = id
 		return id, true
 	}
 	trace := func(id int32) []string {
