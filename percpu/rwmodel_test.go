@@ -318,9 +318,9 @@ func rwStuck(s rwModelState) string {
 func rwDescribe(s rwModelState) string {
 	var b strings.Builder
 	m := &s.m
-	fmt.Fprintf(&b, "solo=%03b state=g%d|%02b locks=%d/%d cells=%d wake=%d/%d w=%d lines=",
+	fmt.Fprintf(&b, "solo=%03b state=g%d|%02b locks=%d/%d cells=%d waits=%d pending=%d w=%d parked=%d mu=%d gate=%d lines=",
 		m.Mem[mSolo], m.Mem[mState]/rwGen, m.Mem[mState]%rwGen, m.Mem[mLocks], m.Mem[mUnlocks], m.Mem[mCells],
-		m.Mem[mWake], m.Mem[mPending], m.Mem[mW])
+		m.Mem[mWake], m.Mem[mPending], m.Mem[mW], m.Mem[mParked], m.Mem[mMu], m.Mem[mGate])
 	for i := range mLines {
 		fmt.Fprintf(&b, "%d/%d,", m.Mem[mLine+2*i], m.Mem[mLine+2*i+1])
 	}
