@@ -193,6 +193,8 @@ func TestRWMutexModelBroken(t *testing.T) {
 		{mutNoAdmit, rwFreshPortable, modelcheck.Stuck},
 		{mutParkLookFirst, rwFreshPortable, modelcheck.Stuck},
 		{mutQueueOnW, rwTwoWrites, modelcheck.Assertion},
+		{mutCloseUnderWriter, rwFreshPortable, modelcheck.Assertion},
+		{mutRaiseSoloClosed, rwFreshPortable, modelcheck.Assertion},
 	} {
 		c := b.c
 		c.mut = b.mut

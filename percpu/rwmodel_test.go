@@ -42,38 +42,42 @@ const mLines = 3
 type rwMutation int
 
 const (
-	mutNone            rwMutation = iota
-	mutNoRevokeFence              // [W-revoke]: no heavy fence after revoking the bias
-	mutNoHeavyFence               // [W-heavy]: no heavy fence before the writer parks
-	mutInsFirst                   // [W-sum-in] before [W-sum-out]: the sums in the wrong order
-	mutNoSoloInSum                // [W-sum-solo]: the lane's reader left out of the sum
-	mutCountAfterLook             // [R-recheck] before [R-in]: count in after the last look at the state
-	mutLightUnbiased              // [R-in]: a light count in (no fence) while the lock is not biased
-	mutNoWakeOnLeave              // [U-flag]: a leaving reader that sees the flag does not wake the writer
-	mutNoWakeOnBackout            // [R-backout]: a reader that backs out does not wake the writer
-	mutNoSignalFence              // [G-fence]: signalWriter sends without fencing first
-	mutLaneIgnoresFlag            // [R-lane]: the lane's compare-and-swap ignores the writer's soloWriter
-	mutReleasePlain               // [W-release-state]/[W-release-solo]: the flag goes down with a plain (release) store
-	mutNoAdmit                    // [W-admit]: the releasing writer does not admit the parked readers
-	mutParkLookFirst              // [R-park]: the reader loads the flag before it counts itself parked
-	mutQueueOnW                   // [R-park]: a reader that gives up waits on the writers' mutex (the protocol before admission)
+	mutNone             rwMutation = iota
+	mutNoRevokeFence               // [W-revoke]: no heavy fence after revoking the bias
+	mutNoHeavyFence                // [W-heavy]: no heavy fence before the writer parks
+	mutInsFirst                    // [W-sum-in] before [W-sum-out]: the sums in the wrong order
+	mutNoSoloInSum                 // [W-sum-solo]: the lane's reader left out of the sum
+	mutCountAfterLook              // [R-recheck] before [R-in]: count in after the last look at the state
+	mutLightUnbiased               // [R-in]: a light count in (no fence) while the lock is not biased
+	mutNoWakeOnLeave               // [U-flag]: a leaving reader that sees the flag does not wake the writer
+	mutNoWakeOnBackout             // [R-backout]: a reader that backs out does not wake the writer
+	mutNoSignalFence               // [G-fence]: signalWriter sends without fencing first
+	mutLaneIgnoresFlag             // [R-lane]: the lane's compare-and-swap ignores the writer's soloWriter
+	mutReleasePlain                // [W-release-state]/[W-release-solo]: the flag goes down with a plain (release) store
+	mutNoAdmit                     // [W-admit]: the releasing writer does not admit the parked readers
+	mutParkLookFirst               // [R-park]: the reader loads the flag before it counts itself parked
+	mutQueueOnW                    // [R-park]: a reader that gives up waits on the writers' mutex (the protocol before admission)
+	mutCloseUnderWriter            // [S-close]: closeLane closes the lane under a writer's soloWriter
+	mutRaiseSoloClosed             // [W-raise-solo]: the writer puts its flag in the solo word of a closed lane
 )
 
 var rwMutationNames = map[rwMutation]string{
-	mutNoRevokeFence:   "drop [W-revoke]'s heavy fence",
-	mutNoHeavyFence:    "drop [W-heavy]'s heavy fence",
-	mutInsFirst:        "swap [W-sum-out] and [W-sum-in]",
-	mutNoSoloInSum:     "drop [W-sum-solo]",
-	mutCountAfterLook:  "swap [R-in] and [R-recheck]",
-	mutLightUnbiased:   "drop [R-in]'s fence while unbiased",
-	mutNoWakeOnLeave:   "drop [U-flag]'s wake-up",
-	mutNoWakeOnBackout: "drop [R-backout]'s wake-up",
-	mutNoSignalFence:   "drop [G-fence]",
-	mutLaneIgnoresFlag: "[R-lane] takes the lane under a writer's soloWriter",
-	mutReleasePlain:    "[W-release-state] as a release store",
-	mutNoAdmit:         "drop [W-admit]",
-	mutParkLookFirst:   "swap [R-park]'s count and look",
-	mutQueueOnW:        "[R-park] queues on the writers' mutex",
+	mutNoRevokeFence:    "drop [W-revoke]'s heavy fence",
+	mutNoHeavyFence:     "drop [W-heavy]'s heavy fence",
+	mutInsFirst:         "swap [W-sum-out] and [W-sum-in]",
+	mutNoSoloInSum:      "drop [W-sum-solo]",
+	mutCountAfterLook:   "swap [R-in] and [R-recheck]",
+	mutLightUnbiased:    "drop [R-in]'s fence while unbiased",
+	mutNoWakeOnLeave:    "drop [U-flag]'s wake-up",
+	mutNoWakeOnBackout:  "drop [R-backout]'s wake-up",
+	mutNoSignalFence:    "drop [G-fence]",
+	mutLaneIgnoresFlag:  "[R-lane] takes the lane under a writer's soloWriter",
+	mutReleasePlain:     "[W-release-state] as a release store",
+	mutNoAdmit:          "drop [W-admit]",
+	mutParkLookFirst:    "swap [R-park]'s count and look",
+	mutQueueOnW:         "[R-park] queues on the writers' mutex",
+	mutCloseUnderWriter: "[S-close] under soloWriter",
+	mutRaiseSoloClosed:  "[W-raise-solo] on a closed lane",
 }
 
 // rwModelConfig is one model: where the lock starts, whether hal's fence
@@ -587,7 +591,7 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		switch {
 		case v&soloClosed != 0:
 			th.pc = rSpGrow
-		case v&soloWriter != 0:
+		case v&soloWriter != 0 && c.mut != mutCloseUnderWriter:
 			th.pc = rOpen // spread returns nil: rlockOpen loops
 		case m.CAS(t, mSolo, v, v|soloClosed):
 			th.pc = rSpGrow
@@ -811,7 +815,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 	case wRaiseSolo:
 		v := m.Load(t, mSolo)
 		switch {
-		case v&soloClosed != 0:
+		case v&soloClosed != 0 && c.mut != mutRaiseSoloClosed:
 			th.pc = wRaise
 		case m.CAS(t, mSolo, v, v|soloWriter):
 			c.startSum(th, wFirst)
