@@ -116,6 +116,12 @@ func rwDegradeChild(t *testing.T, name string) {
 	rw.Unlock()
 	rw.RLock()
 	rw.RUnlock()
+	fresh := new(RWMutex) // not inhibited: it would bias if the pair reached
+	atomic.StoreUint32(&fresh.solo, soloClosed)
+	fresh.spread()
+	if fresh.state.Load()&rwBiased != 0 || laneSpreads() {
+		t.Error("after the pair degraded, a fresh lock's spread biased it, or the lane still spreads")
+	}
 	found := false
 	for _, c := range hal.Selected() {
 		if c.Op == fencePairOp {

@@ -98,8 +98,9 @@ func (rw *RWMutex) runlockSolo() {
 // pair, where a biased read costs a few loads and plain adds, against the
 // lane's two locked instructions per read (what sync.RWMutex's adds
 // cost). Where a read on a line pins (two calls) or, unbiased, pays a
-// locked add, the lane is as cheap or cheaper, and allocates nothing.
-func laneSpreads() bool { return pinless && asymmetric }
+// locked add, the lane is as cheap or cheaper, and allocates nothing;
+// so also once hal has degraded the pair (heavyReaches).
+func laneSpreads() bool { return pinless && asymmetric && heavyReaches() }
 
 // laneCounts says whether the lane counts its reads. It does only in
 // builds with the pinless read path, the only ones where laneSpreads can

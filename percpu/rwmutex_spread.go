@@ -247,10 +247,11 @@ func (rw *RWMutex) spread() []*rwCell {
 // Turning the bias on needs no fence: a reader that still sees the old
 // state fences fully, and the next writer revokes with a heavy fence.
 //
-// Only where hal's heavy fence is asymmetric: with both sides full fences
-// a biased reader would pay a fence on top of its count (see fence.go).
+// Only where hal's heavy fence is asymmetric, and still is (heavyReaches:
+// not after hal degraded the pair): with both sides full fences a biased
+// reader would pay a fence on top of its count (see fence.go).
 func (rw *RWMutex) tryBias() {
-	if !asymmetric {
+	if !asymmetric || !heavyReaches() {
 		return
 	}
 	now := monotonic()
