@@ -29,6 +29,7 @@ var rwModelConfigs = []struct {
 	{rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}, rwShort},
 	{rwModelConfig{asym: false, spread: true, reads: 1, writes: 1, migrate: true}, rwShort},
 	{rwTwoWrites, rwShort},
+	{rwBiasedTwoWrites, rwShort},
 	{rwModelConfig{asym: true, spread: true, reads: 1, writes: 1, migrate: true}, rwFull},
 	{rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true, laneSpreads: true}, rwBig},
 	{rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 2, migrate: true}, rwBig},
@@ -59,7 +60,10 @@ var (
 	rwFresh         = rwModelConfig{asym: true, reads: 1, writes: 1, migrate: true}
 	rwFreshPortable = rwModelConfig{asym: false, reads: 1, writes: 1, migrate: true}
 	rwTwoWrites     = rwModelConfig{asym: false, reads: 1, writes: 2, migrate: true}
-	rwSpreadBiased  = rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}
+	// One reader, two writes: the first revokes the bias, the second
+	// parks for a backout made on the biased state.
+	rwBiasedTwoWrites = rwModelConfig{asym: true, spread: true, biased: true, reads: 2, writes: 2, oneReader: true}
+	rwSpreadBiased    = rwModelConfig{asym: true, spread: true, biased: true, reads: 1, writes: 1, migrate: true}
 )
 
 // rwModelCheap reports whether only the smallest models run: in -short
@@ -195,6 +199,7 @@ func TestRWMutexModelBroken(t *testing.T) {
 		{mutQueueOnW, rwTwoWrites, modelcheck.Assertion},
 		{mutCloseUnderWriter, rwFreshPortable, modelcheck.Assertion},
 		{mutRaiseSoloClosed, rwFreshPortable, modelcheck.Assertion},
+		{mutLightBackout, rwBiasedTwoWrites, modelcheck.Stuck},
 	} {
 		c := b.c
 		c.mut = b.mut

@@ -59,6 +59,7 @@ const (
 	mutQueueOnW                    // [R-park]: a reader that gives up waits on the writers' mutex (the protocol before admission)
 	mutCloseUnderWriter            // [S-close]: closeLane closes the lane under a writer's soloWriter
 	mutRaiseSoloClosed             // [W-raise-solo]: the writer puts its flag in the solo word of a closed lane
+	mutLightBackout                // [R-backout]: the count out is as light as the count in was
 )
 
 var rwMutationNames = map[rwMutation]string{
@@ -78,6 +79,7 @@ var rwMutationNames = map[rwMutation]string{
 	mutQueueOnW:         "[R-park] queues on the writers' mutex",
 	mutCloseUnderWriter: "[S-close] under soloWriter",
 	mutRaiseSoloClosed:  "[W-raise-solo] on a closed lane",
+	mutLightBackout:     "[R-backout] as light as its count in",
 }
 
 // rwModelConfig is one model: where the lock starts, whether hal's fence
@@ -99,12 +101,17 @@ type rwModelConfig struct {
 	// that finds another inside closes the lane, and readers count on
 	// the lock's own counters.
 	noSlots bool
-	mut     rwMutation
+	// oneReader leaves reader 1 out (it starts done).
+	oneReader bool
+	mut       rwMutation
 }
 
 func (c rwModelConfig) String() string {
 	s := fmt.Sprintf("asym=%v spread=%v biased=%v reads=%d writes=%d migrate=%v laneSpreads=%v noSlots=%v",
 		c.asym, c.spread, c.biased, c.reads, c.writes, c.migrate, c.laneSpreads, c.noSlots)
+	if c.oneReader {
+		s += " oneReader"
+	}
 	if c.mut != mutNone {
 		s += " mutation=" + rwMutationNames[c.mut]
 	}
@@ -248,6 +255,9 @@ func rwModel(c rwModelConfig) modelcheck.Spec[rwModelState] {
 	init.th[0].pc, init.th[1].pc, init.th[writerThread].pc = rLane, rLane, wLock
 	if c.reads == 0 {
 		init.th[0].pc, init.th[1].pc = pcDone, pcDone
+	}
+	if c.oneReader {
+		init.th[1].pc = pcDone
 	}
 	if c.writes == 0 {
 		init.th[writerThread].pc = pcDone
@@ -532,8 +542,8 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 			call(th, xBiasLoad, uLane) // [R-rebias]
 			move("[R-recheck] [R-rebias]", n)
 		}
-	case rBackout:
-		if th.light {
+	case rBackout: // a locked add, whatever the count in was
+		if th.light && c.mut == mutLightBackout {
 			m.Store(t, mLine+2*c.inLine(t)+1, m.Load(t, mLine+2*c.inLine(t)+1)+1)
 			c.fenceLight(m, t)
 		} else {
