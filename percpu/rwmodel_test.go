@@ -44,7 +44,7 @@ type rwMutation int
 const (
 	mutNone             rwMutation = iota
 	mutNoRevokeFence               // [W-revoke]: no heavy fence after revoking the bias
-	mutLightOutUnbiased            // [U-bias]: a reader counts out light (no fence) whatever the state
+	mutNoHeavyFence                // [W-heavy]: no heavy fence before the writer parks
 	mutInsFirst                    // [W-sum-in] before [W-sum-out]: the sums in the wrong order
 	mutNoSoloInSum                 // [W-sum-solo]: the lane's reader left out of the sum
 	mutCountAfterLook              // [R-recheck] before [R-in]: count in after the last look at the state
@@ -64,7 +64,7 @@ const (
 
 var rwMutationNames = map[rwMutation]string{
 	mutNoRevokeFence:    "drop [W-revoke]'s heavy fence",
-	mutLightOutUnbiased: "[U-bias] ignored: a light count out while unbiased",
+	mutNoHeavyFence:     "drop [W-heavy]'s heavy fence",
 	mutInsFirst:         "swap [W-sum-out] and [W-sum-in]",
 	mutNoSoloInSum:      "drop [W-sum-solo]",
 	mutCountAfterLook:   "swap [R-in] and [R-recheck]",
@@ -155,7 +155,6 @@ const (
 	uSoloCAS
 	uSoloFlag
 	uCells
-	uBias
 	uOut
 	uFlag
 	uOwn
@@ -177,6 +176,7 @@ const (
 	wSumIn
 	wSpun
 	wChan
+	wHeavy
 	wPark
 	// Unlock (wRel: the writer is inside)
 	wRel
@@ -195,12 +195,12 @@ var pcNames = [pcCount]string{
 	rOwnOut: "R-own-out", rAwait: "R-await", rParkWaits: "R-park(waits)",
 	rParkMu: "R-park(mu)", rParkAdd: "R-park(parked++)", rParkState: "R-park(state)", rParkSolo: "R-park(solo)",
 	rParkWait: "R-admitted(parked)", rWLock: "R-park(w)", rSlowIn: "R-park(locks++)", rWUnlock: "R-park(w unlock)",
-	uLane: "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells", uBias: "U-bias",
+	uLane: "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells",
 	uOut: "U-out", uFlag: "U-flag", uOwn: "U-own", xWakeState: "R-wake(state)", xWakeSolo: "R-wake(solo)",
 	xSigFence: "G-fence", xSigSend: "G-send", xBiasLoad: "B-load", xBiasCAS: "B-cas", wLock: "W-lock",
 	wRaiseSolo: "W-raise-solo", wRaise: "W-raise", wRevoke: "W-revoke", wSumCells: "W-sum-out(cells)",
 	wSumOut: "W-sum-out", wSumSolo: "W-sum-solo", wSumIn: "W-sum-in", wSpun: "W-spin", wChan: "W-spin(waitsOf)",
-	wPark: "W-park", wRel: "W-release-solo(inside)", wRelState: "W-release-state",
+	wHeavy: "W-heavy", wPark: "W-park", wRel: "W-release-solo(inside)", wRelState: "W-release-state",
 	wAdmit: "W-admit", wAdmitMu: "W-admit(mu)", wAdmitN: "W-admit(n)",
 	wUnlockW: "W-unlock",
 }
@@ -224,13 +224,14 @@ type rwThread struct {
 	cells   bool
 	at      uint8
 	out, in uint8
-	phase   uint8 // wFirst or wParking
+	phase   uint8 // wFirst, wSpinning or wParking
 }
 
 // The phases of waitReaders.
 const (
-	wFirst   = iota // the first readersGone, before waitsOf
-	wParking        // summing while spinning, then parked: a failed sum parks
+	wFirst    = iota // the first readersGone, before waitsOf
+	wSpinning        // summing again while spinning
+	wParking         // past the heavy fence: a failed sum parks
 )
 
 // rwModelState is the whole model's state: memory and three threads
@@ -765,20 +766,12 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		if m.Load(t, mCells) == 0 {
 			th.pc = uOwn
 		} else {
-			th.pc = uBias
+			th.pc = uOut
 		}
 		move("[U-cells]", n)
-	case uBias: // light only on a biased lock
-		th.light = m.Load(t, mState)&rwBiased != 0 || c.mut == mutLightOutUnbiased
-		th.pc = uOut
-		move("[U-bias]", n)
 	case uOut:
-		if th.light {
-			m.Store(t, out, m.Load(t, out)+1)
-			c.fenceLight(m, t)
-		} else {
-			m.Add(t, out, 1) // a locked add: its own [U-fence]
-		}
+		m.Store(t, out, m.Load(t, out)+1)
+		c.fenceLight(m, t)
 		th.pc = uFlag
 		move("[U-out] [U-fence]", n)
 	case uFlag:
@@ -912,15 +905,27 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		case th.phase == wFirst:
 			th.pc = wChan
 			move("[W-spin]", n)
+		default: // spun: stop spinning
+			th.pc = wHeavy
+			move("[W-spin] (stops spinning)", n)
 		}
-	case wChan: // waitsOf, then spin, then park
-		// The sums are loads only, so the sums while spinning are
-		// the sums before parking: a failed one leaves memory as it
-		// was, and the one after it is one the writer could make at
-		// once.
+	case wChan: // waitsOf, then spin: sum again, or not
+		// The sums are loads only, so one sum while spinning stands
+		// for any number: a failed one leaves memory as it was, and
+		// the one after it is one the writer could make at once.
 		m.CAS(t, mWake, 0, 1)
-		c.startSum(th, wParking)
+		c.startSum(th, wSpinning)
 		move("[W-spin] (waitsOf)", n)
+		th.pc = wHeavy
+		move("[W-spin] (waitsOf, no spinning)", n)
+	case wHeavy:
+		// Not while the flag is in the solo word: every reader then
+		// counts out with a locked instruction.
+		if m.Load(t, mSolo)&soloWriter == 0 && c.mut != mutNoHeavyFence {
+			c.fenceHeavy(m, t)
+		}
+		c.startSum(th, wParking)
+		move("[W-heavy]", n)
 	case wPark: // the receive: parked until a wake-up is pending
 		if m.Load(t, mPending) != 0 {
 			m.Swap(t, mPending, 0)

@@ -84,12 +84,10 @@ func (rw *RWMutex) rlock(try bool) bool {
 			}
 			return true
 		}
-		// [R-backout], then [R-wake]. Always a locked add, a full fence:
-		// the state changed, so a writer revoked the bias already, and a
-		// later writer that finds it off pays no heavy fence. A light
-		// count out here could sit in the store buffer past this
-		// reader's load of the flag and that writer's sums: it would
-		// park for a count out it never sees, woken by no one.
+		// [R-backout], then [R-wake]. Always a locked add, a full fence,
+		// on this slow path: the count out is visible before the wake-up
+		// whatever the writers do, so it does not depend on the next
+		// writer's heavy fence before parking ([W-heavy]).
 		atomic.AddUintptr(&c.unlocks, 1)
 		pin.ProcUnpin()
 		rw.wakeWriter()
@@ -143,9 +141,10 @@ func (rw *RWMutex) rlockOwn(try bool) bool {
 // the lines are made, on the lock's own counters (runlockNoLine). The
 // per-P path is written out here, as in rlock, so that it costs one call.
 //
-// On a P's line the count out is a release store and FenceLight where the
-// state is biased (a later writer revokes with a heavy fence, after which
-// this reader's load of the flag sees its flag), else a locked add.
+// On a P's line the count out is a release store and FenceLight, biased
+// or not: a writer that waits for this reader sees it, or heavy-fences
+// before it parks (waitReaders), after which this reader's load of the
+// flag sees the flag.
 func (rw *RWMutex) runlock() {
 	// [U-solo]
 	if atomic.LoadUint32(&rw.solo)&soloIn != 0 {
@@ -161,14 +160,12 @@ func (rw *RWMutex) runlock() {
 	id := pin.ProcPin()
 	if uint(id) < uint(len(cs)) {
 		c := cs[id]
-		// [U-bias] Light only if the state is biased: then a writer
-		// that raises its flag later revokes with a heavy fence (raise),
-		// which makes this count visible if it came first, and after
-		// which the load of the flag below sees the flag. A state seen
-		// unbiased stays so until no writer is there (tryBias), so an
-		// unbiased count out, a full fence, needs no heavy one.
-		if pin.Pinned && rw.state.Load()&rwBiased != 0 {
-			// [U-out] and [U-fence], light
+		if pin.Pinned {
+			// [U-out] and [U-fence], light while FenceLight needs no
+			// fence, biased or not: a writer heavy-fences before it
+			// parks for a reader ([W-heavy] in waitReaders). FenceLight
+			// tests hal's byte after the store, so a pair that degrades
+			// meanwhile fences it fully.
 			hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
 			hal.FenceLight()
 		} else {
@@ -243,7 +240,7 @@ func (rw *RWMutex) spread() []*rwCell {
 // recent: it waits for a stretch with no write that lasts inhibition(),
 // first from the revocation itself (raise) and then from the first look
 // after each write (each makes a new generation, release), so that a
-// lock written often stays unbiased and its writes pay no heavy fence.
+// lock written often stays unbiased and its writes revoke nothing.
 // Turning the bias on needs no fence: a reader that still sees the old
 // state fences fully, and the next writer revokes with a heavy fence.
 //

@@ -326,13 +326,26 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 		}
 		break
 	}
-	// No heavy fence here: a reader counts out without one only where it
-	// found the state biased (runlock, rwRUnlock, and a backing-out
-	// rlock), and then this writer's raise revoked the bias with a heavy
-	// fence, which made that count visible to the sums if it came first,
-	// and after which that reader's load of the flag sees the flag and
-	// wakes this writer. Every other count out is a locked instruction, a
-	// full fence, which the flag's compare-and-swap pairs with.
+	// A reader counts out with hal.FenceLight (runlock, rwRUnlock), biased
+	// or not, then loads the flag and the channel: its count may still sit
+	// in its CPU's store buffer when that load misses the flag. The heavy
+	// fence makes every count out made before it visible to the sums
+	// below, and a reader that counts out after it finds the flag and the
+	// channel, so either the loop sees a reader's count or that reader
+	// wakes it (a reader that fenced fully is a case of both). With the
+	// portable pair, or once hal has degraded it, FenceLight is a full
+	// fence and this one the writer's own, and a refused membarrier
+	// degrades the pair instead of panicking (hal's degrade).
+	//
+	// While the flag is in the solo word the lane is open, so no line
+	// exists and none can be made (closeLane refuses): every reader counts
+	// out with a locked instruction (the lane's compare-and-swap, or the
+	// lock's own counters), a full fence, and the heavy one, a system call
+	// that interrupts every CPU running the program, is not needed.
+	// [W-heavy]
+	if atomic.LoadUint32(&rw.solo)&soloWriter == 0 {
+		hal.FenceHeavy()
+	}
 	for {
 		// [W-sum-out] again after each wake-up: [W-park]
 		if gone, err := rw.readersGone(); gone || err != "" {

@@ -53,9 +53,9 @@ light:
 	RET
 
 backout:
-	// [R-backout] Locked whatever the count in was: the state changed, so the
-	// bias is revoked already, and a later writer that finds it off pays no
-	// heavy fence; a plain INCQ could stay in the store buffer past its sums.
+	// [R-backout] Locked whatever the count in was, on this slow path: the
+	// count out is visible before the wake-up whatever the writers do, so it
+	// does not depend on the next writer's heavy fence before parking.
 	LOCK
 	INCQ 8(SI)
 	JMP  ·rwRLockFailed+0(SB)
@@ -87,13 +87,13 @@ slow:
 TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	// As rwRLock: no call before RET, so the P stays. The lane's reader
 	// (soloIn) is cleared by runlock's slow path. The count out is a plain
-	// INCQ where the state is biased and hal.FenceLight needs no fence, as in
-	// runlock: a writer that comes later revokes with a heavy fence, after
+	// INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:
+	// a writer heavy-fences before it parks for a reader (waitReaders), after
 	// which the flag's test sees its flag. Else it is a locked INCQ. The byte
 	// is tested again after the plain INCQ, as in rwRLock.
 	// Model steps: [U-solo] the solo word's test, [U-cells] the table's
-	// pointer, [U-bias] the state's bias, [U-out] the INCQ ([U-fence] the
-	// locked INCQ's own, or nothing), [U-flag] the state's test.
+	// pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or
+	// nothing), [U-flag] the state's test.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -111,8 +111,6 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	JCC     slow
 	MOVQ    (SI), SI
 	MOVQ    (SI)(CX*8), SI
-	TESTQ   $0x00000002, (DI)
-	JEQ     locked
 	MOVQ    ·halFenceLight+0(SB), R8
 	CMPB    (R8), $0x00
 	JEQ     locked

@@ -191,9 +191,10 @@ func cellInto(c *build.Context, slow string) {
 }
 
 // lightFree jumps to locked unless hal.FenceLight is, at this moment, only
-// a compiler barrier (hal's byte, through percpu's halFenceLight): a biased
-// reader counts without a fence only where the Go path's FenceLight would
-// not fence either, also after haltool.Force has changed the pair.
+// a compiler barrier (hal's byte, through percpu's halFenceLight): a reader
+// counts without a fence (in on a biased lock, out on any) only where the
+// Go path's FenceLight would not fence either, also after haltool.Force
+// has changed the pair.
 func lightFree(c *build.Context, locked string) {
 	c.MOVQ(sym("halFenceLight"), reg.R8)
 	c.CMPB(operand.Mem{Base: reg.R8}, operand.U8(0))
@@ -281,9 +282,9 @@ func asmFile() ([]byte, error) {
 	c.RET()
 	c.Label("backout")
 	c.Comment(
-		"[R-backout] Locked whatever the count in was: the state changed, so the",
-		"bias is revoked already, and a later writer that finds it off pays no",
-		"heavy fence; a plain INCQ could stay in the store buffer past its sums.",
+		"[R-backout] Locked whatever the count in was, on this slow path: the",
+		"count out is visible before the wake-up whatever the writers do, so it",
+		"does not depend on the next writer's heavy fence before parking.",
 	)
 	b.Lock()
 	c.INCQ(cell(Mutex.Unlocks))
@@ -315,13 +316,13 @@ func asmFile() ([]byte, error) {
 	c.Comment(
 		"As rwRLock: no call before RET, so the P stays. The lane's reader",
 		"(soloIn) is cleared by runlock's slow path. The count out is a plain",
-		"INCQ where the state is biased and hal.FenceLight needs no fence, as in",
-		"runlock: a writer that comes later revokes with a heavy fence, after",
+		"INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:",
+		"a writer heavy-fences before it parks for a reader (waitReaders), after",
 		"which the flag's test sees its flag. Else it is a locked INCQ. The byte",
 		"is tested again after the plain INCQ, as in rwRLock.",
 		"Model steps: [U-solo] the solo word's test, [U-cells] the table's",
-		"pointer, [U-bias] the state's bias, [U-out] the INCQ ([U-fence] the",
-		"locked INCQ's own, or nothing), [U-flag] the state's test.",
+		"pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or",
+		"nothing), [U-flag] the state's test.",
 	)
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
@@ -329,8 +330,6 @@ func asmFile() ([]byte, error) {
 	c.TESTL(operand.U32(Mutex.SoloIn), operand.Mem{Base: reg.RDI, Disp: Mutex.Solo})
 	c.JNE(operand.LabelRef("slow"))
 	cellInto(c, "slow")
-	c.TESTQ(operand.U32(Mutex.Biased), state())
-	c.JEQ(operand.LabelRef("locked"))
 	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Unlocks))
 	fenceIfHeavyLost(b, c, "light")
