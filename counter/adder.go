@@ -25,8 +25,8 @@ import (
 // Why a fetch-and-add and not LongAdder's compare-and-swap on every Add:
 // a compare-and-swap needs the word's value first, and a load of the word
 // a locked instruction has just written waits for that instruction, so a
-// load plus a compare-and-swap costs a cache hit more than the locked add
-// alone (1.3 times as much on one amd64 machine measured). A probe in
+// load plus a compare-and-swap costs a dependent load more than the locked
+// add alone, on every Add, whatever the machine. A probe in
 // every probeEvery Adds finds the same contention, a little later, and
 // until it does every Add costs one fetch-and-add, as an atomic counter
 // does. Adds ordered one after another (by a mutex, a channel, a single

@@ -170,9 +170,24 @@ func findOp(name string) *opImpl {
 }
 
 // Selected returns the variant chosen for every op, with the reason, in
-// spec order. The slice is a copy.
+// spec order. The slice is a copy. Once the kernel has refused membarrier
+// after init, op fenceheavy's entry is its portable variant, with a
+// reason that names the errno (see FenceHeavy).
 func Selected() []Choice {
-	return append([]Choice(nil), selected...)
+	out := append([]Choice(nil), selected...)
+	if r := degradedReason.Load(); r != nil {
+		for i, c := range out {
+			if c.Op != fenceHeavyOp || c.Variant == portableName {
+				continue
+			}
+			for j, v := range findOp(c.Op).variants {
+				if v.name == portableName {
+					out[i] = Choice{Op: c.Op, Variant: portableName, Index: j, Reason: *r}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // portableName is the name of every op's portable Go variant.

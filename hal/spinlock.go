@@ -3,11 +3,13 @@ package hal
 import "runtime"
 
 // spinLockCap is the largest budget SpinLockUint32 hands to one call of
-// its assembly loop: 1024 pauses, tens of microseconds on current cores
-// (PAUSE takes about 20 ns on the amd64 VM this was written on, 40 ns on
-// Skylake). The Go scheduler cannot preempt assembly, so a garbage
-// collection that must stop the world waits at most one such call for a
-// goroutine in SpinLockUint32, whatever its budget.
+// its assembly loop: 1024 pauses. The Go scheduler cannot preempt
+// assembly, so a garbage collection that must stop the world waits at most
+// one such call for a goroutine in SpinLockUint32, whatever its budget:
+// the cap bounds that wait by a count of pauses, whatever one pause costs
+// on the machine (Pause's variants differ tenfold across cores; halbench
+// measures them). It is a power of two well above spin.Asm's chunk, so
+// that a caller that spins for longer pays one Gosched per many pauses.
 const spinLockCap = 1024
 
 // SpinLockUint32 tries to take the spin lock word *addr (0 free, 1 held),
@@ -21,8 +23,8 @@ const spinLockCap = 1024
 // Release the lock with StoreReleaseUint32(addr, 0).
 //
 // The loop is assembly, which the Go scheduler cannot preempt, so a budget
-// above 1024 is spent in calls of at most 1024 pauses each (tens of
-// microseconds), with runtime.Gosched between them (each call starts with
+// above 1024 is spent in calls of at most 1024 pauses each, with
+// runtime.Gosched between them (each call starts with
 // one more read of *addr): a garbage collection or another goroutine waits
 // for at most one call. A budget of at most 1024 is a single call.
 // spin.Asm calls it with at most 16 pauses at a time.

@@ -85,7 +85,8 @@
 // An [RWMutex] counts readers in and out on per-P lines once two readers
 // have overlapped, and is biased toward readers where a heavy fence
 // reaches every running thread: its type documentation says when it pays
-// and what it costs a writer.
+// and what it costs a writer. DESIGN.md, beside this file, states its
+// protocol step by step; its tests check that protocol as a model.
 //
 // # Fallback build
 //

@@ -15,6 +15,7 @@ import (
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/testexec"
+	"github.com/gohal/gohal/internal/waitpolicy"
 	"github.com/gohal/gohal/lab/countertest"
 )
 
@@ -617,7 +618,7 @@ func TestCacheNoAllocs(t *testing.T) {
 // exists or hal.CPU is an instruction, and keep to slot 0 where it is a
 // system call.
 func TestSlotsPay(t *testing.T) {
-	v := selectedVariant("cpu")
+	v := waitpolicy.Variant("cpu")
 	if want := Pinned || (v != "portable" && v != "syscall"); slotsPay != want {
 		t.Fatalf("slotsPay %v with Pinned %v and hal.CPU's variant %q", slotsPay, Pinned, v)
 	}

@@ -1,13 +1,9 @@
 package percpu
 
 import (
-	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/pin"
+	"github.com/gohal/gohal/internal/waitpolicy"
 )
-
-// lineSize is the cache-line padding unit (64 bytes on amd64, 128 on
-// arm64).
-const lineSize = cacheline.Size
 
 // Pinned reports whether Pin excludes other goroutines from the returned
 // P: true in the default build, which links to the runtime's procPin;
@@ -37,7 +33,7 @@ func exit() { pin.ProcUnpin() }
 // no user-mode CPU number: all but amd64). A system call per access costs
 // far more than the sharing of one slot that it avoids, so there the
 // structures use one slot, as a lock or an atomic would.
-var slotsPay = pin.Pinned || cpuIsCheap(selectedVariant("cpu"))
+var slotsPay = pin.Pinned || cpuIsCheap(waitpolicy.Variant("cpu"))
 
 // cpuIsCheap reports whether hal.CPU's variant v reads the CPU number
 // without a system call (on Linux; portable returns 0 elsewhere, which

@@ -1,13 +1,10 @@
 package percpu
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/internal/pin"
 )
 
@@ -27,7 +24,10 @@ import (
 // one compare-and-swap on a word of its own (the solo lane), which RLock
 // and RUnlock inline, as sync.RWMutex's add: a lock read by one goroutine
 // at a time costs what sync.RWMutex does, with no call. The first reader
-// that finds another inside closes the lane for good. From then on
+// that finds another inside closes the lane for good; so does, in builds
+// with the pinless read path (below) and the reader bias, a reader that
+// finds the lane read rwLaneReads times since the last write, since a
+// biased read on the lines there costs no locked instruction at all. From then on
 // readers count themselves in, and out, on counters that only grow, each
 // P's pair on a cache line of its own (Linux's percpu-rwsem and SRCU), so
 // a reader writes only its P's line. A reader that migrates between RLock
@@ -58,12 +58,13 @@ import (
 // count in, on their own line, until no write has come for 30 times the
 // revocation's duration, so a mix with writes every few revocations' time
 // or more often runs without heavy fences; a reader turns the bias back
-// on after that. Counting out needs no fence there,
-// biased or not: a writer that finds readers still inside pays one heavy
-// fence before it parks, after which it sees each one's count out or that
-// reader sees its flag and wakes it. Elsewhere (other systems, -race
-// builds) readers on per-P lines always pay the locked instruction, both
-// ways, still on a line of their own.
+// on after that. A reader counts out without a fence only where it finds
+// the lock biased: the next writer revokes that bias with its heavy fence,
+// after which it sees the count or the reader sees its flag and wakes it;
+// so the revocation is the protocol's only heavy fence. Elsewhere (other
+// systems, -race builds, and while the bias is off) readers on per-P
+// lines pay the locked instruction, both ways, still on a line of their
+// own.
 //
 // # When to use it
 //
@@ -89,27 +90,43 @@ import (
 //
 // Writers exclude each other with a sync.Mutex and park there. A reader
 // that finds a writer spins about a microsecond for it to leave, as most
-// writes are shorter than a park and a wake-up; then it waits on the same
-// mutex, so readers and writers take turns with sync.Mutex's fairness. A
-// writer waits only for the readers that were inside when it raised its
-// flag: later readers see the flag and step back. It spins briefly for
-// them (past about a microsecond only while sync.Mutex would spin, and
-// where spinning cannot pay it yields its P for as long), and then pays a
-// heavy fence (see Design) and parks until the last of those readers
-// wakes it. The first write after a read-only stretch (a revocation)
-// costs one heavy fence, about a system call that interrupts every CPU
-// running the program.
+// writes are shorter than a park and a wake-up; then it parks, and the
+// writer, as it releases the lock and before the next writer can take it,
+// counts every parked reader in and wakes them together: readers that
+// waited during a write go in before the next writer, as sync.RWMutex's
+// do (its readerWait) and as Linux's percpu-rwsem wakes blocked readers.
+// A writer waits only for the readers that were inside when it raised its
+// flag, those it admitted among them: later readers see the flag and step
+// back, so writers are not starved either. It spins briefly for them
+// (past about a microsecond only while sync.Mutex would spin, and where
+// spinning cannot pay it yields its P for as long), and then parks until
+// the last of those readers wakes it. The first write after a read-only
+// stretch (a revocation) costs one heavy fence, about a system call that
+// interrupts every CPU running the program.
 //
 // # Memory
 //
 // A lock takes 64 bytes on 64-bit platforms (48 on 32-bit). The first time
-// a reader finds another inside it allocates one cache line per P
-// (cacheline-size × GOMAXPROCS bytes: 1 KiB with 16 Ps on amd64), since a
-// reader's counts must sit on a line that no other P writes; and the first
-// writer that has to wait for readers allocates a channel (about 100
-// bytes). A map sharded into many locks that are each read by one
-// goroutine at a time never allocates either. If GOMAXPROCS grows, the
-// lines grow with it; they are not freed while the lock lives.
+// a reader finds another inside it allocates one cache line per P, since a
+// reader's counts must sit on a line that no other P writes, and a table
+// of pointers to them: 1,176 bytes with 16 Ps on amd64 (16 lines of 64
+// bytes, 128 bytes of pointers, a 24-byte slice header; 2,200 on arm64,
+// whose lines are 128 bytes); in the fallback build, one line per CPU
+// instead of per P. The first writer that has to wait for readers, or
+// reader that has to park, allocates where they wait (rwWaits and its
+// wake-up channel: 144 bytes on amd64), and each write that parked
+// readers wait for, a channel to wake them (112 bytes).
+// TestRWMutexMemory computes these figures. A map sharded into many locks
+// that are each read by one goroutine at a time, and written at least
+// every rwLaneReads reads, never allocates either. If GOMAXPROCS grows,
+// the lines grow with it; they are not freed while the lock lives.
+//
+// An unlocked lock that has been used need not be == to, nor
+// reflect.DeepEqual with, a zero RWMutex (a sync.RWMutex is): once its
+// readers have overlapped or a writer has used the state word, its
+// counters and generation only grow, and its lines, channel and bias
+// stay. Compare locks by their behaviour, not their bits; a used lock
+// works as a fresh one does for every method.
 //
 // # Pinned callers
 //
@@ -137,34 +154,21 @@ type RWMutex struct {
 	// path. They only grow, and are updated atomically.
 	locks, unlocks uintptr
 
-	cells pin.Table[rwCell]             // per-P counts, made when readers first overlap
-	wake  atomic.Pointer[chan struct{}] // a waiting writer's wake-up, made by the first writer that waits
-	w     sync.Mutex                    // writers exclude each other here
-	until atomic.Int32                  // the tick before which readers keep the bias off (ticks, inhibited)
-	seen  atomic.Uint32                 // the state's generation, truncated, when readers last looked (tryBias)
+	cells pin.Table[rwCell]       // per-P counts, made when readers first overlap
+	waits atomic.Pointer[rwWaits] // where writers and readers park, made by the first that waits
+	w     sync.Mutex              // writers exclude each other here
+	until atomic.Int32            // the tick before which readers keep the bias off (ticks, inhibited)
+	seen  atomic.Uint32           // the state's generation, truncated, when readers last looked (tryBias)
 
 	// solo is the lane of a reader that finds the lock idle: soloIn,
 	// soloWriter and soloClosed. RLock and RUnlock inline to a
 	// compare-and-swap on it and no call.
 	solo uint32
 
-	// slowSeen is locks, truncated, when the last writer that waited for
-	// readers read it (waitReaders): written and read only under w.
-	slowSeen uint32
-}
-
-// rwCell is one P's reader counts for one RWMutex, on a cache line of its
-// own: written only by goroutines pinned to that P.
-type rwCell struct {
-	rwCounts
-	_ [cacheline.Size - unsafe.Sizeof(rwCounts{})%cacheline.Size]byte
-}
-
-// rwCounts are the counts a reader adds to on its P: RLocks and RUnlocks,
-// each only growing (wrapping), so that their difference is the readers
-// inside whichever P they left from.
-type rwCounts struct {
-	locks, unlocks uintptr
+	// parked is how many readers wait, parked, for the writer whose
+	// flag they saw to admit them (parkReader, admitReaders). It changes
+	// only under waits.mu; a releasing writer reads it without the mutex.
+	parked int32
 }
 
 // The state word.
@@ -174,37 +178,25 @@ const (
 	rwGen    = 1 << 2 // one revocation or write: a reader that read an older state backs out
 )
 
-// The solo word. While the lane is open a reader that finds the word 0
-// takes the lock by setting soloIn, and a writer raises soloWriter there
-// instead of rwWriter in the state. The first reader that finds another
-// inside closes the lane for good and spreads; from then on readers use
-// the state word and the per-P counts, and the word only says whether a
-// reader that came through the lane before it closed is still inside.
-//
-// Readers are not told apart: any RUnlock that finds soloIn set may clear
-// it, whichever way its RLock came in, and its counts in stay for the
-// reader that came through the lane to count out on. A writer adds soloIn
-// to the counts in (readersGone), so the sums hold either way.
-const (
-	soloIn     = 1 << 0 // a reader is inside through the lane
-	soloWriter = 1 << 1 // a writer holds the lock or waits for readers, while the lane is open
-	soloClosed = 1 << 2 // readers have overlapped: the lane is closed for good
-)
-
 // RLock locks rw for reading. It must not be used for recursive read
 // locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
 func (rw *RWMutex) RLock() {
-	// The lane's fast path, small enough to inline: an idle lock is
-	// taken with one compare-and-swap, what sync.RWMutex's add costs.
-	if atomic.LoadUint32(&rw.solo) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
-		rwRLock(rw) // the pinless read path, or rlock (rwread.go)
+	// [R-lane] The lane's fast path: an idle lock is taken with one
+	// compare-and-swap, what sync.RWMutex's add costs. Small enough to
+	// inline where the lane does not count its reads (laneCounts).
+	if laneCounts {
+		if v := atomic.LoadUint32(&rw.solo); v&(soloFlags|soloFull) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, v, v+(soloIn+soloRead)) {
+			rwRLock(rw) // the pinless read path (rwread.go)
+		}
+	} else if atomic.LoadUint32(&rw.solo) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+		rwRLock(rw) // rlock (rwread.go)
 	}
 }
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 // It fails when a writer holds the lock or waits for it.
 func (rw *RWMutex) TryRLock() bool {
-	if atomic.LoadUint32(&rw.solo) == 0 && atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
+	if v := atomic.LoadUint32(&rw.solo); v&(soloFlags|soloFull) == 0 && atomic.CompareAndSwapUint32(&rw.solo, v, laneTake(v)) {
 		return true // the lane, as in RLock
 	}
 	if rw.rlock(true) {
@@ -218,125 +210,6 @@ func (rw *RWMutex) TryRLock() bool {
 	return true
 }
 
-// rlock counts the caller in unless a writer holds or wants the lock, and
-// reports whether it did; a reader that sees the state change after
-// counting in counts out again. Where it does not count in, it returns
-// false if try is set and else waits (rlockSlow). RLock calls it off the
-// solo lane. The per-P path is written out here, and every other case is
-// a call away (rlockNoLine): this is the one call a spread reader pays
-// besides the pin's, and it reads nothing it does not need.
-func (rw *RWMutex) rlock(try bool) bool {
-	// The lines are loaded before the pin, so that a lock with none pays
-	// no pin (a system call in some fallback builds). Lines, once made,
-	// stay: a table loaded earlier holds the same ones, or fewer.
-	cs := rw.cells.Load()
-	if cs == nil {
-		return rw.rlockNoLine(try)
-	}
-	id := pin.ProcPin()
-	if uint(id) < uint(len(cs)) {
-		// The lines exist, so the lane is closed: spread closes it
-		// before it makes them.
-		s := rw.state.Load()
-		if s&rwWriter != 0 {
-			pin.ProcUnpin()
-			return rw.rlockFailed(try)
-		}
-		c := cs[id]
-		light := pin.Pinned && s&rwBiased != 0
-		if light {
-			// The revoking writer's heavy fence pairs with hal.FenceLight.
-			hal.StoreReleaseUintptr(&c.locks, hal.LoadAcquireUintptr(&c.locks)+1)
-			hal.FenceLight()
-		} else {
-			// A full fence. Without it each writer would have to
-			// learn that this P's count came before its flag or
-			// after the P saw the flag: a heavy fence per write (what
-			// the bias's inhibition avoids), or a round trip with
-			// every reader's P per write, which the writer and the
-			// readers it stalls wait out on every write, and which
-			// a reader's P busy elsewhere never answers.
-			atomic.AddUintptr(&c.locks, 1)
-		}
-		if rw.state.Load() == s {
-			rebias := s&rwBiased == 0 && asymmetric && hal.LoadAcquireUintptr(&c.locks)%rwRebiasEvery == 0
-			pin.ProcUnpin()
-			if rebias {
-				rw.tryBias()
-			}
-			return true
-		}
-		countOut(c, light)
-		pin.ProcUnpin()
-		rw.wakeWriter()
-		return rw.rlockFailed(try)
-	}
-	pin.ProcUnpin()
-	return rw.rlockNoLine(try)
-}
-
-// rlockNoLine is rlock where the caller's P has no line: the lane is open
-// (rlockOpen), or closed with the lines not made yet (rlockOwn), or
-// GOMAXPROCS grew since they were made.
-func (rw *RWMutex) rlockNoLine(try bool) bool {
-	if atomic.LoadUint32(&rw.solo)&soloClosed == 0 {
-		return rw.rlockOpen(try)
-	}
-	if rw.cells.Load() == nil {
-		return rw.rlockOwn(try)
-	}
-	rw.cells.Grow(0) // to GOMAXPROCS; never blocks
-	return rw.rlock(try)
-}
-
-// rlockOwn is rlock on the lock's own counters: the lane is closed and the
-// lines are not made yet (the moment between the two in spread). The add
-// is a full fence, so the flag loaded after it is the only check needed.
-func (rw *RWMutex) rlockOwn(try bool) bool {
-	n := atomic.AddUintptr(&rw.locks, 1)
-	if rw.state.Load()&rwWriter == 0 {
-		if n-atomic.LoadUintptr(&rw.unlocks) > 1 && slotsPay {
-			// Another reader is inside: readers overlap on this
-			// word, so spread the next ones over per-P lines.
-			rw.spread()
-		}
-		return true
-	}
-	atomic.AddUintptr(&rw.unlocks, 1)
-	rw.wakeWriter()
-	return rw.rlockFailed(try)
-}
-
-// rlockOpen is rlock while the solo lane is open: it takes the lane if the
-// lock is idle, fails (rlockFailed) if a writer holds it, and closes the
-// lane and spreads if another reader is inside.
-func (rw *RWMutex) rlockOpen(try bool) bool {
-	for {
-		v := atomic.LoadUint32(&rw.solo)
-		switch {
-		case v&soloClosed != 0:
-			return rw.rlock(try)
-		case v == 0:
-			if atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
-				return true
-			}
-		case v&soloWriter != 0:
-			return rw.rlockFailed(try)
-		default: // soloIn: another reader is inside, so readers overlap
-			if !slotsPay {
-				// Two system calls a read would cost far more than
-				// the shared line spreading avoids: count in on the
-				// lock's own counters, as sync.RWMutex's readers do.
-				rw.closeLane()
-				continue
-			}
-			if rw.spread() != nil {
-				return rw.rlock(try)
-			}
-		}
-	}
-}
-
 // rlockFailed ends an rlock that did not count the caller in: false for
 // a try, else the slow path, which counts it in.
 func (rw *RWMutex) rlockFailed(try bool) bool {
@@ -347,167 +220,17 @@ func (rw *RWMutex) rlockFailed(try bool) bool {
 	return true
 }
 
-// countOut counts a reader out on P cell c, light as its count in was.
-func countOut(c *rwCell, light bool) {
-	if light {
-		hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
-		hal.FenceLight()
-		return
-	}
-	atomic.AddUintptr(&c.unlocks, 1)
-}
-
-// rlockSlow waits for the writer that made rlock fail. It spins for the
-// writer to leave (awaitWriter), as most writes are short, and counts in
-// as rlock does; failing that, it counts the caller in while holding the
-// writers' mutex, so that no writer can start before the count is visible
-// and a reader is never overtaken for good.
-func (rw *RWMutex) rlockSlow() {
-	if pin.Held() {
-		var clk pinnedClock
-		for !rw.rlock(true) {
-			if rw.w.TryLock() {
-				atomic.AddUintptr(&rw.locks, 1)
-				rw.w.Unlock()
-				return
-			}
-			if clk.pause() {
-				rwPanic(pinnedWaitMessage)
-			}
-		}
-		return
-	}
-	if rw.awaitWriter() && rw.rlock(true) {
-		return
-	}
-	rw.w.Lock()
-	atomic.AddUintptr(&rw.locks, 1)
-	rw.w.Unlock()
-}
-
-// awaitWriter spins while a writer's flag is up, for at most
-// rwShortWait, and reports whether the flag went down.
-func (rw *RWMutex) awaitWriter() bool {
-	var until int64
-	for i := 0; rw.writerFlag(); i++ {
-		if i%8 == 0 {
-			now := monotonic()
-			if until == 0 {
-				until = now + rwShortWait
-			} else if now > until {
-				return false
-			}
-		}
-		spinPause()
-	}
-	return true
-}
-
 // RUnlock undoes a single RLock call; it may run on another goroutine or P
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	if atomic.LoadUint32(&rw.solo) != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, soloIn, 0) {
-		rwRUnlock(rw) // the pinless read path, or runlock (rwread.go)
-	}
-}
-
-// runlock is RUnlock off the lane's fast path: it clears soloIn if set
-// (see the solo word), else counts out on the current P's line or, before
-// the lines are made, on the lock's own counters (runlockNoLine). The
-// per-P path is written out here, as in rlock, so that it costs one call.
-//
-// On a P's line the count out is a release store and FenceLight, whatever
-// the state: a writer that waits for this reader sees it, or heavy-fences
-// before it parks, after which this reader's load of the flag sees it.
-func (rw *RWMutex) runlock() {
-	if atomic.LoadUint32(&rw.solo)&soloIn != 0 {
-		rw.runlockSolo()
-		return
-	}
-	cs := rw.cells.Load() // before the pin, as in rlock
-	if cs == nil {
-		rw.runlockNoLine()
-		return
-	}
-	id := pin.ProcPin()
-	if uint(id) < uint(len(cs)) {
-		c := cs[id]
-		if pin.Pinned {
-			// Biased or not: a writer heavy-fences before it parks
-			// for a reader (waitReaders).
-			hal.StoreReleaseUintptr(&c.unlocks, hal.LoadAcquireUintptr(&c.unlocks)+1)
-			hal.FenceLight()
-		} else {
-			atomic.AddUintptr(&c.unlocks, 1)
+	// [U-lane]
+	if laneCounts {
+		if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, v, v^soloIn) {
+			rwRUnlock(rw) // the pinless read path (rwread.go)
 		}
-		pin.ProcUnpin()
-		// As in wakeWriter; the lines exist, so the lane is closed and
-		// a writer's flag can only be in the state word (raise).
-		if rw.state.Load()&rwWriter != 0 {
-			rw.signalWriter()
-		}
-		return
-	}
-	pin.ProcUnpin()
-	rw.runlockNoLine()
-}
-
-// runlockNoLine is runlock where the caller's P has no line: the lines
-// are not made yet (runlockOwn), or GOMAXPROCS grew since they were.
-func (rw *RWMutex) runlockNoLine() {
-	if rw.cells.Load() == nil {
-		rw.runlockOwn()
-		return
-	}
-	rw.cells.Grow(0) // to GOMAXPROCS; never blocks
-	rw.runlock()
-}
-
-// runlockSolo clears soloIn (see the solo word), or counts out as runlock
-// does if another RUnlock clears it first.
-func (rw *RWMutex) runlockSolo() {
-	for v := atomic.LoadUint32(&rw.solo); v&soloIn != 0; v = atomic.LoadUint32(&rw.solo) {
-		if atomic.CompareAndSwapUint32(&rw.solo, v, v&^soloIn) {
-			// The compare-and-swap is a full fence, so either the
-			// writer's sum sees soloIn clear or this sees its flag.
-			if v&soloWriter != 0 || rw.state.Load()&rwWriter != 0 {
-				rw.signalWriter()
-			}
-			return
-		}
-	}
-	rw.runlock()
-}
-
-// runlockOwn is RUnlock on the lock's own counters, before the lines are
-// made. Every count so far is on the lock itself (cells, once made,
-// stay), so this RUnlock's RLock counted in here, or through the lane,
-// whose reader then counts out here for the RUnlock that cleared soloIn.
-func (rw *RWMutex) runlockOwn() {
-	if u := atomic.AddUintptr(&rw.unlocks, 1); int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.writerFlag() {
-		rw.runlockCheck(u)
-	}
-}
-
-// runlockCheck ends an RUnlock on the lock's own counters that found more
-// outs than ins (u of them), an RUnlock without RLock, or a writer's flag.
-func (rw *RWMutex) runlockCheck(u uintptr) {
-	if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
-		atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
-		rwPanic("percpu: RUnlock of unlocked RWMutex")
-	}
-	rw.wakeWriter()
-}
-
-// wakeWriter wakes the writer, if one waits for readers to leave. The
-// caller has just counted out with a full fence, or with FenceLight,
-// for which a writer heavy-fences before it parks (waitReaders): so either
-// the writer's sum sees the count or this load sees its flag. The send
-// never blocks, so a pinned reader may make it.
-func (rw *RWMutex) wakeWriter() {
-	if rw.writerFlag() {
-		rw.signalWriter()
+	} else if atomic.LoadUint32(&rw.solo) != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, soloIn, 0) {
+		rwRUnlock(rw) // runlock (rwread.go)
 	}
 }
 
@@ -518,30 +241,11 @@ func (rw *RWMutex) writerFlag() bool {
 	return rw.state.Load()&rwWriter != 0 || atomic.LoadUint32(&rw.solo)&soloWriter != 0
 }
 
-// signalWriter wakes a writer parked in waitReaders, if there is one; a
-// wake-up that finds none stays pending, and a writer that wakes for
-// nothing sums the counts again.
-//
-// It fences first. A reader that counted out with hal.FenceLight may
-// still hold its count in its CPU's store buffer, and a send that finds a
-// wake-up pending returns without a locked instruction: the writer could
-// then take that wake-up, sum without this reader's count out, and park
-// for good. After the fence the count is visible before the send finds
-// the wake-up pending, so the writer's sum after taking it sees the count.
-func (rw *RWMutex) signalWriter() {
-	hal.Fence()
-	if ch := rw.wake.Load(); ch != nil {
-		select {
-		case *ch <- struct{}{}:
-		default: // a wake-up is already pending
-		}
-	}
-}
-
 // Lock locks rw for writing. If the lock is already locked for reading or
 // writing, Lock blocks until it is available; readers that arrive while it
 // waits wait for it.
 func (rw *RWMutex) Lock() {
+	// [W-lock]
 	queued := !rw.w.TryLock()
 	if queued {
 		rw.lockWriters()
@@ -597,11 +301,13 @@ func (rw *RWMutex) raise() {
 	// lines, so the flag goes in the solo word, where a reader's
 	// compare-and-swap finds it; a lane that closes first sends the
 	// writer to the state word.
+	// [W-raise-solo] while the lane is open
 	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
 		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloWriter) {
 			return
 		}
 	}
+	// [W-raise]
 	s := rw.state.Load()
 	for {
 		ns := s | rwWriter
@@ -615,6 +321,7 @@ func (rw *RWMutex) raise() {
 	}
 	if s&rwBiased != 0 {
 		t0 := monotonic()
+		// [W-revoke]
 		hal.FenceHeavy()
 		d := monotonic() - t0
 		revocation.Store(d)
@@ -622,27 +329,39 @@ func (rw *RWMutex) raise() {
 	}
 }
 
-// release clears the writer flag and unlocks w.
+// release clears the writer flag, admits the readers parked while it was
+// up (admitReaders), and unlocks w. [W-release]
+//
+// The flag goes down with a sequentially consistent store or
+// read-modify-write, and the count of parked readers is read after it:
+// see parkReader for the reader's half of that pair.
 func (rw *RWMutex) release() {
 	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 {
 		// With soloIn clear nobody else can write the word while the
 		// flag is up; with it set (a TryLock that failed) its reader
-		// may clear it at any time.
-		for v != soloWriter && !atomic.CompareAndSwapUint32(&rw.solo, v, v&^soloWriter) {
+		// may clear it at any time. Either way the lane's count of
+		// reads restarts: a write came.
+		for v&soloIn != 0 && !atomic.CompareAndSwapUint32(&rw.solo, v, soloIn) {
 			v = atomic.LoadUint32(&rw.solo)
 		}
-		if v == soloWriter {
-			hal.StoreReleaseUint32(&rw.solo, 0)
+		if v&soloIn == 0 {
+			// [W-release-solo]
+			atomic.StoreUint32(&rw.solo, 0)
 		}
-		rw.w.Unlock()
-		return
+	} else {
+		// Nobody else writes the state while the flag is up; readers
+		// need only see what the writer did before it. The new
+		// generation tells tryBias that a write was made, and a reader
+		// that read the state before the flag went up and reads it
+		// again after the release that the state changed.
+		// [W-release-state]
+		rw.state.Store(rw.state.Load()&^rwWriter + rwGen)
 	}
-	// Nobody else writes the state while the flag is up; readers need
-	// only see what the writer did before it. The new generation tells
-	// tryBias that a write was made, and a reader that read the state
-	// before the flag went up and reads it again after the release that
-	// the state changed.
-	rw.state.StoreRelease(rw.state.Load()&^rwWriter + rwGen)
+	// [W-admit]
+	if atomic.LoadInt32(&rw.parked) != 0 {
+		rw.admitReaders()
+	}
+	// [W-unlock]
 	rw.w.Unlock()
 }
 
@@ -665,83 +384,6 @@ type rlocker RWMutex
 func (r *rlocker) Lock()   { (*RWMutex)(r).RLock() }
 func (r *rlocker) Unlock() { (*RWMutex)(r).RUnlock() }
 
-// spread closes the solo lane, makes the per-P cells and, where the heavy
-// fence is asymmetric and no revocation is recent, biases the lock toward
-// readers. It returns nil, and changes nothing, if a writer holds the lock
-// through the open lane (its readers must keep failing on the solo word).
-// Readers call it only where slotsPay.
-func (rw *RWMutex) spread() []*rwCell {
-	if !rw.closeLane() {
-		return nil
-	}
-	cs := rw.cells.Grow(0)
-	if asymmetric {
-		rw.tryBias()
-	}
-	return cs
-}
-
-// closeLane closes the solo lane for good, and reports whether it is
-// closed: false if a writer holds the lock through the open lane.
-func (rw *RWMutex) closeLane() bool {
-	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
-		if v&soloWriter != 0 {
-			return false
-		}
-		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloClosed) {
-			break
-		}
-	}
-	return true
-}
-
-// tryBias turns the bias on unless a writer is there or writes are
-// recent: it waits for a stretch with no write that lasts inhibition(),
-// first from the revocation itself (raise) and then from the first look
-// after each write (each makes a new generation, release), so that a
-// lock written often stays unbiased and its writes pay no heavy fence.
-// Turning the bias on needs no fence: a reader that still sees the old
-// state fences fully, and the next writer revokes with a heavy fence.
-func (rw *RWMutex) tryBias() {
-	now := monotonic()
-	if inhibited(rw.until.Load(), ticks(now)) {
-		return
-	}
-	s := rw.state.Load()
-	if g := uint32(s / rwGen); g != rw.seen.Load() {
-		rw.seen.Store(g)
-		rw.until.Store(ticks(now + inhibition()))
-		return
-	}
-	if s&(rwWriter|rwBiased) == 0 {
-		rw.state.CompareAndSwap(s, s|rwBiased)
-	}
-}
-
-// revocation is how long (ns) the last revocation's heavy fence took, in
-// any lock: its cost is the machine's and the program's (the CPUs it runs
-// on), not one lock's.
-var revocation atomic.Int64
-
-// inhibition is how long (ns) readers keep the bias off after a
-// revocation or a write: rwInhibitFactor revocations, at most
-// rwInhibitMax.
-func inhibition() int64 {
-	return min(revocation.Load()*rwInhibitFactor, rwInhibitMax)
-}
-
-// ticks is monotonic time t (ns) in units of 1<<rwTickShift ns, wrapping
-// in an int32 (every 36 minutes), as RWMutex's until holds it.
-func ticks(t int64) int32 { return int32(t >> rwTickShift) }
-
-// inhibited reports whether now is before until, both ticks: until is
-// ahead of now by no more than the longest inhibition (an until ahead by
-// more was set over a wrap ago and has passed).
-func inhibited(until, now int32) bool {
-	d := until - now // wraps
-	return d > 0 && int64(d) <= rwInhibitMax>>rwTickShift+1
-}
-
 // readersGone reports whether no reader is inside: the sum of the counts
 // out, read first, equals the sum of the counts in. Every count out it
 // sees has its count in before it, so the sums are equal only when every
@@ -750,6 +392,7 @@ func inhibited(until, now int32) bool {
 // counts in and returns the panic message.
 func (rw *RWMutex) readersGone() (bool, string) {
 	cs := rw.cells.Load()
+	// [W-sum-out]
 	out := atomic.LoadUintptr(&rw.unlocks)
 	for _, c := range cs {
 		out += atomic.LoadUintptr(&c.unlocks)
@@ -757,7 +400,9 @@ func (rw *RWMutex) readersGone() (bool, string) {
 	// A reader that clears soloIn leaves its counts in behind, for the
 	// reader that came through the lane: reading the word between the
 	// sums keeps every reader inside in one of them (see the solo word).
+	// [W-sum-solo]
 	in := uintptr(atomic.LoadUint32(&rw.solo) & soloIn)
+	// [W-sum-in]
 	in += atomic.LoadUintptr(&rw.locks)
 	for _, c := range cs {
 		in += atomic.LoadUintptr(&c.locks)
@@ -767,70 +412,4 @@ func (rw *RWMutex) readersGone() (bool, string) {
 		return false, "percpu: RUnlock of unlocked RWMutex (found by Lock: more RUnlocks than RLocks)"
 	}
 	return in == out, ""
-}
-
-// waitReaders waits until the readers that were inside when the writer
-// flag went up have left: it spins for rwWriterSpin (past rwShortWait,
-// or at once if queued says the writer had to queue for w, yielding its
-// P instead where spinning cannot pay), then parks until a leaving reader
-// wakes it (a pinned writer keeps spinning). It returns a misuse message,
-// or "".
-func (rw *RWMutex) waitReaders(queued bool) string {
-	if gone, err := rw.readersGone(); gone || err != "" {
-		return err
-	}
-	pinned := pin.Held()
-	var clk pinnedClock
-	// A reader that came through the slow path counts in on locks, under
-	// w, and may still be in w's Unlock, waking the next waiter, or have
-	// handed its P to it: a writer that sees locks changed since the last
-	// writer looked, as one that queued, spins only where CanSpin says.
-	slow := uint32(atomic.LoadUintptr(&rw.locks))
-	spinFirst := !queued && slow == rw.slowSeen
-	rw.slowSeen = slow
-	start := monotonic()
-	for {
-		if gone, err := rw.readersGone(); gone || err != "" {
-			return err
-		}
-		now := monotonic()
-		switch {
-		case pinned:
-			if clk.pause() {
-				return pinnedWaitMessage
-			}
-			continue
-		case spinFirst && now < start+rwShortWait || now < start+rwWriterSpin && pin.CanSpin():
-			spinPause()
-			continue
-		case now < start+rwWriterSpin:
-			// Another goroutine waits for this P, and may be the
-			// reader: let it run rather than park, which costs the
-			// heavy fence below and a wake-up.
-			runtime.Gosched()
-			continue
-		}
-		break
-	}
-	ch := rw.wake.Load()
-	if ch == nil {
-		c := make(chan struct{}, 1)
-		ch = &c
-		rw.wake.Store(ch) // only writers store it, under w
-	}
-	// A reader counts out with hal.FenceLight (runlock), then loads the
-	// flag and the channel: its count may still sit in its CPU's store
-	// buffer when that load misses the flag. The heavy fence makes every
-	// count out made before it visible to the sums below, and a reader
-	// that counts out after it finds the flag and the channel, so either
-	// the loop sees a reader's count or that reader wakes it (a reader
-	// that fenced fully is a case of both). With the portable pair,
-	// FenceLight is a full fence and this one the writer's own.
-	hal.FenceHeavy()
-	for {
-		if gone, err := rw.readersGone(); gone || err != "" {
-			return err
-		}
-		<-*ch
-	}
 }

@@ -23,8 +23,9 @@ import (
 var pinless = pinlessBuild && pinlessAgrees()
 
 // halFenceLight points to the byte hal.FenceLight tests
-// (internal/fencelight), which the assembly tests too: it counts a biased
-// reader without a fence only while FenceLight would not fence.
+// (internal/fencelight), which the assembly tests too: it counts a reader
+// without a fence (in on a biased lock, out on any) only while FenceLight
+// would not fence.
 var halFenceLight = fencelight.Reaches
 
 // pinlessAgreeChecks is how many times pinlessAgrees compares the two

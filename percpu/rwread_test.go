@@ -130,3 +130,34 @@ func TestRWMutexFollowsFenceLight(t *testing.T) {
 		t.Fatal("the pair is asymmetric but FenceLight's byte says it fences")
 	}
 }
+
+// TestRWMutexNoBiasWithoutReach: while FenceLight's byte is 0 (here under
+// haltool.Force's portable pair; for good after hal degrades the pair), a
+// spreading lock does not bias and the lane does not spread for the bias's
+// sake; with the pair restored, a fresh lock biases again.
+func TestRWMutexNoBiasWithoutReach(t *testing.T) {
+	if !asymmetric {
+		t.Skip("hal's heavy fence is not asymmetric here: no lock biases")
+	}
+	spreadBiased := func() bool {
+		rw := new(RWMutex)
+		atomic.StoreUint32(&rw.solo, soloClosed)
+		rw.spread()
+		return rw.state.Load()&rwBiased != 0
+	}
+	restore, err := haltool.Force(fencePairOp, "portable")
+	if err != nil {
+		t.Fatalf("haltool.Force(%q, portable): %v", fencePairOp, err)
+	}
+	biased, spreads := spreadBiased(), laneSpreads()
+	restore()
+	if biased || spreads {
+		t.Errorf("under the portable pair: a spread lock biased %v, the lane spreads %v; want neither", biased, spreads)
+	}
+	if !spreadBiased() {
+		t.Error("with the pair restored, a fresh lock's spread did not bias it")
+	}
+	if laneSpreads() != pinless {
+		t.Errorf("with the pair restored, laneSpreads() = %v, want %v (pinless)", laneSpreads(), pinless)
+	}
+}

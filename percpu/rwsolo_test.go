@@ -15,18 +15,54 @@ func TestRWMutexSoloLane(t *testing.T) {
 	var rw RWMutex
 	for range 1000 {
 		rw.RLock()
-		if v := atomic.LoadUint32(&rw.solo); v != soloIn {
+		if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn {
 			t.Fatalf("solo word %#x inside a lone RLock", v)
 		}
 		rw.RUnlock()
 	}
 	rw.Lock()
-	if v := atomic.LoadUint32(&rw.solo); v != soloWriter || rw.state.Load() != 0 {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloWriter || rw.state.Load() != 0 {
 		t.Fatalf("solo word %#x, state %#x under Lock on an open lane", v, rw.state.Load())
 	}
 	rw.Unlock()
 	if v := atomic.LoadUint32(&rw.solo); v != 0 || rw.cells.Load() != nil || rw.locks != 0 || rw.unlocks != 0 {
 		t.Fatalf("after lone reads and a write: solo %#x, cells %v, counts %d/%d", v, rw.cells.Load() != nil, rw.locks, rw.unlocks)
+	}
+}
+
+// TestRWMutexLaneCountsReads: the lane counts its reads since the last
+// write; a reader that finds rwLaneReads of them spreads where
+// laneSpreads says (reads on the lines then pay no locked instruction),
+// and elsewhere restarts the count and stays on the lane. A write
+// restarts the count too.
+func TestRWMutexLaneCountsReads(t *testing.T) {
+	var rw RWMutex
+	for range rwLaneReads - 1 {
+		rw.RLock()
+		rw.RUnlock()
+	}
+	rw.Lock()
+	rw.Unlock()
+	if v := atomic.LoadUint32(&rw.solo); v != 0 {
+		t.Fatalf("solo word %#x after a write: the count did not restart", v)
+	}
+	for range rwLaneReads + 1 {
+		rw.RLock()
+		rw.RUnlock()
+	}
+	v := atomic.LoadUint32(&rw.solo)
+	if laneSpreads() {
+		if v&soloClosed == 0 || rw.cells.Load() == nil {
+			t.Fatalf("solo word %#x, cells %v after %d lone reads: want spread", v, rw.cells.Load() != nil, rwLaneReads+1)
+		}
+		return
+	}
+	want := uint32(0) // the lane does not count here
+	if laneCounts {
+		want = soloRead // restarted by the 1025th read
+	}
+	if v != want || rw.cells.Load() != nil {
+		t.Fatalf("solo word %#x, cells %v after %d lone reads: want the lane, its count restarted", v, rw.cells.Load() != nil, rwLaneReads+1)
 	}
 }
 
@@ -41,7 +77,7 @@ func TestRWMutexSoloOverlapCloses(t *testing.T) {
 	var rw RWMutex
 	rw.RLock() // through the lane
 	rw.RLock() // finds it taken: closes and spreads
-	if v := atomic.LoadUint32(&rw.solo); v != soloIn|soloClosed || rw.cells.Load() == nil {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn|soloClosed || rw.cells.Load() == nil {
 		t.Fatalf("solo word %#x, cells %v after two readers", v, rw.cells.Load() != nil)
 	}
 	rw.RUnlock() // clears soloIn, whichever RLock it undoes
@@ -54,18 +90,22 @@ func TestRWMutexSoloOverlapCloses(t *testing.T) {
 	<-locked
 	rw.Unlock()
 	rw.RLock() // the lane stays closed
-	if v := atomic.LoadUint32(&rw.solo); v != soloClosed {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloClosed {
 		t.Fatalf("solo word %#x: the lane reopened", v)
 	}
 	rw.RUnlock()
 }
 
 // TestRWMutexReadPathsInline: RLock and RUnlock inline into the caller,
-// as sync.RWMutex's do: each is a load and a compare-and-swap on the solo
-// word, calling out only off the lane. One more node in either adds a call
-// to every read of a lock read by one goroutine at a time.
+// as sync.RWMutex's do, where the lane does not count its reads: each is
+// a load and a compare-and-swap on the solo word, calling out only off the
+// lane. One more node in either adds a call to every read of a lock read
+// by one goroutine at a time. Where the lane counts (laneCounts: the
+// pinless build), a spread read is a call as well, and the count does not
+// fit the inliner's budget, so the check compiles the purego build.
 func TestRWMutexReadPathsInline(t *testing.T) {
-	inlinecheck.Inlinable(t, "(*RWMutex).RLock", "(*RWMutex).RUnlock")
+	// The purego build never counts: every GOARCH builds it.
+	inlinecheck.InlinableWith(t, []string{"-tags=purego"}, "(*RWMutex).RLock", "(*RWMutex).RUnlock")
 }
 
 // TestRWMutexSoloReaderAfterClose: the lane closes while its reader is

@@ -2,11 +2,14 @@ package percpu
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/pin"
+	"github.com/gohal/gohal/internal/waitpolicy"
 )
 
 // RWMutex's tuning constants, each with its rule. Re-measure them with
@@ -43,6 +46,16 @@ const (
 	// the clock read (tens of nanoseconds) is lost in the RLocks.
 	rwRebiasEvery = 1024
 
+	// rwLaneReads: a lock read this many times through the solo lane
+	// with no write between spreads where a spread read needs no locked
+	// instruction (laneSpreads). A lane read pays two locked instructions
+	// (what sync.RWMutex's reader pays), a biased read on the lines none;
+	// spreading costs a line per P, and the next write a revocation
+	// (FenceHeavy), after which the inhibition keeps a lock written that
+	// often unbiased. A few hundred lane reads cost about one revocation;
+	// like rwRebiasEvery, a power of two in the solo word's count.
+	rwLaneReads = 1024
+
 	// rwShortWait: how long (ns) a reader that finds a writer spins for it
 	// to leave before it queues on the writers' mutex (and may park), and
 	// a writer that took that mutex at once spins for readers before it
@@ -67,64 +80,26 @@ const (
 
 	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins
 	// for the lock before it panics (see the type's "Pinned callers").
-	rwPinnedWaitLimit = int64(time.Second)
+	rwPinnedWaitLimit = time.Second
 )
 
-// epoch is the origin of monotonic.
-var epoch = time.Now()
+// monotonic returns nanoseconds on the waits' one clock
+// (waitpolicy.Nanotime).
+func monotonic() int64 { return waitpolicy.Nanotime() }
 
-// monotonic returns nanoseconds on the monotonic clock.
-func monotonic() int64 { return int64(time.Since(epoch)) }
-
-// pauseYields is true where hal.Pause yields the processor (its portable
-// variant: race and purego builds, GOARCHes without assembly), which a
-// pinned goroutine must not do.
-var pauseYields = selectedVariant("pause") == "portable"
-
-// spinSink keeps spinPause's loop from being optimized away.
-var spinSink atomic.Uint32
-
-// spinPause is one step of a spin-wait that never yields the processor.
-func spinPause() {
-	if !pauseYields {
-		hal.Pause()
-		return
-	}
-	for range 30 {
-		spinSink.Load()
-	}
-}
-
-// selectedVariant returns the variant hal chose for op, or "".
-func selectedVariant(op string) string {
-	for _, c := range hal.Selected() {
-		if c.Op == op {
-			return c.Variant
-		}
-	}
-	return ""
-}
+// spinPause is one step of a spin-wait: the kit's (waitpolicy.Pause),
+// which never yields while the goroutine holds a Pin.
+func spinPause() { waitpolicy.Pause() }
 
 // pinnedClock times a pinned goroutine's wait: it cannot park, so it
 // spins, and only a holder that keeps running ends the wait.
-type pinnedClock struct {
-	start int64
-	n     uint32
-}
+type pinnedClock struct{ waitpolicy.PinnedClock }
 
 // pause spins one step and reports whether the wait has lasted
-// rwPinnedWaitLimit (the clock is read every 1024 steps).
+// rwPinnedWaitLimit.
 func (c *pinnedClock) pause() bool {
 	spinPause()
-	c.n++
-	if c.n%1024 != 0 {
-		return false
-	}
-	if c.start == 0 {
-		c.start = monotonic()
-		return false
-	}
-	return monotonic()-c.start > rwPinnedWaitLimit
+	return c.TimedOut(rwPinnedWaitLimit)
 }
 
 var pinnedWaitMessage = fmt.Sprintf("percpu: a goroutine that holds a Pin waited over %v for an RWMutex: "+
@@ -139,4 +114,243 @@ func rwPanic(msg string) {
 		msg += fmt.Sprintf(" (the goroutine's %d Pin(s) were released so that it could panic: each matching Unpin now panics)", n)
 	}
 	panic(msg)
+}
+
+// Waiting: a reader parks until the writer whose flag it saw admits it
+// (rlockSlow), a writer waits for the readers inside (waitReaders), and
+// each side wakes the other.
+
+// rwWaits is where an RWMutex's writer waits for readers to leave, and
+// readers for a writer to admit them. The first of either that has to
+// park makes it, and it is kept while the lock lives.
+type rwWaits struct {
+	// wake is the writer's wake-up (capacity 1): a reader that counts
+	// out and sees the flag sends on it (signalWriter).
+	wake chan struct{}
+
+	// slowSeen is the lock's locks, truncated, when the last writer that
+	// waited for readers read it (waitReaders): written and read only
+	// under w.
+	slowSeen uint32
+
+	// mu guards gate and the lock's parked.
+	mu sync.Mutex
+
+	// gate is closed by the writer that admits the parked readers, after
+	// it has counted them in: nil while none is parked.
+	gate chan struct{}
+}
+
+// rlockSlow waits for the writer that made rlock fail. It spins for the
+// writer to leave (awaitWriter), as most writes are short, and counts in
+// as rlock does; failing that, it parks until the writer that holds the
+// lock admits it (parkReader): that writer counts it in before it lets
+// the next writer in, so a reader that waited goes in before the next
+// writer, as sync.RWMutex's do (readerWait), and all that waited go in
+// together, as percpu-rwsem's blocked readers do.
+func (rw *RWMutex) rlockSlow() {
+	if pin.Held() {
+		var clk pinnedClock
+		for !rw.rlock(true) {
+			if rw.w.TryLock() {
+				atomic.AddUintptr(&rw.locks, 1) // no writer can start while we hold w
+				rw.w.Unlock()
+				return
+			}
+			if clk.pause() {
+				rwPanic(pinnedWaitMessage)
+			}
+		}
+		return
+	}
+	if rw.awaitWriter() && rw.rlock(true) {
+		return
+	}
+	for !rw.parkReader() {
+		if rw.rlock(true) {
+			return
+		}
+	}
+}
+
+// parkReader parks the caller until a writer admits it, counted in, and
+// reports true. It reports false at once if no writer's flag is up (the
+// caller counts in again).
+//
+// [R-park] The count of parked readers goes up, then the flag is read,
+// both sequentially consistent; a releasing writer lowers its flag and
+// then reads that count (release): so either this reader sees the flag
+// down, or the writer that lowers it sees the count and admits it. Both
+// happen under waits.mu, so the writer never counts in a reader that
+// leaves again.
+func (rw *RWMutex) parkReader() bool {
+	ws := rw.waitsOf()
+	ws.mu.Lock()
+	atomic.AddInt32(&rw.parked, 1)
+	if !rw.writerFlag() {
+		atomic.AddInt32(&rw.parked, -1)
+		ws.mu.Unlock()
+		return false
+	}
+	if ws.gate == nil {
+		ws.gate = make(chan struct{})
+	}
+	gate := ws.gate
+	ws.mu.Unlock()
+	<-gate // [R-admitted] counted in by the writer
+	return true
+}
+
+// admitReaders counts in the readers parked for the releasing writer, and
+// wakes them. The caller still holds w, so the next writer's sums see
+// them and it waits for them to leave. [W-admit]
+func (rw *RWMutex) admitReaders() {
+	ws := rw.waits.Load() // made by the parked reader, before it counted itself
+	ws.mu.Lock()
+	if n := atomic.LoadInt32(&rw.parked); n > 0 {
+		atomic.StoreInt32(&rw.parked, 0)
+		atomic.AddUintptr(&rw.locks, uintptr(n))
+		close(ws.gate)
+		ws.gate = nil
+	}
+	ws.mu.Unlock()
+}
+
+// waitsOf returns the lock's rwWaits, making it if no one has.
+func (rw *RWMutex) waitsOf() *rwWaits {
+	if ws := rw.waits.Load(); ws != nil {
+		return ws
+	}
+	ws := &rwWaits{wake: make(chan struct{}, 1)}
+	if rw.waits.CompareAndSwap(nil, ws) {
+		return ws
+	}
+	return rw.waits.Load()
+}
+
+// awaitWriter spins while a writer's flag is up, for at most
+// rwShortWait, and reports whether the flag went down.
+func (rw *RWMutex) awaitWriter() bool {
+	var until int64
+	// [R-await]
+	for i := 0; rw.writerFlag(); i++ {
+		if i%8 == 0 {
+			now := monotonic()
+			if until == 0 {
+				until = now + rwShortWait
+			} else if now > until {
+				return false
+			}
+		}
+		spinPause()
+	}
+	return true
+}
+
+// wakeWriter wakes the writer, if one waits for readers to leave. The
+// caller has just counted out with a full fence, or with FenceLight,
+// for which a writer heavy-fences before it parks (waitReaders): so either
+// the writer's sum sees the count or this load sees its flag. The send
+// never blocks, so a pinned reader may make it.
+func (rw *RWMutex) wakeWriter() {
+	// [R-wake]
+	if rw.writerFlag() {
+		rw.signalWriter()
+	}
+}
+
+// signalWriter wakes a writer parked in waitReaders, if there is one; a
+// wake-up that finds none stays pending, and a writer that wakes for
+// nothing sums the counts again.
+//
+// It fences first. A reader that counted out with hal.FenceLight may
+// still hold its count in its CPU's store buffer, and a send that finds a
+// wake-up pending returns without a locked instruction: the writer could
+// then take that wake-up, sum without this reader's count out, and park
+// for good. After the fence the count is visible before the send finds
+// the wake-up pending, so the writer's sum after taking it sees the count.
+func (rw *RWMutex) signalWriter() {
+	// [G-fence]
+	hal.Fence()
+	if ws := rw.waits.Load(); ws != nil {
+		select {
+		// [G-send]
+		case ws.wake <- struct{}{}:
+		default: // a wake-up is already pending
+		}
+	}
+}
+
+// waitReaders waits until the readers that were inside when the writer
+// flag went up have left: it spins for rwWriterSpin (past rwShortWait,
+// or at once if queued says the writer had to queue for w, yielding its
+// P instead where spinning cannot pay), then parks until a leaving reader
+// wakes it (a pinned writer keeps spinning). It returns a misuse message,
+// or "".
+func (rw *RWMutex) waitReaders(queued bool) string {
+	if gone, err := rw.readersGone(); gone || err != "" {
+		return err
+	}
+	pinned := pin.Held()
+	var clk pinnedClock
+	// Readers admitted by the last writer (admitReaders) are counted in
+	// on locks and may not run yet, or wait for this writer's P: a writer
+	// that sees locks changed since the last writer looked, as one that
+	// queued, spins only where CanSpin says.
+	ws := rw.waitsOf()
+	slow := uint32(atomic.LoadUintptr(&rw.locks))
+	spinFirst := !queued && slow == ws.slowSeen
+	ws.slowSeen = slow
+	start := monotonic()
+	for {
+		// [W-spin]
+		if gone, err := rw.readersGone(); gone || err != "" {
+			return err
+		}
+		now := monotonic()
+		switch {
+		case pinned:
+			if clk.pause() {
+				return pinnedWaitMessage
+			}
+			continue
+		case spinFirst && now < start+rwShortWait || now < start+rwWriterSpin && pin.CanSpin():
+			spinPause()
+			continue
+		case now < start+rwWriterSpin:
+			// Another goroutine waits for this P, and may be the
+			// reader: let it run rather than park, which costs the
+			// heavy fence below and a wake-up.
+			runtime.Gosched()
+			continue
+		}
+		break
+	}
+	// A reader counts out with hal.FenceLight (runlock, rwRUnlock), biased
+	// or not, then loads the flag and the channel: its count may still sit
+	// in its CPU's store buffer when that load misses the flag. The heavy
+	// fence makes every count out made before it visible to the sums
+	// below, and a reader that counts out after it finds the flag and the
+	// channel, so either the loop sees a reader's count or that reader
+	// wakes it (a reader that fenced fully is a case of both). With the
+	// portable pair, or once hal has degraded it, FenceLight is a full
+	// fence and this one the writer's own, and a refused membarrier
+	// degrades the pair instead of panicking (hal's degrade).
+	//
+	// While the flag is in the solo word the lane is open, so no line
+	// exists and none can be made (closeLane refuses): every reader counts
+	// out with a locked instruction (the lane's compare-and-swap, or the
+	// lock's own counters), a full fence, and the heavy one, a system call
+	// that interrupts every CPU running the program, is not needed.
+	// [W-heavy]
+	if atomic.LoadUint32(&rw.solo)&soloWriter == 0 {
+		hal.FenceHeavy()
+	}
+	for {
+		// [W-sum-out] again after each wake-up: [W-park]
+		if gone, err := rw.readersGone(); gone || err != "" {
+			return err
+		}
+		<-ws.wake
+	}
 }

@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// func rwRLock(rw uintptr)
+// func rwRLock(rw *RWMutex)
 TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	// No call from here to RET or a jump to Go: the runtime does not preempt
 	// assembly asynchronously, so the goroutine keeps its P throughout, and
@@ -12,7 +12,12 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	// release store under the pin). Biased, and while hal.FenceLight needs no
 	// fence: the revoking writer's heavy fence pairs with the program order of
 	// the INCQ and the state's reload. Else the count is a locked INCQ, a full
-	// fence.
+	// fence. The byte is tested again after a plain INCQ, as hal.FenceLight
+	// tests it after the store, in case hal degraded the pair meanwhile.
+	// Model steps (percpu/DESIGN.md): [R-cells] the table's pointer,
+	// [R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,
+	// or nothing while FenceLight needs none), [R-recheck] the state's reload,
+	// [R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -37,11 +42,21 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	CMPB    (R8), $0x00
 	JEQ     locked
 	INCQ    (SI)
-	CMPQ    AX, (DI)
-	JNE     backout
+	CMPB    (R8), $0x00
+	JNE     light
+	LOCK
+	ORQ     $0x00, (SP)
+
+light:
+	CMPQ AX, (DI)
+	JNE  backout
 	RET
 
 backout:
+	// [R-backout] Locked whatever the count in was, on this slow path: the
+	// count out is visible before the wake-up whatever the writers do, so it
+	// does not depend on the next writer's heavy fence before parking.
+	LOCK
 	INCQ 8(SI)
 	JMP  ·rwRLockFailed+0(SB)
 
@@ -51,11 +66,10 @@ locked:
 	CMPQ AX, (DI)
 	JNE  backoutLocked
 
-	// Every rwRebiasEvery-th count in on a line, a reader may turn the bias back on.
+	// [R-rebias] Every rwRebiasEvery-th count in on a line, a reader may turn
+	// the bias back on (tryBias decides whether the fence pair allows it).
 	TESTQ $0x000003ff, (SI)
 	JNE   done
-	CMPB  ·asymmetric+0(SB), $0x00
-	JEQ   done
 	JMP   ·rwTryBias+0(SB)
 
 done:
@@ -69,12 +83,17 @@ backoutLocked:
 slow:
 	JMP ·rwRLockSlow+0(SB)
 
-// func rwRUnlock(rw uintptr)
+// func rwRUnlock(rw *RWMutex)
 TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	// As rwRLock: no call before RET, so the P stays. The lane's reader
 	// (soloIn) is cleared by runlock's slow path. The count out is a plain
 	// INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:
-	// a writer heavy-fences before it parks for a reader (waitReaders).
+	// a writer heavy-fences before it parks for a reader (waitReaders), after
+	// which the flag's test sees its flag. Else it is a locked INCQ. The byte
+	// is tested again after the plain INCQ, as in rwRLock.
+	// Model steps: [U-solo] the solo word's test, [U-cells] the table's
+	// pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or
+	// nothing), [U-flag] the state's test.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -96,7 +115,13 @@ TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	CMPB    (R8), $0x00
 	JEQ     locked
 	INCQ    8(SI)
-	JMP     check
+	CMPB    (R8), $0x00
+	JNE     light
+	LOCK
+	ORQ     $0x00, (SP)
+
+light:
+	JMP check
 
 locked:
 	LOCK

@@ -2,11 +2,10 @@ package spin
 
 import (
 	"fmt"
+	"github.com/gohal/gohal/internal/pin"
+	"github.com/gohal/gohal/internal/waitpolicy"
 	"runtime"
 	"sync"
-	"time"
-
-	"github.com/gohal/gohal/internal/pin"
 )
 
 // The wait primitive. A waiter that has spent its spin budget parks: it
@@ -74,10 +73,7 @@ func yield() {
 // or be stopped by a stop-the-world (a GC cycle's) that itself waits for
 // the spinning waiter to stop, and the program would hang. Past
 // pinnedWaitLimit the waiter panics instead, naming the rule.
-type pinnedClock struct {
-	start time.Time
-	n     uint32
-}
+type pinnedClock struct{ waitpolicy.PinnedClock }
 
 // check counts one pause of the wait and panics once the wait has
 // lasted pinnedWaitLimit.
@@ -87,19 +83,10 @@ func (c *pinnedClock) check() {
 	}
 }
 
-// timedOut counts one pause of the wait, reads the clock every pinnedPollEvery,
-// and reports whether the wait has lasted pinnedWaitLimit.
-func (c *pinnedClock) timedOut() bool {
-	c.n++
-	if c.n%pinnedPollEvery != 0 {
-		return false
-	}
-	if c.start.IsZero() {
-		c.start = time.Now()
-		return false
-	}
-	return time.Since(c.start) > pinnedWaitLimit
-}
+// timedOut counts one pause of the wait (the clock is read every
+// waitpolicy.PinnedPollEvery) and reports whether the wait has lasted
+// pinnedWaitLimit.
+func (c *pinnedClock) timedOut() bool { return c.TimedOut(pinnedWaitLimit) }
 
 // pinnedWaitPanic ends a pinned wait that has lasted pinnedWaitLimit. A
 // panic while pinned is a fatal error of the runtime ("panic holding

@@ -44,9 +44,6 @@ func schedYield() {
 	if mayNotSleep() {
 		return // a pinned goroutine must not yield
 	}
-	schedYields.Add(1)
+	countYield()
 	runtime.Gosched()
 }
-
-// schedYields counts the yields at scheduling points, for tests.
-var schedYields atomic.Uint64

@@ -35,9 +35,9 @@ func TestSchedPoint(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				var now atomic.Int64
 				useSeams(t, seams{strictFIFO: true, now: func() int64 { return now.Add(int64(tc.step)) }})
-				before := schedYields.Load()
+				before := schedYields()
 				pingPong(t, k.new(), handovers, false)
-				if got := schedYields.Load() - before; got != tc.yield {
+				if got := schedYields() - before; got != tc.yield {
 					t.Errorf("%d handovers made %d yields at scheduling points, want %d", handovers, got, tc.yield)
 				}
 			})
@@ -58,9 +58,9 @@ func TestSchedPointPinned(t *testing.T) {
 		if !k.fifo {
 			t.Skip("not a FIFO lock")
 		}
-		before := schedYields.Load()
+		before := schedYields()
 		pingPong(t, k.new(), 4*schedEvery, true)
-		if got := schedYields.Load() - before; got != 0 {
+		if got := schedYields() - before; got != 0 {
 			t.Errorf("pinned releasers yielded %d times at scheduling points, want 0", got)
 		}
 	})
@@ -168,25 +168,25 @@ func TestStuckWakeYields(t *testing.T) {
 				if pinned {
 					percpu.Pin()
 				}
-				before := schedYields.Load()
+				before := schedYields()
 				l.Unlock() // wakes the waiter
-				if got := schedYields.Load() - before; got != 0 {
+				if got := schedYields() - before; got != 0 {
 					t.Errorf("pinned=%v: the Unlock that woke a parked waiter yielded %d times, want 0", pinned, got)
 				}
 				// Re-lock and unlock n times while the woken waiter waits
 				// to run; report the yields and whether it ran.
 				cycle := func(n int) (yields uint64, waiterRan bool) {
-					before := schedYields.Load()
+					before := schedYields()
 					for range n {
 						l.Lock()
 						l.Unlock()
 						select {
 						case <-done:
-							return schedYields.Load() - before, true
+							return schedYields() - before, true
 						default:
 						}
 					}
-					return schedYields.Load() - before, false
+					return schedYields() - before, false
 				}
 				// A waiter that runs with no yield was run by the
 				// scheduler: it preempted the releaser after 10 ms on
@@ -249,11 +249,11 @@ func TestStuckWakeOtherP(t *testing.T) {
 	var m wakeMark
 	m.p.Store(-1) // no P has this id
 	m.at.Store(1)
-	before := schedYields.Load()
+	before := schedYields()
 	for range 4 * stuckPollEvery {
 		m.yieldIfStuck()
 	}
-	if got := schedYields.Load() - before; got != 0 || m.at.Load() != 1 {
+	if got := schedYields() - before; got != 0 || m.at.Load() != 1 {
 		t.Errorf("Unlocks on another P yielded %d times and left the mark at %d, want 0 and 1", got, m.at.Load())
 	}
 }

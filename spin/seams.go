@@ -1,6 +1,7 @@
 package spin
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -48,3 +49,36 @@ func schedNow() int64 {
 }
 
 var clockBase = time.Now()
+
+// testCounts is set by the tests (export_test.go's init) and nil in a
+// program: the counts of events that tests wait for or assert, which no
+// lock type carries. Production code adds to them only where it is about
+// to park or yield, never on a path that locks or unlocks without waiting.
+var testCounts atomic.Pointer[counts]
+
+// counts are the events testCounts counts.
+type counts struct {
+	// yields counts the yields at scheduling points (schedYield).
+	yields atomic.Uint64
+	// sleepers counts, per *MCS, the waiters that swung their node to
+	// mcsLeft or mcsSleeping and have not been woken yet (*atomic.Int32).
+	sleepers sync.Map
+}
+
+// countYield counts a yield at a scheduling point, in a test.
+func countYield() {
+	if c := testCounts.Load(); c != nil {
+		c.yields.Add(1)
+	}
+}
+
+// countSleeper adds d to l's sleepers, in a test.
+func countSleeper(l *MCS, d int32) {
+	if c := testCounts.Load(); c != nil {
+		n, ok := c.sleepers.Load(l)
+		if !ok { // allocates once per lock, so that a test of allocations sees none after
+			n, _ = c.sleepers.LoadOrStore(l, new(atomic.Int32))
+		}
+		n.(*atomic.Int32).Add(d)
+	}
+}

@@ -110,14 +110,3 @@ func (s *sema) release() {
 	s.unlock()
 	w.wake <- struct{}{}
 }
-
-// queued returns how many goroutines are parked on s, for tests.
-func (s *sema) queued() int {
-	s.lock()
-	n := 0
-	for w := s.head; w != nil; w = w.next {
-		n++
-	}
-	s.unlock()
-	return n
-}

@@ -378,7 +378,7 @@ func sleepingOn(l Locker) uint32 {
 	case *Ticket:
 		return l.sleeping()
 	case *MCS:
-		return uint32(l.sleepers.Load())
+		return mcsSleepers(l)
 	}
 	panic(fmt.Sprintf("sleepingOn: %T", l))
 }

@@ -362,10 +362,6 @@ func (s *tasState) unlockSlow(new uint32, policy int) {
 	}
 }
 
-// waiters returns how many goroutines are counted as parked or parking,
-// for tests.
-func (s *tasState) waiters() uint32 { return hal.LoadAcquireUint32(&s.state) >> tasWaiterShift }
-
 // spinAsm is Asm's spinning round: at most budget pauses in chunks of
 // asmChunk, asking may (canSpin) before each chunk. A chunk runs in
 // hal.SpinLockUint32 when the word reads locked with nothing else in it

@@ -317,15 +317,3 @@ func (l *Ticket) handOver(s uint32) {
 // that had left the line (stopped spinning and parked): the price of
 // Ticket's preemption adaptivity in fairness.
 func (l *Ticket) PassedOver() uint64 { return l.passed.Load() }
-
-// sleeping returns how many waiters of l have published that they sleep
-// (or are about to), for tests.
-func (l *Ticket) sleeping() uint32 {
-	n := uint32(0)
-	for i := range l.slots {
-		if k := l.slots[i].mark.Load() & 3; k == slotLeft || k == slotStay {
-			n++
-		}
-	}
-	return n
-}

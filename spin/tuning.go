@@ -132,12 +132,9 @@ const osYieldEvery = 8
 // hang. No benchmark: a diagnosis, not a speed. Tests lower it.
 var pinnedWaitLimit = time.Second
 
-// pinnedPollEvery: a pinned waiter reads the clock every pinnedPollEvery
-// pauses.
-//
-// Reason: the limit is a second; reading the clock at every pause would
-// slow the spin for nothing.
-const pinnedPollEvery = 1024
+// A pinned waiter reads the clock every waitpolicy.PinnedPollEvery
+// pauses: the kit's waiting policy (internal/waitpolicy) keeps that
+// constant, its spin step and its variant lookup, shared with percpu.
 
 // pauseCost is what one pause costs, measured once at init.
 var pauseCost = measurePause()

@@ -3,7 +3,7 @@ package spin
 import (
 	_ "unsafe" // for go:linkname
 
-	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/waitpolicy"
 )
 
 // canSpin is sync.Mutex's spin check, sync.runtime_canSpin in the runtime: more
@@ -52,33 +52,8 @@ func (w *waiter) pause() {
 	yield()
 }
 
-// pauseYields is true where hal.Pause runs its portable variant, which
-// yields the processor (runtime.Gosched): the race and purego builds and
-// the GOARCHes without assembly. A goroutine that holds a percpu.Pin must
-// not yield, so there pause spins in the runtime's own spin loop instead.
-var pauseYields = func() bool {
-	for _, c := range hal.Selected() {
-		if c.Op == "pause" {
-			return c.Variant == "portable"
-		}
-	}
-	return true
-}()
-
-// pause is the wait loops' spin hint: hal.Pause, except that where
-// hal.Pause yields and the goroutine holds a percpu.Pin it is the
-// runtime's procyield loop (sync.Mutex's spin step), which never yields.
-func pause() {
-	if pauseYields && mayNotSleep() {
-		doSpin()
-		return
-	}
-	hal.Pause()
-}
-
-// doSpin is sync.Mutex's spin step, sync.runtime_doSpin in the runtime
-// (procyield: 30 PAUSE or YIELD instructions), kept for outside users
-// like canSpin (go.dev/issue/67401).
-//
-//go:linkname doSpin sync.runtime_doSpin
-func doSpin()
+// pause is the wait loops' spin hint: the kit's one spin step
+// (waitpolicy.Pause: hal.Pause, except that where hal.Pause yields and the
+// goroutine holds a percpu.Pin it is the runtime's procyield loop,
+// sync.Mutex's spin step, which never yields).
+func pause() { waitpolicy.Pause() }

@@ -17,8 +17,9 @@ import (
 // ops: cas128, load128 and store128 share the words of a Uint128, and a
 // portable variant of one takes the others to the striped locks with it).
 // tune never judges such an op's portable variant alone: a store that is
-// faster under the striped lock takes the loads and CASes along, and on
-// machine Z3 that made Uint128.Load 2.3× slower. It compares "all hardware"
+// faster under the striped lock takes the loads and CASes along, which can
+// make the group's loads slower than the store gained (a load under the
+// striped lock takes a lock where the hardware load takes none). It compares "all hardware"
 // (the feature choices) with "all portable" on a workload that mixes the
 // group's ops and on each op alone, and departs to portable only when the
 // mix gains by more than -min-gain and no op of the group is significantly

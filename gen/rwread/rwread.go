@@ -19,10 +19,12 @@ package rwread
 import (
 	"fmt"
 	"go/format"
+	"go/types"
 	"strings"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/gotypes"
 	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
@@ -189,18 +191,51 @@ func cellInto(c *build.Context, slow string) {
 }
 
 // lightFree jumps to locked unless hal.FenceLight is, at this moment, only
-// a compiler barrier (hal's byte, through percpu's halFenceLight): a biased
-// reader counts without a fence only where the Go path's FenceLight would
-// not fence either, also after haltool.Force has changed the pair.
+// a compiler barrier (hal's byte, through percpu's halFenceLight): a reader
+// counts without a fence (in on a biased lock, out on any) only where the
+// Go path's FenceLight would not fence either, also after haltool.Force
+// has changed the pair.
 func lightFree(c *build.Context, locked string) {
 	c.MOVQ(sym("halFenceLight"), reg.R8)
 	c.CMPB(operand.Mem{Base: reg.R8}, operand.U8(0))
 	c.JEQ(operand.LabelRef(locked))
 }
 
+// fenceIfHeavyLost follows a plain INCQ that lightFree let through: it
+// tests hal's byte again, after the store, and fences (a locked no-op on
+// the stack, as hal.Fence's lockor) if it went to 0 since. The byte goes
+// from 1 to 0 while readers run when the kernel refuses membarrier after
+// init (hal's degrade): the heavy fence of that transition makes every CPU
+// execute a full barrier at some point of this reader's code, and only a
+// test after the store sees 0 wherever that point falls after the store's
+// program position (before it, the barrier drains the store). A test made
+// only before the store, with the CPU's barrier between it and the store,
+// would leave the store unfenced beside writers whose heavy fence is
+// plain from then on. R8 still holds the byte's address.
+func fenceIfHeavyLost(b *amd64.Backend, c *build.Context, label string) {
+	c.CMPB(operand.Mem{Base: reg.R8}, operand.U8(0))
+	c.JNE(operand.LabelRef(label))
+	b.Lock()
+	c.ORQ(operand.U8(0), operand.NewStackAddr(0))
+	c.Label(label)
+}
+
 func state() operand.Mem       { return operand.Mem{Base: reg.RDI, Disp: Mutex.State} }
 func cell(off int) operand.Mem { return operand.Mem{Base: reg.RSI, Disp: off} }
 func enabled(c *build.Context) { c.CMPB(sym("pinless"), operand.U8(0)) }
+
+// lockSignature is the signature of rwRLock and rwRUnlock as percpu
+// declares them: func(rw *RWMutex). The assembly's header comment then
+// names the type the Go declaration has. RWMutex is declared here as an
+// empty struct in a stand-in package percpu: only the pointer (one word,
+// at rw+0(FP)) matters to the frame.
+func lockSignature() (*gotypes.Signature, error) {
+	pkg := types.NewPackage("github.com/gohal/gohal/percpu", "percpu")
+	obj := types.NewTypeName(0, pkg, "RWMutex", nil)
+	types.NewNamed(obj, types.NewStruct(nil, nil), nil)
+	pkg.Scope().Insert(obj)
+	return gotypes.ParseSignatureInPackage(pkg, "func(rw *RWMutex)")
+}
 
 // asmFile writes the assembly with gen/amd64's backend: its avo context,
 // its LOCK and jump-to-Go emitters, and its Finish (avo's passes, the
@@ -208,10 +243,14 @@ func enabled(c *build.Context) { c.CMPB(sym("pinless"), operand.U8(0)) }
 func asmFile() ([]byte, error) {
 	b := amd64.New()
 	c := b.Context()
+	sig, err := lockSignature()
+	if err != nil {
+		return nil, fmt.Errorf("rwread: %v", err)
+	}
 
 	c.Function("rwRLock")
 	c.Attributes(attr.NOSPLIT)
-	c.SignatureExpr("func(rw uintptr)")
+	c.Signature(sig)
 	c.Comment(
 		"No call from here to RET or a jump to Go: the runtime does not preempt",
 		"assembly asynchronously, so the goroutine keeps its P throughout, and",
@@ -219,7 +258,12 @@ func asmFile() ([]byte, error) {
 		"release store under the pin). Biased, and while hal.FenceLight needs no",
 		"fence: the revoking writer's heavy fence pairs with the program order of",
 		"the INCQ and the state's reload. Else the count is a locked INCQ, a full",
-		"fence.",
+		"fence. The byte is tested again after a plain INCQ, as hal.FenceLight",
+		"tests it after the store, in case hal degraded the pair meanwhile.",
+		"Model steps (percpu/DESIGN.md): [R-cells] the table's pointer,",
+		"[R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,",
+		"or nothing while FenceLight needs none), [R-recheck] the state's reload,",
+		"[R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.",
 	)
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
@@ -232,10 +276,17 @@ func asmFile() ([]byte, error) {
 	c.JEQ(operand.LabelRef("locked"))
 	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Locks))
+	fenceIfHeavyLost(b, c, "light")
 	c.CMPQ(reg.RAX, state())
 	c.JNE(operand.LabelRef("backout"))
 	c.RET()
 	c.Label("backout")
+	c.Comment(
+		"[R-backout] Locked whatever the count in was, on this slow path: the",
+		"count out is visible before the wake-up whatever the writers do, so it",
+		"does not depend on the next writer's heavy fence before parking.",
+	)
+	b.Lock()
 	c.INCQ(cell(Mutex.Unlocks))
 	b.TailJump("rwRLockFailed")
 	c.Label("locked")
@@ -243,11 +294,12 @@ func asmFile() ([]byte, error) {
 	c.INCQ(cell(Mutex.Locks))
 	c.CMPQ(reg.RAX, state())
 	c.JNE(operand.LabelRef("backoutLocked"))
-	c.Comment("Every rwRebiasEvery-th count in on a line, a reader may turn the bias back on.")
+	c.Comment(
+		"[R-rebias] Every rwRebiasEvery-th count in on a line, a reader may turn",
+		"the bias back on (tryBias decides whether the fence pair allows it).",
+	)
 	c.TESTQ(operand.U32(Mutex.RebiasEvery-1), cell(Mutex.Locks))
 	c.JNE(operand.LabelRef("done"))
-	c.CMPB(sym("asymmetric"), operand.U8(0))
-	c.JEQ(operand.LabelRef("done"))
 	b.TailJump("rwTryBias")
 	c.Label("done")
 	c.RET()
@@ -260,12 +312,17 @@ func asmFile() ([]byte, error) {
 
 	c.Function("rwRUnlock")
 	c.Attributes(attr.NOSPLIT)
-	c.SignatureExpr("func(rw uintptr)")
+	c.Signature(sig)
 	c.Comment(
 		"As rwRLock: no call before RET, so the P stays. The lane's reader",
 		"(soloIn) is cleared by runlock's slow path. The count out is a plain",
 		"INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:",
-		"a writer heavy-fences before it parks for a reader (waitReaders).",
+		"a writer heavy-fences before it parks for a reader (waitReaders), after",
+		"which the flag's test sees its flag. Else it is a locked INCQ. The byte",
+		"is tested again after the plain INCQ, as in rwRLock.",
+		"Model steps: [U-solo] the solo word's test, [U-cells] the table's",
+		"pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or",
+		"nothing), [U-flag] the state's test.",
 	)
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
@@ -275,6 +332,7 @@ func asmFile() ([]byte, error) {
 	cellInto(c, "slow")
 	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Unlocks))
+	fenceIfHeavyLost(b, c, "light")
 	c.JMP(operand.LabelRef("check"))
 	c.Label("locked")
 	b.Lock()

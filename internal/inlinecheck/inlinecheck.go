@@ -17,6 +17,13 @@ import (
 // (a rename). It skips in -short and where no go command is on PATH.
 func Inlinable(t *testing.T, fns ...string) {
 	t.Helper()
+	InlinableWith(t, nil, fns...)
+}
+
+// InlinableWith is Inlinable with more go build flags (a build's tags,
+// "-tags=purego"), for fast paths that differ between builds.
+func InlinableWith(t *testing.T, flags []string, fns ...string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs the compiler; skipped in -short")
 	}
@@ -24,7 +31,8 @@ func Inlinable(t *testing.T, fns ...string) {
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
-	out, err := exec.Command(gobin, "build", "-gcflags=-m=2", ".").CombinedOutput()
+	args := append(append([]string{"build"}, flags...), "-gcflags=-m=2", ".")
+	out, err := exec.Command(gobin, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
 	}

@@ -18,10 +18,7 @@
 // excludes nothing, and Held is always false.
 package pin
 
-import (
-	"runtime"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // Table is per-P storage: one *T per P (or, in the fallback build, per
 // CPU number), each its own allocation. It only grows, and it grows
@@ -43,13 +40,11 @@ func (t *Table[T]) Load() []*T {
 	return nil
 }
 
-// Grow makes the table at least n slots long, and at least GOMAXPROCS,
+// Grow makes the table at least n slots long, and at least IDs() long,
 // and returns it. It never blocks: it allocates, and retries its
 // compare-and-swap only when another Grow has just succeeded.
 func (t *Table[T]) Grow(n int) []*T {
-	// GOMAXPROCS(0) only reads: it takes the runtime's scheduler lock
-	// (which never parks a goroutine) and stops nothing.
-	n = max(n, runtime.GOMAXPROCS(0))
+	n = max(n, IDs())
 	for {
 		p := t.p.Load()
 		var old []*T

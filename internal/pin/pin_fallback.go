@@ -4,6 +4,7 @@ package pin
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/gohal/gohal/hal"
 )
@@ -23,6 +24,17 @@ var ncpu = runtime.NumCPU()
 // (taskset) exceeds NumCPU, and hal.CPU's amd64 variants wrap at 4096. It
 // excludes nothing: data indexed by it needs atomic operations or a lock.
 func ProcPin() int { return reduce(hal.CPU(), ncpu) }
+
+// IDs is the size of ProcPin's range: the CPU count at init, whatever
+// GOMAXPROCS is (the CPU number, not the P, is the index here, and a
+// thread runs on any CPU of its mask however few Ps there are). Sizing
+// the tables by it, rather than folding the CPU number into GOMAXPROCS,
+// keeps the range fixed for the life of the process, so a table grown to
+// IDs() holds every id ProcPin returns; folding would have to read
+// GOMAXPROCS on every ProcPin (the scheduler's lock) or use a copy that
+// goes stale when the runtime changes it. Distinct CPUs keep distinct
+// slots, at one slot per CPU rather than per P.
+func IDs() int { return ncpu }
 
 // reduce maps a CPU number into [0, n) (n >= 1), leaving the numbers
 // already in range as they are.
@@ -58,3 +70,15 @@ func Release() int { return 0 }
 func CanSpin() bool { return multiP }
 
 var multiP = runtime.GOMAXPROCS(0) > 1
+
+// DoSpin is one spin step that never yields the processor. Nothing is
+// pinned in this build, so the waiting policy never asks for it; it
+// loads a word 30 times, as the runtime's spin step pauses 30 times.
+func DoSpin() {
+	for range 30 {
+		spinSink.Load()
+	}
+}
+
+// spinSink keeps DoSpin's loop from being optimized away.
+var spinSink atomic.Uint32

@@ -3,6 +3,7 @@
 package pin
 
 import (
+	"runtime"
 	"unsafe" // also for go:linkname
 
 	"github.com/gohal/gohal/hal"
@@ -33,6 +34,15 @@ func ProcPin() int { return procPin() }
 
 // ProcUnpin undoes one ProcPin.
 func ProcUnpin() { procUnpin() }
+
+// IDs is the size of ProcPin's range now: GOMAXPROCS. The runtime may
+// change GOMAXPROCS at any time (since Go 1.25 it follows the container's
+// CPU quota), so an id from an earlier ProcPin may be outside a table
+// grown to IDs() later: a caller that grows a table for its id grows it
+// to id+1, or takes a path that needs no slot. GOMAXPROCS(0) only reads:
+// it takes the runtime's scheduler lock (which never parks a goroutine)
+// and stops nothing.
+func IDs() int { return runtime.GOMAXPROCS(0) }
 
 // depthSlot is one P's pin depth, on a cache line of its own.
 type depthSlot struct {
@@ -123,3 +133,14 @@ func canSpin(i int) bool
 // P's run queue (the holder may be there, and cannot run while its waiter
 // spins).
 func CanSpin() bool { return canSpin(0) }
+
+// doSpin is sync.Mutex's spin step (sync.runtime_doSpin: procyield, 30
+// PAUSE or YIELD instructions), which the runtime keeps for outside users
+// (go.dev/issue/67401).
+//
+//go:linkname doSpin sync.runtime_doSpin
+func doSpin()
+
+// DoSpin is one spin step that never yields the processor, for a waiter
+// that holds a Pin where hal.Pause would yield: sync.Mutex's own.
+func DoSpin() { doSpin() }

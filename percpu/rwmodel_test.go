@@ -1,0 +1,994 @@
+package percpu
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gohal/gohal/internal/modelcheck"
+)
+
+// The RWMutex protocol as an executable model (DESIGN.md states it in
+// words): two readers, one of which counts in on one P's line and out on
+// another's, and one writer, over x86-TSO memory (modelcheck.TSO). Each
+// move is one step of DESIGN.md, named as there and as the code's
+// comments name it: one load, store, locked read-modify-write or fence,
+// except where DESIGN.md's "The model" says a move merges accesses that
+// nothing in between could change. rwmodel_check_test.go explores it
+// with modelcheck.Explore, unbroken and broken on purpose.
+
+// Addresses in the model's memory.
+const (
+	mSolo    = iota // RWMutex.solo
+	mState          // RWMutex.state: gen*rwGen | rwBiased | rwWriter
+	mLocks          // RWMutex.locks
+	mUnlocks        // RWMutex.unlocks
+	mCells          // 1 once the per-P lines are made
+	mWake           // 1 once rwWaits (the writer's wake-up channel, the gate) is made
+	mPending        // 1 while a wake-up is pending in that channel
+	mW              // RWMutex.w, the writers' sync.Mutex: 1 while held
+	mParked         // RWMutex.parked: readers parked on the gate
+	mMu             // rwWaits.mu: 1 while held
+	mGate           // how many gates the writer has closed (admitReaders)
+	mLine           // line i's locks at mLine+2i, its unlocks at mLine+2i+1
+)
+
+// mLines is how many per-P lines the model has: reader 0 counts on line
+// 0; reader 1 counts in on line 1 and out on line 2, as a reader that
+// migrates between RLock and RUnlock does.
+const mLines = 3
+
+// A rwMutation breaks the model on purpose: each names the step it drops
+// or swaps, and the check must then fail.
+type rwMutation int
+
+const (
+	mutNone             rwMutation = iota
+	mutNoRevokeFence               // [W-revoke]: no heavy fence after revoking the bias
+	mutNoHeavyFence                // [W-heavy]: no heavy fence before the writer parks
+	mutInsFirst                    // [W-sum-in] before [W-sum-out]: the sums in the wrong order
+	mutNoSoloInSum                 // [W-sum-solo]: the lane's reader left out of the sum
+	mutCountAfterLook              // [R-recheck] before [R-in]: count in after the last look at the state
+	mutLightUnbiased               // [R-in]: a light count in (no fence) while the lock is not biased
+	mutNoWakeOnLeave               // [U-flag]: a leaving reader that sees the flag does not wake the writer
+	mutNoWakeOnBackout             // [R-backout]: a reader that backs out does not wake the writer
+	mutNoSignalFence               // [G-fence]: signalWriter sends without fencing first
+	mutLaneIgnoresFlag             // [R-lane]: the lane's compare-and-swap ignores the writer's soloWriter
+	mutReleasePlain                // [W-release-state]/[W-release-solo]: the flag goes down with a plain (release) store
+	mutNoAdmit                     // [W-admit]: the releasing writer does not admit the parked readers
+	mutParkLookFirst               // [R-park]: the reader loads the flag before it counts itself parked
+	mutQueueOnW                    // [R-park]: a reader that gives up waits on the writers' mutex (the protocol before admission)
+	mutCloseUnderWriter            // [S-close]: closeLane closes the lane under a writer's soloWriter
+	mutRaiseSoloClosed             // [W-raise-solo]: the writer puts its flag in the solo word of a closed lane
+	mutLightBackout                // [R-backout]: the count out is as light as the count in was
+)
+
+var rwMutationNames = map[rwMutation]string{
+	mutNoRevokeFence:    "drop [W-revoke]'s heavy fence",
+	mutNoHeavyFence:     "drop [W-heavy]'s heavy fence",
+	mutInsFirst:         "swap [W-sum-out] and [W-sum-in]",
+	mutNoSoloInSum:      "drop [W-sum-solo]",
+	mutCountAfterLook:   "swap [R-in] and [R-recheck]",
+	mutLightUnbiased:    "drop [R-in]'s fence while unbiased",
+	mutNoWakeOnLeave:    "drop [U-flag]'s wake-up",
+	mutNoWakeOnBackout:  "drop [R-backout]'s wake-up",
+	mutNoSignalFence:    "drop [G-fence]",
+	mutLaneIgnoresFlag:  "[R-lane] takes the lane under a writer's soloWriter",
+	mutReleasePlain:     "[W-release-state] as a release store",
+	mutNoAdmit:          "drop [W-admit]",
+	mutParkLookFirst:    "swap [R-park]'s count and look",
+	mutQueueOnW:         "[R-park] queues on the writers' mutex",
+	mutCloseUnderWriter: "[S-close] under soloWriter",
+	mutRaiseSoloClosed:  "[W-raise-solo] on a closed lane",
+	mutLightBackout:     "[R-backout] as light as its count in",
+}
+
+// rwModelConfig is one model: where the lock starts, whether hal's fence
+// pair is asymmetric, how many times each thread takes the lock, and the
+// mutation, if any.
+type rwModelConfig struct {
+	asym    bool  // hal's pair reaches every thread: FenceLight is free, FenceHeavy drains every buffer, the lock may bias
+	spread  bool  // start with the lane closed and the lines made
+	biased  bool  // and biased (asym only)
+	reads   uint8 // RLock/RUnlock pairs per reader
+	writes  uint8 // Lock/Unlock pairs of the writer
+	migrate bool  // reader 1 counts out on another line than it counted in
+	// laneSpreads lets a lane reader find the lane's count of reads
+	// full and spread from an idle lane (laneSpreads: the pinless build
+	// with the asymmetric pair; asym only).
+	laneSpreads bool
+	// noSlots: readers never spread (slotsPay false: the fallback
+	// builds where finding a P's line costs a system call); a reader
+	// that finds another inside closes the lane, and readers count on
+	// the lock's own counters.
+	noSlots bool
+	// oneReader leaves reader 1 out (it starts done).
+	oneReader bool
+	mut       rwMutation
+}
+
+func (c rwModelConfig) String() string {
+	s := fmt.Sprintf("asym=%v spread=%v biased=%v reads=%d writes=%d migrate=%v laneSpreads=%v noSlots=%v",
+		c.asym, c.spread, c.biased, c.reads, c.writes, c.migrate, c.laneSpreads, c.noSlots)
+	if c.oneReader {
+		s += " oneReader"
+	}
+	if c.mut != mutNone {
+		s += " mutation=" + rwMutationNames[c.mut]
+	}
+	return s
+}
+
+// Program counters. A reader is inside between RLock and RUnlock: at
+// uLane. The writer is inside at wRel.
+const (
+	pcDone uint8 = iota
+	// RLock
+	rLane
+	rCells
+	rState
+	rIn
+	rRecheck
+	rBackout
+	rNoLine
+	rNoLineCells
+	rOpen
+	rOpenCAS
+	rSpClose
+	rSpGrow
+	rOwnIn
+	rOwnFlag
+	rOwnGrow
+	rOwnOut
+	rAwait
+	rParkWaits
+	rParkMu
+	rParkAdd
+	rParkState
+	rParkSolo
+	rParkWait
+	rWLock
+	rSlowIn
+	rWUnlock
+	// RUnlock (uLane: the reader is inside)
+	uLane
+	uSolo
+	uSoloCAS
+	uSoloFlag
+	uCells
+	uOut
+	uFlag
+	uOwn
+	// shared subroutines: wakeWriter, signalWriter, tryBias
+	xWakeState
+	xWakeSolo
+	xSigFence
+	xSigSend
+	xBiasLoad
+	xBiasCAS
+	// Lock
+	wLock
+	wRaiseSolo
+	wRaise
+	wRevoke
+	wSumCells
+	wSumOut
+	wSumSolo
+	wSumIn
+	wSpun
+	wChan
+	wHeavy
+	wPark
+	// Unlock (wRel: the writer is inside)
+	wRel
+	wRelState
+	wAdmit
+	wAdmitMu
+	wAdmitN
+	wUnlockW
+	pcCount
+)
+
+var pcNames = [pcCount]string{
+	pcDone: "done", rLane: "R-lane", rCells: "R-cells", rState: "R-state", rIn: "R-in", rRecheck: "R-recheck",
+	rBackout: "R-backout", rNoLine: "R-noline", rNoLineCells: "R-noline(cells)", rOpen: "R-open",
+	rOpenCAS: "R-open(cas)", rSpClose: "S-close", rSpGrow: "S-grow", rOwnIn: "R-own-in", rOwnFlag: "R-own-flag", rOwnGrow: "S-grow(own)",
+	rOwnOut: "R-own-out", rAwait: "R-await", rParkWaits: "R-park(waits)",
+	rParkMu: "R-park(mu)", rParkAdd: "R-park(parked++)", rParkState: "R-park(state)", rParkSolo: "R-park(solo)",
+	rParkWait: "R-admitted(parked)", rWLock: "R-park(w)", rSlowIn: "R-park(locks++)", rWUnlock: "R-park(w unlock)",
+	uLane: "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells",
+	uOut: "U-out", uFlag: "U-flag", uOwn: "U-own", xWakeState: "R-wake(state)", xWakeSolo: "R-wake(solo)",
+	xSigFence: "G-fence", xSigSend: "G-send", xBiasLoad: "B-load", xBiasCAS: "B-cas", wLock: "W-lock",
+	wRaiseSolo: "W-raise-solo", wRaise: "W-raise", wRevoke: "W-revoke", wSumCells: "W-sum-out(cells)",
+	wSumOut: "W-sum-out", wSumSolo: "W-sum-solo", wSumIn: "W-sum-in", wSpun: "W-spin", wChan: "W-spin(waitsOf)",
+	wHeavy: "W-heavy", wPark: "W-park", wRel: "W-release-solo(inside)", wRelState: "W-release-state",
+	wAdmit: "W-admit", wAdmitMu: "W-admit(mu)", wAdmitN: "W-admit(n)",
+	wUnlockW: "W-unlock",
+}
+
+// rwThread is one thread's registers.
+type rwThread struct {
+	pc    uint8
+	ret   uint8 // where a subroutine (xWake…, xSig…, xBias…) returns
+	s     uint8 // the state word as the thread last read it (rlock's s; tryBias's s)
+	light bool  // the reader counted in without a locked add
+	try   bool  // rlock(true): a failure goes on to the writers' mutex, not rlockSlow
+	iter  uint8 // lock/unlock pairs done
+	gate  uint8 // the gate a parked reader waits on: mGate when it parked
+	// saw is, while the reader is parked, 1 + the index of the write
+	// whose flag it saw (the writer's iter then): Check's ghost for
+	// "readers that waited go in before the next writer".
+	saw uint8
+	// The writer's sums (readersGone): the lines it loaded (cells), the
+	// word it is at, and the counts out and in so far; parking says the
+	// heavy fence is paid and the next failed sum parks.
+	cells   bool
+	at      uint8
+	out, in uint8
+	phase   uint8 // wFirst, wSpinning or wParking
+}
+
+// The phases of waitReaders.
+const (
+	wFirst    = iota // the first readersGone, before waitsOf
+	wSpinning        // summing again while spinning
+	wParking         // past the heavy fence: a failed sum parks
+)
+
+// rwModelState is the whole model's state: memory and three threads
+// (readers 0 and 1, the writer 2).
+type rwModelState struct {
+	m  modelcheck.TSO
+	th [3]rwThread
+}
+
+const writerThread = 2
+
+// rwModel builds the spec for c.
+func rwModel(c rwModelConfig) modelcheck.Spec[rwModelState] {
+	var init rwModelState
+	if c.spread {
+		init.m.Mem[mSolo] = soloClosed
+		init.m.Mem[mCells] = 1
+		if c.biased {
+			init.m.Mem[mState] = rwBiased
+		}
+	}
+	init.th[0].pc, init.th[1].pc, init.th[writerThread].pc = rLane, rLane, wLock
+	if c.reads == 0 {
+		init.th[0].pc, init.th[1].pc = pcDone, pcDone
+	}
+	if c.oneReader {
+		init.th[1].pc = pcDone
+	}
+	if c.writes == 0 {
+		init.th[writerThread].pc = pcDone
+	}
+	return modelcheck.Spec[rwModelState]{
+		Init:    init,
+		Threads: []string{"R0", "R1", "W"},
+		Next: func(s rwModelState, yield func(modelcheck.Move, rwModelState)) {
+			for t := range s.th {
+				if s.th[t].pc == pcDone {
+					continue
+				}
+				move := func(step string, n rwModelState) { yield(modelcheck.Move{Thread: t, Step: step}, n) }
+				if t == writerThread {
+					c.writerStep(s, move)
+				} else {
+					c.readerStep(s, t, move)
+				}
+			}
+			s.m.Flushes(func(t int, after modelcheck.TSO) {
+				n := s
+				n.m = after
+				yield(modelcheck.Move{Thread: t, Step: "flush"}, n)
+			})
+		},
+		Check: func(s rwModelState) string {
+			w := s.th[writerThread]
+			if w.pc != wRel {
+				return ""
+			}
+			for t := range writerThread {
+				if s.th[t].pc == uLane {
+					return fmt.Sprintf("lost exclusion: the writer and reader R%d are both inside", t)
+				}
+				if saw := s.th[t].saw; saw != 0 && saw <= w.iter {
+					return fmt.Sprintf("overtaken: reader R%d waits since write %d, and write %d is inside", t, saw, w.iter+1)
+				}
+			}
+			return ""
+		},
+		Final: func(s rwModelState) bool {
+			return s.th[0].pc == pcDone && s.th[1].pc == pcDone && s.th[2].pc == pcDone && s.m.Idle()
+		},
+		Stuck:    rwStuck,
+		Describe: rwDescribe,
+	}
+}
+
+// rwStuck says who waits for what in a state with no move.
+func rwStuck(s rwModelState) string {
+	var why []string
+	for t, th := range s.th {
+		switch th.pc {
+		case pcDone:
+		case wPark:
+			why = append(why, "lost wake-up: the writer is parked for readers and no wake-up is pending")
+		case rParkWait:
+			why = append(why, fmt.Sprintf("lost wake-up: reader R%d is parked on the gate and no writer will admit it", t))
+		case wLock, rWLock:
+			why = append(why, fmt.Sprintf("thread %d waits for the writers' mutex", t))
+		case rParkMu, wAdmitMu:
+			why = append(why, fmt.Sprintf("thread %d waits for waits.mu", t))
+		default:
+			why = append(why, fmt.Sprintf("thread %d cannot move at %s", t, pcNames[th.pc]))
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+// rwDescribe renders a state for a trace.
+func rwDescribe(s rwModelState) string {
+	var b strings.Builder
+	m := &s.m
+	fmt.Fprintf(&b, "solo=%03b state=g%d|%02b locks=%d/%d cells=%d waits=%d pending=%d w=%d parked=%d mu=%d gate=%d lines=",
+		m.Mem[mSolo], m.Mem[mState]/rwGen, m.Mem[mState]%rwGen, m.Mem[mLocks], m.Mem[mUnlocks], m.Mem[mCells],
+		m.Mem[mWake], m.Mem[mPending], m.Mem[mW], m.Mem[mParked], m.Mem[mMu], m.Mem[mGate])
+	for i := range mLines {
+		fmt.Fprintf(&b, "%d/%d,", m.Mem[mLine+2*i], m.Mem[mLine+2*i+1])
+	}
+	for t, th := range s.th {
+		fmt.Fprintf(&b, " T%d@%s", t, pcNames[th.pc])
+		if t == writerThread && th.pc >= wSumCells && th.pc <= wSpun {
+			fmt.Fprintf(&b, "(out %d in %d)", th.out, th.in)
+		}
+	}
+	for t := range writerThread + 1 {
+		if n := m.N[t]; n > 0 {
+			fmt.Fprintf(&b, " buf%d=[", t)
+			for _, st := range m.Buf[t][:n] {
+				fmt.Fprintf(&b, " %s=%d", rwAddrName(int(st.Addr)), st.Val)
+			}
+			b.WriteString(" ]")
+		}
+	}
+	return b.String()
+}
+
+// rwAddrName names a model address.
+func rwAddrName(a int) string {
+	if a >= mLine {
+		return fmt.Sprintf("line%d.%s", (a-mLine)/2, [2]string{"locks", "unlocks"}[(a-mLine)%2])
+	}
+	return [...]string{"solo", "state", "locks", "unlocks", "cells", "waits", "pending", "w", "parked", "mu", "gate"}[a]
+}
+
+// inLine and outLine are the lines reader t counts in and out on.
+func (c rwModelConfig) inLine(t int) int { return t }
+func (c rwModelConfig) outLine(t int) int {
+	if t == 1 && c.migrate {
+		return 2
+	}
+	return t
+}
+
+// lightFree reports whether hal.FenceLight is only a compiler barrier.
+func (c rwModelConfig) lightFree() bool { return c.asym }
+
+// fenceLight is hal.FenceLight on thread t.
+func (c rwModelConfig) fenceLight(m *modelcheck.TSO, t int) {
+	if !c.lightFree() {
+		m.Fence(t)
+	}
+}
+
+// fenceHeavy is hal.FenceHeavy on thread t.
+func (c rwModelConfig) fenceHeavy(m *modelcheck.TSO, t int) {
+	if c.asym {
+		m.FenceAll()
+	} else {
+		m.Fence(t)
+	}
+}
+
+// failed is where rlockFailed goes: parkReader for rlock(true)
+// (rlockSlow's later tries), else rlockSlow.
+func failed(th *rwThread) uint8 {
+	if th.try {
+		return rParkWaits
+	}
+	return rAwait
+}
+
+// call enters subroutine pc, returning to ret.
+func call(th *rwThread, pc, ret uint8) {
+	th.pc, th.ret = pc, ret
+}
+
+// sub runs a step of a subroutine shared by the threads (wakeWriter,
+// signalWriter, tryBias) and reports whether pc was one.
+func (c rwModelConfig) sub(s rwModelState, t int, move func(string, rwModelState)) bool {
+	n := s
+	m, th := &n.m, &n.th[t]
+	switch th.pc {
+	case xWakeState: // wakeWriter: writerFlag's first load
+		if m.Load(t, mState)&rwWriter != 0 {
+			th.pc = xSigFence
+		} else {
+			th.pc = xWakeSolo
+		}
+		move("[R-wake]", n)
+	case xWakeSolo:
+		if m.Load(t, mSolo)&soloWriter != 0 {
+			th.pc = xSigFence
+		} else {
+			th.pc = th.ret
+		}
+		move("[R-wake]", n)
+	case xSigFence: // signalWriter
+		if c.mut != mutNoSignalFence {
+			m.Fence(t)
+		}
+		th.pc = xSigSend
+		move("[G-fence]", n)
+	case xSigSend:
+		// A non-blocking send: one that finds a wake-up pending
+		// returns having read the channel only, with no locked op.
+		if m.Load(t, mWake) != 0 && m.Load(t, mPending) == 0 {
+			m.Swap(t, mPending, 1)
+		}
+		th.pc = th.ret
+		move("[G-send]", n)
+	case xBiasLoad: // tryBias: the clock may say no at any time
+		s := m.Load(t, mState)
+		th.pc = th.ret
+		move("[B-load] (inhibited)", n)
+		if s&(rwWriter|rwBiased) == 0 {
+			th.s, th.pc = s, xBiasCAS
+			move("[B-load]", n)
+		}
+	case xBiasCAS:
+		m.CAS(t, mState, th.s, th.s|rwBiased)
+		th.pc = th.ret
+		move("[B-cas]", n)
+	default:
+		return false
+	}
+	return true
+}
+
+// readerStep makes every move reader t can make in s.
+func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwModelState)) {
+	if c.sub(s, t, move) {
+		return
+	}
+	n := s
+	m, th := &n.m, &n.th[t]
+	in, out := mLine+2*c.inLine(t), mLine+2*c.outLine(t)+1
+	switch th.pc {
+	// RLock
+	case rLane:
+		// The word's count of lane reads is not modelled: a full
+		// count sends the reader to rlockOpen, which may spread
+		// (laneSpreads), as a free choice.
+		th.try = false
+		v := m.Load(t, mSolo)
+		free := v == 0
+		if c.mut == mutLaneIgnoresFlag {
+			free = v&^soloWriter == 0
+		}
+		if free && m.CAS(t, mSolo, v, v|soloIn) {
+			th.pc = uLane
+			move("[R-lane]", n)
+			if c.laneSpreads {
+				n = s
+				n.th[t].try, n.th[t].pc = false, rCells
+				move("[R-lane] (count full)", n)
+			}
+			return
+		}
+		th.pc = rCells
+		move("[R-lane]", n)
+	case rCells:
+		if m.Load(t, mCells) == 0 {
+			th.pc = rNoLine
+		} else {
+			th.pc = rState
+		}
+		move("[R-cells]", n)
+	case rState:
+		th.s = m.Load(t, mState)
+		switch {
+		case th.s&rwWriter != 0:
+			th.pc = failed(th)
+		case c.mut == mutCountAfterLook:
+			th.pc = rRecheck // the look, then the count in
+		default:
+			th.pc = rIn
+		}
+		move("[R-state]", n)
+	case rIn:
+		th.light = th.s&rwBiased != 0 || c.mut == mutLightUnbiased
+		if th.light {
+			m.Store(t, in, m.Load(t, in)+1)
+			if c.mut != mutLightUnbiased {
+				c.fenceLight(m, t)
+			}
+		} else {
+			m.Add(t, in, 1) // a locked add: its own [R-fence]
+		}
+		th.pc = rRecheck
+		if c.mut == mutCountAfterLook {
+			th.pc = uLane // the look came first: inside
+		}
+		move("[R-in] [R-fence]", n)
+	case rRecheck:
+		if c.mut == mutCountAfterLook {
+			th.pc = rIn
+			if m.Load(t, mState) != th.s {
+				th.pc = failed(th) // nothing counted yet
+			}
+			move("[R-recheck]", n)
+			return
+		}
+		if m.Load(t, mState) != th.s {
+			th.pc = rBackout
+			move("[R-recheck]", n)
+			return
+		}
+		th.pc = uLane
+		move("[R-recheck]", n)
+		if th.s&rwBiased == 0 && c.asym {
+			call(th, xBiasLoad, uLane) // [R-rebias]
+			move("[R-recheck] [R-rebias]", n)
+		}
+	case rBackout: // a locked add, whatever the count in was
+		if th.light && c.mut == mutLightBackout {
+			m.Store(t, mLine+2*c.inLine(t)+1, m.Load(t, mLine+2*c.inLine(t)+1)+1)
+			c.fenceLight(m, t)
+		} else {
+			m.Add(t, mLine+2*c.inLine(t)+1, 1)
+		}
+		if c.mut == mutNoWakeOnBackout {
+			th.pc = failed(th)
+		} else {
+			call(th, xWakeState, failed(th))
+		}
+		move("[R-backout]", n)
+	case rNoLine:
+		if m.Load(t, mSolo)&soloClosed == 0 {
+			th.pc = rOpen
+		} else {
+			th.pc = rNoLineCells
+		}
+		move("[R-noline]", n)
+	case rNoLineCells:
+		if m.Load(t, mCells) == 0 {
+			th.pc = rOwnIn
+		} else {
+			th.pc = rCells
+		}
+		move("[R-noline]", n)
+	case rOpen:
+		v := m.Load(t, mSolo)
+		switch {
+		case v&soloClosed != 0:
+			th.pc = rCells
+		case v == 0:
+			th.pc = rOpenCAS
+			move("[R-open]", n)
+			if c.laneSpreads { // the count is full
+				th.pc = rSpClose
+				move("[R-open] (count full)", n)
+			}
+			return
+		case v&soloWriter != 0:
+			th.pc = failed(th)
+		default: // another reader is inside: spread
+			th.pc = rSpClose
+		}
+		move("[R-open]", n)
+	case rOpenCAS:
+		if m.CAS(t, mSolo, 0, soloIn) {
+			th.pc = uLane
+		} else {
+			th.pc = rOpen
+		}
+		move("[R-open]", n)
+	case rSpClose: // closeLane: a load and the compare-and-swap it feeds
+		v := m.Load(t, mSolo)
+		switch {
+		case v&soloClosed != 0:
+			th.pc = rSpGrow
+		case v&soloWriter != 0 && c.mut != mutCloseUnderWriter:
+			th.pc = rOpen // spread returns nil: rlockOpen loops
+		case m.CAS(t, mSolo, v, v|soloClosed):
+			th.pc = rSpGrow
+		}
+		if c.noSlots && th.pc == rSpGrow {
+			th.pc = rOpen // closeLane only, and rlockOpen loops
+		}
+		move("[S-close]", n)
+	case rSpGrow:
+		m.CAS(t, mCells, 0, 1)
+		if c.asym {
+			call(th, xBiasLoad, rCells)
+		} else {
+			th.pc = rCells
+		}
+		move("[S-grow]", n)
+	case rOwnIn:
+		m.Add(t, mLocks, 1)
+		th.pc = rOwnFlag
+		move("[R-own-in]", n)
+	case rOwnFlag:
+		if m.Load(t, mState)&rwWriter != 0 {
+			th.pc = rOwnOut
+			move("[R-own-flag]", n)
+			return
+		}
+		th.pc = uLane
+		move("[R-own-flag]", n)
+		if c.noSlots {
+			return
+		}
+		// Readers overlap on the lock's own counters: spread (the
+		// model lets it happen whether they overlap or not).
+		th.pc = rOwnGrow
+		move("[R-own-flag]", n)
+	case rOwnGrow: // spread from rlockOwn: the caller is inside
+		m.CAS(t, mCells, 0, 1)
+		if c.asym {
+			call(th, xBiasLoad, uLane)
+		} else {
+			th.pc = uLane
+		}
+		move("[S-grow]", n)
+	case rOwnOut:
+		m.Add(t, mUnlocks, 1)
+		call(th, xWakeState, failed(th))
+		move("[R-own-out]", n)
+	case rAwait: // awaitWriter: wait for the flag to go down, or give up
+		th.try = true
+		if m.Load(t, mState)&rwWriter == 0 && m.Load(t, mSolo)&soloWriter == 0 {
+			th.pc = rCells
+			move("[R-await]", n)
+		} else {
+			th.pc = rParkWaits
+			if c.mut == mutQueueOnW {
+				th.pc, th.saw = rWLock, s.th[writerThread].iter+1
+			}
+			move("[R-await] (gives up)", n)
+		}
+	case rParkWaits: // parkReader: waitsOf
+		m.CAS(t, mWake, 0, 1)
+		th.pc = rParkMu
+		move("[R-park]", n)
+	case rParkMu:
+		if m.CAS(t, mMu, 0, 1) {
+			th.pc = rParkAdd
+			if c.mut == mutParkLookFirst {
+				th.pc = rParkState
+			}
+			move("[R-park]", n)
+		}
+	case rParkAdd:
+		m.Add(t, mParked, 1)
+		th.pc = rParkState
+		if c.mut == mutParkLookFirst {
+			th.gate = m.Load(t, mGate)
+			m.Swap(t, mMu, 0)
+			th.pc = rParkWait
+		}
+		move("[R-park]", n)
+	case rParkState, rParkSolo: // writerFlag
+		up := m.Load(t, mState)&rwWriter != 0
+		if th.pc == rParkSolo {
+			up = m.Load(t, mSolo)&soloWriter != 0
+		}
+		switch {
+		case up && c.mut == mutParkLookFirst:
+			th.pc = rParkAdd
+		case up: // take the gate, unlock mu, and park on it
+			th.saw = s.th[writerThread].iter + 1
+			th.gate = m.Load(t, mGate)
+			m.Swap(t, mMu, 0)
+			th.pc = rParkWait
+		case th.pc == rParkState:
+			th.pc = rParkSolo
+		case c.mut == mutParkLookFirst:
+			m.Swap(t, mMu, 0)
+			th.try, th.pc = true, rCells
+		default: // no flag: parked--, unlock mu, rlock(true)
+			m.Add(t, mParked, 0xff)
+			m.Swap(t, mMu, 0)
+			th.try, th.pc = true, rCells
+		}
+		move("[R-park]", n)
+	case rParkWait: // <-gate: closed by the admitting writer
+		if m.Load(t, mGate) != th.gate {
+			th.pc, th.saw = uLane, 0
+			move("[R-admitted]", n)
+		}
+	case rWLock: // mutQueueOnW: the slow path before admission
+		if m.CAS(t, mW, 0, 1) {
+			th.pc = rSlowIn
+			move("[R-park]", n)
+		}
+	case rSlowIn:
+		m.Add(t, mLocks, 1)
+		th.pc = rWUnlock
+		move("[R-park]", n)
+	case rWUnlock:
+		m.Swap(t, mW, 0)
+		th.pc, th.saw = uLane, 0
+		move("[R-park]", n)
+
+	// RUnlock
+	case uLane:
+		if m.CAS(t, mSolo, soloIn, 0) {
+			c.endRead(th)
+		} else {
+			th.pc = uSolo
+		}
+		move("[U-lane]", n)
+	case uSolo:
+		if m.Load(t, mSolo)&soloIn != 0 {
+			th.pc = uSoloCAS
+		} else {
+			th.pc = uCells
+		}
+		move("[U-solo]", n)
+	case uSoloCAS:
+		v := m.Load(t, mSolo)
+		switch {
+		case v&soloIn == 0:
+			th.pc = uCells
+		case m.CAS(t, mSolo, v, v&^soloIn):
+			if v&soloWriter != 0 {
+				call(th, xSigFence, 0)
+				c.afterRead(th)
+			} else {
+				th.pc = uSoloFlag
+			}
+		}
+		move("[U-solo-cas]", n)
+	case uSoloFlag:
+		if m.Load(t, mState)&rwWriter != 0 {
+			call(th, xSigFence, 0)
+			c.afterRead(th)
+		} else {
+			c.endRead(th)
+		}
+		move("[U-solo-cas]", n)
+	case uCells:
+		if m.Load(t, mCells) == 0 {
+			th.pc = uOwn
+		} else {
+			th.pc = uOut
+		}
+		move("[U-cells]", n)
+	case uOut:
+		m.Store(t, out, m.Load(t, out)+1)
+		c.fenceLight(m, t)
+		th.pc = uFlag
+		move("[U-out] [U-fence]", n)
+	case uFlag:
+		if m.Load(t, mState)&rwWriter != 0 && c.mut != mutNoWakeOnLeave {
+			call(th, xSigFence, 0)
+			c.afterRead(th)
+		} else {
+			c.endRead(th)
+		}
+		move("[U-flag]", n)
+	case uOwn:
+		m.Add(t, mUnlocks, 1)
+		call(th, xWakeState, 0)
+		c.afterRead(th)
+		move("[U-own]", n)
+	default:
+		panic("reader at " + pcNames[th.pc])
+	}
+}
+
+// endRead ends an RUnlock: the next RLock, or done.
+func (c rwModelConfig) endRead(th *rwThread) {
+	th.iter++
+	th.pc = rLane
+	if th.iter == c.reads {
+		th.pc = pcDone
+	}
+}
+
+// afterRead sets the return of the subroutine an RUnlock ends with to
+// what endRead would go to.
+func (c rwModelConfig) afterRead(th *rwThread) {
+	th.iter++
+	th.ret = rLane
+	if th.iter == c.reads {
+		th.ret = pcDone
+	}
+}
+
+// writerStep makes every move the writer can make in s.
+func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState)) {
+	const t = writerThread
+	n := s
+	m, th := &n.m, &n.th[t]
+	switch th.pc {
+	case wLock:
+		if m.CAS(t, mW, 0, 1) {
+			th.pc = wRaiseSolo
+			move("[W-lock]", n)
+		}
+	case wRaiseSolo:
+		v := m.Load(t, mSolo)
+		switch {
+		case v&soloClosed != 0 && c.mut != mutRaiseSoloClosed:
+			th.pc = wRaise
+		case m.CAS(t, mSolo, v, v|soloWriter):
+			c.startSum(th, wFirst)
+		}
+		move("[W-raise-solo]", n)
+	case wRaise:
+		st := m.Load(t, mState)
+		ns := st | rwWriter
+		if st&rwBiased != 0 {
+			ns = (st+rwGen)&^rwBiased | rwWriter
+		}
+		if m.CAS(t, mState, st, ns) {
+			if st&rwBiased != 0 {
+				th.pc = wRevoke
+			} else {
+				c.startSum(th, wFirst)
+			}
+		}
+		move("[W-raise]", n)
+	case wRevoke:
+		if c.mut != mutNoRevokeFence {
+			c.fenceHeavy(m, t)
+		}
+		c.startSum(th, wFirst)
+		move("[W-revoke]", n)
+	case wSumCells:
+		th.cells = m.Load(t, mCells) != 0
+		th.pc = wSumOut
+		if c.mut == mutInsFirst {
+			th.pc = wSumSolo
+		}
+		move("[W-sum-out]", n)
+	case wSumOut: // at 0: rw.unlocks, at i+1: line i's
+		addr := mUnlocks
+		if th.at > 0 {
+			addr = mLine + 2*int(th.at-1) + 1
+		}
+		th.out += m.Load(t, addr)
+		th.at++
+		if !th.cells || int(th.at) == mLines+1 {
+			th.at = 0
+			th.pc = wSumSolo
+			if c.mut == mutInsFirst {
+				th.pc = wSpun
+			}
+		}
+		move("[W-sum-out]", n)
+	case wSumSolo:
+		if c.mut != mutNoSoloInSum {
+			th.in = m.Load(t, mSolo) & soloIn
+		}
+		th.pc = wSumIn
+		move("[W-sum-solo]", n)
+	case wSumIn:
+		addr := mLocks
+		if th.at > 0 {
+			addr = mLine + 2*int(th.at-1)
+		}
+		th.in += m.Load(t, addr)
+		th.at++
+		if !th.cells || int(th.at) == mLines+1 {
+			th.at = 0
+			th.pc = wSpun
+			if c.mut == mutInsFirst {
+				th.pc = wSumOut
+			}
+		}
+		move("[W-sum-in]", n)
+	case wSpun: // the sums' verdict
+		switch {
+		case th.in == th.out:
+			th.pc = wRel
+			move("[W-spin] (gone)", n)
+		case th.phase == wParking:
+			th.pc = wPark
+			move("[W-park]", n)
+		case th.phase == wFirst:
+			th.pc = wChan
+			move("[W-spin]", n)
+		default: // spun: stop spinning
+			th.pc = wHeavy
+			move("[W-spin] (stops spinning)", n)
+		}
+	case wChan: // waitsOf, then spin: sum again, or not
+		// The sums are loads only, so one sum while spinning stands
+		// for any number: a failed one leaves memory as it was, and
+		// the one after it is one the writer could make at once.
+		m.CAS(t, mWake, 0, 1)
+		c.startSum(th, wSpinning)
+		move("[W-spin] (waitsOf)", n)
+		th.pc = wHeavy
+		move("[W-spin] (waitsOf, no spinning)", n)
+	case wHeavy:
+		// Not while the flag is in the solo word: every reader then
+		// counts out with a locked instruction.
+		if m.Load(t, mSolo)&soloWriter == 0 && c.mut != mutNoHeavyFence {
+			c.fenceHeavy(m, t)
+		}
+		c.startSum(th, wParking)
+		move("[W-heavy]", n)
+	case wPark: // the receive: parked until a wake-up is pending
+		if m.Load(t, mPending) != 0 {
+			m.Swap(t, mPending, 0)
+			c.startSum(th, wParking)
+			move("[W-park] (woken)", n)
+		}
+	case wRel: // inside; release
+		v := m.Load(t, mSolo)
+		switch {
+		case v&soloWriter == 0:
+			th.pc = wRelState
+		case v&soloIn == 0 && c.mut == mutReleasePlain:
+			m.Store(t, mSolo, 0)
+			th.pc = wAdmit
+		case v&soloIn == 0:
+			m.Swap(t, mSolo, 0)
+			th.pc = wAdmit
+		case m.CAS(t, mSolo, v, soloIn):
+			th.pc = wAdmit
+		}
+		move("[W-release] [W-release-solo]", n)
+	case wRelState:
+		if v := m.Load(t, mState)&^rwWriter + rwGen; c.mut == mutReleasePlain {
+			m.Store(t, mState, v)
+		} else {
+			m.Swap(t, mState, v)
+		}
+		th.pc = wAdmit
+		move("[W-release-state]", n)
+	case wAdmit:
+		th.pc = wUnlockW
+		if m.Load(t, mParked) != 0 && c.mut != mutNoAdmit {
+			th.pc = wAdmitMu
+		}
+		move("[W-admit]", n)
+	case wAdmitMu:
+		if m.CAS(t, mMu, 0, 1) {
+			th.pc = wAdmitN
+			move("[W-admit]", n)
+		}
+	case wAdmitN: // under mu: count the parked readers in, close the gate, unlock mu
+		if p := m.Load(t, mParked); p > 0 {
+			m.Swap(t, mParked, 0)
+			m.Add(t, mLocks, p)
+			m.Swap(t, mGate, m.Load(t, mGate)+1)
+		}
+		m.Swap(t, mMu, 0)
+		th.pc = wUnlockW
+		move("[W-admit]", n)
+	case wUnlockW:
+		m.Swap(t, mW, 0)
+		th.iter++
+		th.pc = wLock
+		if th.iter == c.writes {
+			th.pc = pcDone
+		}
+		move("[W-unlock]", n)
+	default:
+		panic("writer at " + pcNames[th.pc])
+	}
+}
+
+// startSum begins a readersGone in waitReaders' phase.
+func (c rwModelConfig) startSum(th *rwThread, phase uint8) {
+	th.pc, th.at, th.in, th.out, th.cells, th.phase = wSumCells, 0, 0, 0, false, phase
+}
