@@ -3,7 +3,6 @@ package hal
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/gohal/gohal/internal/binding"
 	"github.com/gohal/gohal/internal/sandbox"
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 // degradeCases are the refusals TestFenceHeavyRefusedAfterInit installs
@@ -42,7 +42,7 @@ func TestFenceHeavyRefusedAfterInit(t *testing.T) {
 		degradeChild(name)
 		return
 	}
-	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+	if testexec.Emulated() {
 		t.Skip("under qemu-user a seccomp filter would see the host's system call numbers")
 	}
 	if b := bindingOf(fenceHeavyOp); b == binding.Portable || b == binding.Static {
@@ -53,12 +53,10 @@ func TestFenceHeavyRefusedAfterInit(t *testing.T) {
 	}
 	for _, c := range degradeCases {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestFenceHeavyRefusedAfterInit$", "-test.v")
+			cmd := testexec.Self("-test.run=^TestFenceHeavyRefusedAfterInit$", "-test.v")
 			cmd.Env = append(os.Environ(), "GOHAL=", "GOHAL_DEGRADE_CHILD="+c.name)
 			out, err := cmd.CombinedOutput()
-			if err != nil && strings.Contains(err.Error(), "exec format error") {
-				t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC to the emulator command", err)
-			}
+			testexec.SkipUnrunnable(t, err)
 			if strings.Contains(string(out), "SECCOMP UNAVAILABLE") {
 				t.Skipf("cannot install a seccomp filter here:\n%s", out)
 			}

@@ -3,7 +3,6 @@ package percpu
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -14,6 +13,7 @@ import (
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/pin"
 	"github.com/gohal/gohal/internal/sandbox"
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 // The review's first reproducer: a program sandboxes itself in main (a
@@ -33,7 +33,7 @@ func TestRWMutexMembarrierRefusedAfterInit(t *testing.T) {
 		rwDegradeChild(t, e)
 		return
 	}
-	if os.Getenv("GOHAL_TEST_EXEC") != "" {
+	if testexec.Emulated() {
 		t.Skip("under qemu-user a seccomp filter would see the host's system call numbers")
 	}
 	if !asymmetric {
@@ -46,12 +46,10 @@ func TestRWMutexMembarrierRefusedAfterInit(t *testing.T) {
 			if testing.Short() {
 				args = append(args, "-test.short")
 			}
-			cmd := exec.Command(os.Args[0], args...)
+			cmd := testexec.Self(args...)
 			cmd.Env = append(os.Environ(), "GOHAL=", "GOHAL_RWDEGRADE_CHILD="+name)
 			out, err := cmd.CombinedOutput()
-			if err != nil && strings.Contains(err.Error(), "exec format error") {
-				t.Skipf("cannot re-exec the test binary (%v): under qemu-user set GOHAL_TEST_EXEC", err)
-			}
+			testexec.SkipUnrunnable(t, err)
 			if strings.Contains(string(out), "SECCOMP UNAVAILABLE") {
 				t.Skipf("cannot install a seccomp filter here:\n%s", out)
 			}
