@@ -211,9 +211,14 @@ func Fence() {
 // running one (microseconds), so that FenceLight can be a compiler
 // barrier; under the portable variant (other systems, and a kernel,
 // seccomp profile or sandbox that refuses membarrier: Selected names the
-// errno) both sides are Fence. Use it where the light side runs often and
-// the heavy side rarely. It makes a raw system call, so a goroutine that
-// has disabled preemption may call it.
+// errno) both sides are Fence. A refusal after init (a seccomp filter
+// installed by main) neither panics nor breaks the pair: the call that
+// meets it fences every CPU another way, once, and the pair is portable
+// from then on, as Selected then says with the errno. Use it where the
+// light side runs often and the heavy side rarely. It makes only raw
+// system calls, so a goroutine that has disabled preemption may call it
+// (unless the kernel refuses sched_setaffinity as well as membarrier:
+// the degradation then stops the world, fatal for such a goroutine).
 func FenceHeavy() {
 	fenceheavy_portable()
 }
