@@ -57,14 +57,13 @@ import (
 // the process. After a revocation readers pay a locked instruction to
 // count in, on their own line, until no write has come for 30 times the
 // revocation's duration, so a mix with writes every few revocations' time
-// or more often runs without heavy fences; a reader turns the bias back
-// on after that. A reader counts out without a fence only where it finds
-// the lock biased: the next writer revokes that bias with its heavy fence,
-// after which it sees the count or the reader sees its flag and wakes it;
-// so the revocation is the protocol's only heavy fence. Elsewhere (other
-// systems, -race builds, and while the bias is off) readers on per-P
-// lines pay the locked instruction, both ways, still on a line of their
-// own.
+// or more often revokes nothing; a reader turns the bias back on after
+// that. Counting out needs no fence there, biased or not: a writer that
+// finds readers still inside after spinning pays one heavy fence before
+// it parks, after which it sees each one's count out or that reader sees
+// its flag and wakes it. Elsewhere (other systems, -race builds) readers
+// on per-P lines pay the locked instruction, both ways, still on a line
+// of their own.
 //
 // # When to use it
 //
@@ -101,8 +100,9 @@ import (
 // (past about a microsecond only while sync.Mutex would spin, and where
 // spinning cannot pay it yields its P for as long), and then parks until
 // the last of those readers wakes it. The first write after a read-only
-// stretch (a revocation) costs one heavy fence, about a system call that
-// interrupts every CPU running the program.
+// stretch (a revocation), and a write that parks for readers, costs one
+// heavy fence, about a system call that interrupts every CPU running the
+// program.
 //
 // # Memory
 //
