@@ -494,7 +494,11 @@ func TestRWMutexStaysWhereSpreadingDoesNotPay(t *testing.T) {
 }
 
 // TestRWMutexRevocationInhibits: a write on a biased lock turns the bias
-// off and sets the time before which readers keep it off.
+// off and sets the time before which readers keep it off: the inhibition
+// (as inhibition() reads it after the revocation) from a moment within
+// the Lock. It compares with clock readings taken around the Lock, not
+// with the time of the check, which a descheduled test may reach only
+// after the inhibition has ended.
 func TestRWMutexRevocationInhibits(t *testing.T) {
 	if !realAsymmetric {
 		t.Skip("hal's heavy fence is not asymmetric here")
@@ -505,14 +509,23 @@ func TestRWMutexRevocationInhibits(t *testing.T) {
 	if s&rwBiased == 0 {
 		t.Fatal("not biased after spread")
 	}
+	before := monotonic()
 	rw.Lock()
+	after := monotonic()
+	defer rw.Unlock()
 	if ns := rw.state.Load(); ns&rwBiased != 0 || ns/rwGen != s/rwGen+1 {
 		t.Fatalf("state %#x after a revoking Lock, from %#x", ns, s)
 	}
-	if !inhibited(rw.until.Load(), ticks(monotonic())) {
-		t.Fatal("no inhibition recorded")
+	until, inh := rw.until.Load(), inhibition()
+	if until-ticks(before) <= 0 { // wraps
+		t.Fatalf("no inhibition recorded: until tick %d, Lock began at tick %d", until, ticks(before))
 	}
-	rw.Unlock()
+	// until is ticks(t0+inh) for a t0 within [before, after] (wrapping);
+	// with inh at rwInhibitMax, until may lie beyond what inhibited
+	// accepts from before, which is earlier than t0.
+	if lo, hi := ticks(before+inh), ticks(after+inh); until-lo < 0 || hi-until < 0 {
+		t.Fatalf("inhibition ends at tick %d, want the Lock's time plus %v: ticks %d to %d", until, time.Duration(inh), lo, hi)
+	}
 }
 
 // TestRWMutexWritesInhibit: while writes keep coming, readers never turn

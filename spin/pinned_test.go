@@ -2,6 +2,7 @@ package spin
 
 import (
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,16 @@ import (
 // "fatal error: schedule: holding locks" (it did, for every lock, before
 // park and yield asked pin.Held); each must spin until its turn, and
 // mutual exclusion must hold (shared is a plain int).
+//
+// Every round is contended: the holder waits for both waiters to reach
+// Lock, however long the scheduler takes to run them. A pinned goroutine
+// holds up every stop-the-world, and a waiter not yet pinned can be
+// stopped by one, so the test turns the garbage collector off (the only
+// stop-the-world source while it runs); the waits are bounded only by
+// hangLimit, far beyond any scheduling delay, to report a real hang.
+// pinnedWaitLimit is raised to hangLimit too: a waiter's pinned wait lasts
+// as long as the holder takes to run, which on a loaded machine can pass
+// the one-second default (a panic that TestPinnedWaitPanics covers).
 func TestLockWhilePinned(t *testing.T) {
 	if !percpu.Pinned {
 		t.Skip("the fallback build of percpu pins nothing")
@@ -42,6 +53,10 @@ func TestLockWhilePinned(t *testing.T) {
 		t.Skip("under the race detector a long pinned spin can stall in the race runtime; see the package documentation")
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 3)))
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	const hangLimit = time.Minute
+	defer func(d time.Duration) { pinnedWaitLimit = d }(pinnedWaitLimit)
+	pinnedWaitLimit = hangLimit
 	for _, k := range lockKinds {
 		t.Run(k.name, func(t *testing.T) {
 			l := k.new()
@@ -56,11 +71,10 @@ func TestLockWhilePinned(t *testing.T) {
 					percpu.Pin()
 					l.Lock()
 					held.Store(1)
-					// Wait (bounded: a pinned goroutine holds up every
-					// stop-the-world) until the waiters are at Lock, then
-					// hold on for 3 ms.
+					// Wait until the waiters are at Lock, then hold on
+					// for 3 ms.
 					t0 := time.Now()
-					for arrived.Load() < 2 && time.Since(t0) < 50*time.Millisecond {
+					for arrived.Load() < 2 && time.Since(t0) < hangLimit {
 					}
 					if arrived.Load() == 2 {
 						contended++
@@ -90,15 +104,15 @@ func TestLockWhilePinned(t *testing.T) {
 					t.Fatalf("round %d: shared = %d, want %d", round, shared, want)
 				}
 			}
-			if contended == 0 {
-				t.Fatalf("in none of %d rounds did both waiters reach Lock while the holder held it", rounds)
+			if contended != rounds {
+				t.Fatalf("in %d of %d rounds both waiters reached Lock while the holder held it (it waited up to %v), want all", contended, rounds, hangLimit)
 			}
 		})
 	}
 }
 
 // TestPinnedWaitPanics breaks the rule TestLockWhilePinned keeps: the
-// holder is not pinned, and sleeps while it holds the lock. A pinned
+// holder is not pinned, and blocks while it holds the lock. A pinned
 // waiter cannot park, so it spins, and where the holder cannot run (a
 // stop-the-world stopped it and waits for the spinning waiter) the
 // program would hang; instead the waiter panics once it has waited
@@ -134,11 +148,21 @@ func TestPinnedWaitPanics(t *testing.T) {
 				percpu.Unpin()
 				percpu.Unpin()
 			}()
-			time.Sleep(10 * pinnedWaitLimit) // the rule broken: holding l asleep
+			// The rule broken: holding l asleep, until the waiter gives
+			// up (a fixed sleep could end before a slow waiter began to
+			// wait); a minute only reports a waiter that never does.
+			var r any
+			select {
+			case r = <-got:
+			case <-time.After(time.Minute):
+				l.Unlock()
+				t.Fatalf("the pinned waiter neither took the lock nor panicked in a minute (pinnedWaitLimit %v)", pinnedWaitLimit)
+			}
+			if r == nil { // it took l, and released it
+				t.Fatal("the pinned waiter took the lock while the holder held it asleep, without a panic")
+			}
 			l.Unlock()
-			switch r := (<-got).(type) {
-			case nil:
-				t.Fatal("the pinned waiter took the lock after the holder slept 10×pinnedWaitLimit, without a panic")
+			switch r := r.(type) {
 			case string:
 				if !strings.Contains(r, "percpu.Pin") || !strings.Contains(r, "Unpin before Lock") ||
 					!strings.Contains(r, "2 Pin(s) were released") {
