@@ -11,7 +11,7 @@ import (
 func TestRDPIDNeedsCPUID(t *testing.T) {
 	has, known := cpuidRDPID()
 	got := Host().Flags[FeatureRDPID]
-	if runtime.GOARCH != "amd64" || runtime.GOOS != "linux" {
+	if (runtime.GOARCH != "amd64" && runtime.GOARCH != "386") || runtime.GOOS != "linux" {
 		if got {
 			t.Errorf("rdpid listed on %s/%s", runtime.GOOS, runtime.GOARCH)
 		}
