@@ -94,6 +94,10 @@ import (
 // counts every parked reader in and wakes them together: readers that
 // waited during a write go in before the next writer, as sync.RWMutex's
 // do (its readerWait) and as Linux's percpu-rwsem wakes blocked readers.
+// Until they run, a reader that finds the next writer may take one's
+// place, as sync.RWMutex's semaphore lets a running reader take the token
+// released for a woken one: running readers go on without a context
+// switch, and the one whose place was taken parks for the next writer.
 // A writer waits only for the readers that were inside when it raised its
 // flag, those it admitted among them: later readers see the flag and step
 // back, so writers are not starved either. It spins briefly for them

@@ -133,12 +133,18 @@ type rwWaits struct {
 	// under w.
 	slowSeen uint32
 
+	// tickets is how many counts in admitReaders has made that no reader
+	// has taken yet: each is taken by one reader (takeTicket), which is
+	// then inside, counted in, and counts out as any reader does.
+	tickets atomic.Int32
+
 	// mu guards gate and the lock's parked.
 	mu sync.Mutex
 
 	// gate is closed by the writer that admits the parked readers, after
 	// it has counted them in: nil while none is parked.
 	gate chan struct{}
+
 }
 
 // rlockSlow waits for the writer that made rlock fail. It spins for the
@@ -163,7 +169,7 @@ func (rw *RWMutex) rlockSlow() {
 		}
 		return
 	}
-	if rw.awaitWriter() && rw.rlock(true) {
+	if rw.takeTicket() || rw.awaitWriter() && rw.rlock(true) {
 		return
 	}
 	for !rw.parkReader() {
@@ -173,9 +179,35 @@ func (rw *RWMutex) rlockSlow() {
 	}
 }
 
-// parkReader parks the caller until a writer admits it, counted in, and
-// reports true. It reports false at once if no writer's flag is up (the
-// caller counts in again).
+// takeTicket takes one of the counts in that a releasing writer made for
+// the readers it admitted, if one is left, and reports whether it did:
+// the caller is then inside. [R-ticket]
+//
+// A reader that finds a writer takes the place of an admitted reader that
+// has not run yet, as sync.RWMutex's semaphore lets a running reader take
+// the token released for a woken one: the woken reader, when it runs and
+// finds no ticket, parks again for the next writer. So while readers are
+// admitted and not yet running, running readers go on without a context
+// switch and the next writer waits for no more readers than it would
+// have; the admitted readers still go in before the writer that follows
+// the one that admitted them, in number if not in person.
+func (rw *RWMutex) takeTicket() bool {
+	ws := rw.waits.Load()
+	if ws == nil {
+		return false
+	}
+	for n := ws.tickets.Load(); n > 0; n = ws.tickets.Load() {
+		if ws.tickets.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+	return false
+}
+
+// parkReader parks the caller until a writer admits it, and reports
+// whether it is inside: whether it took a ticket (takeTicket) once
+// admitted. It reports false at once if no writer's flag is up; either
+// way, on false the caller tries to count in again.
 //
 // [R-park] The count of parked readers goes up, then the flag is read,
 // both sequentially consistent; a releasing writer lowers its flag and
@@ -197,8 +229,8 @@ func (rw *RWMutex) parkReader() bool {
 	}
 	gate := ws.gate
 	ws.mu.Unlock()
-	<-gate // [R-admitted] counted in by the writer
-	return true
+	<-gate // [R-admitted] counted in by the writer, unless another reader took its ticket
+	return rw.takeTicket()
 }
 
 // admitReaders counts in the readers parked for the releasing writer, and
@@ -210,6 +242,7 @@ func (rw *RWMutex) admitReaders() {
 	if n := atomic.LoadInt32(&rw.parked); n > 0 {
 		atomic.StoreInt32(&rw.parked, 0)
 		atomic.AddUintptr(&rw.locks, uintptr(n))
+		ws.tickets.Add(n)
 		close(ws.gate)
 		ws.gate = nil
 	}
