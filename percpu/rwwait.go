@@ -144,7 +144,6 @@ type rwWaits struct {
 	// gate is closed by the writer that admits the parked readers, after
 	// it has counted them in: nil while none is parked.
 	gate chan struct{}
-
 }
 
 // rlockSlow waits for the writer that made rlock fail. It spins for the
