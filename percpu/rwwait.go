@@ -138,11 +138,17 @@ type rwWaits struct {
 	// then inside, counted in, and counts out as any reader does.
 	tickets atomic.Int32
 
-	// mu guards gate and the lock's parked.
+	// mu guards gate and the lock's parked, and orders admitted's
+	// changes with them.
 	mu sync.Mutex
 
+	// admitted counts the writers that have admitted parked readers
+	// (admitReaders): a parked reader spins until it changes
+	// (awaitAdmission), and only then makes or takes the gate.
+	admitted atomic.Uint32
+
 	// gate is closed by the writer that admits the parked readers, after
-	// it has counted them in: nil while none is parked.
+	// it has counted them in: nil while no parked reader blocks on it.
 	gate chan struct{}
 }
 
@@ -223,13 +229,46 @@ func (rw *RWMutex) parkReader() bool {
 		ws.mu.Unlock()
 		return false
 	}
-	if ws.gate == nil {
-		ws.gate = make(chan struct{})
-	}
-	gate := ws.gate
+	seen := ws.admitted.Load()
 	ws.mu.Unlock()
-	<-gate // [R-admitted] counted in by the writer, unless another reader took its ticket
+	if !awaitAdmission(ws, seen) {
+		// Block on the gate, made by the first reader that blocks
+		// after the last admission, unless the writer has admitted
+		// the parked readers since the spin gave up.
+		ws.mu.Lock()
+		if ws.admitted.Load() != seen {
+			ws.mu.Unlock()
+		} else {
+			if ws.gate == nil {
+				ws.gate = make(chan struct{})
+			}
+			gate := ws.gate
+			ws.mu.Unlock()
+			<-gate
+		}
+	}
+	// [R-admitted] counted in by the writer, unless another reader took its ticket
 	return rw.takeTicket()
+}
+
+// awaitAdmission spins until a writer admits the parked readers, counting
+// from seen, and reports whether one did. Like waitReaders it spins for
+// rwShortWait, or for rwWriterSpin while spinning can pay (pin.CanSpin):
+// most writes end sooner than a goroutine parks and wakes, and a reader
+// that spins is admitted without a wake-up, where one that blocks makes
+// the writer that follows wait for its wake-up.
+func awaitAdmission(ws *rwWaits, seen uint32) bool {
+	start := monotonic()
+	for i := 1; ws.admitted.Load() == seen; i++ {
+		if i%8 == 0 {
+			now := monotonic()
+			if now > start+rwWriterSpin || now > start+rwShortWait && !pin.CanSpin() {
+				return false
+			}
+		}
+		spinPause()
+	}
+	return true
 }
 
 // admitReaders counts in the readers parked for the releasing writer, and
@@ -242,8 +281,11 @@ func (rw *RWMutex) admitReaders() {
 		atomic.StoreInt32(&rw.parked, 0)
 		atomic.AddUintptr(&rw.locks, uintptr(n))
 		ws.tickets.Add(n)
-		close(ws.gate)
-		ws.gate = nil
+		ws.admitted.Add(1)
+		if ws.gate != nil {
+			close(ws.gate)
+			ws.gate = nil
+		}
 	}
 	ws.mu.Unlock()
 }
