@@ -59,10 +59,17 @@ const PinnedPollEvery = 1024
 type PinnedClock struct {
 	start int64 // Nanotime at the first clock read
 	n     uint32
+	late  bool // the last clock read found the limit passed
 }
 
 // TimedOut counts one pause of the wait, reads the clock every
 // PinnedPollEvery, and reports whether the wait has lasted limit.
+//
+// It reports true only at the second clock read past the limit, so that
+// the caller, which tries the lock between pauses, tries it
+// PinnedPollEvery more times after it has seen the limit pass: a waiter
+// that the OS descheduled past the limit (a stopped process, a paused
+// VM) finds a lock released meanwhile instead of panicking.
 func (c *PinnedClock) TimedOut(limit time.Duration) bool {
 	c.n++
 	if c.n%PinnedPollEvery != 0 {
@@ -72,7 +79,14 @@ func (c *PinnedClock) TimedOut(limit time.Duration) bool {
 		c.start = max(Nanotime(), 1)
 		return false
 	}
-	return time.Duration(Nanotime()-c.start) > limit
+	if time.Duration(Nanotime()-c.start) <= limit {
+		return false
+	}
+	if !c.late {
+		c.late = true
+		return false
+	}
+	return true
 }
 
 // epoch is the origin of Nanotime.

@@ -2,6 +2,7 @@ package waitpolicy
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/pin"
@@ -21,17 +22,27 @@ func TestVariant(t *testing.T) {
 	}
 }
 
-// TestPinnedClock: the clock is first read after PinnedPollEvery pauses
-// and the wait is over, with a limit already past, after as many again.
+// TestPinnedClock: the clock is first read after PinnedPollEvery pauses;
+// with a limit already past, the wait is over at the clock's third read,
+// not its second, so that the caller tries the lock PinnedPollEvery times
+// after it first saw the limit pass (a waiter descheduled past the limit
+// must not panic on a lock released meanwhile).
 func TestPinnedClock(t *testing.T) {
 	var c PinnedClock
-	for i := 1; i < 2*PinnedPollEvery; i++ {
+	for i := 1; i < 3*PinnedPollEvery; i++ {
 		if c.TimedOut(-1) {
-			t.Fatalf("timed out after %d pauses, before the clock's second read", i)
+			t.Fatalf("timed out after %d pauses, before the clock's third read", i)
 		}
 	}
 	if !c.TimedOut(-1) {
-		t.Fatalf("not timed out after %d pauses with the limit past", 2*PinnedPollEvery)
+		t.Fatalf("not timed out after %d pauses with the limit past", 3*PinnedPollEvery)
+	}
+	// A limit that has not passed never times out.
+	var d PinnedClock
+	for i := 1; i <= 4*PinnedPollEvery; i++ {
+		if d.TimedOut(time.Hour) {
+			t.Fatalf("timed out after %d pauses with an hour's limit", i)
+		}
 	}
 }
 
