@@ -199,6 +199,9 @@ func TestRWMutexModelBroken(t *testing.T) {
 		{mutQueueOnW, rwTwoWrites, modelcheck.Assertion},
 		{mutCloseUnderWriter, rwFreshPortable, modelcheck.Assertion},
 		{mutRaiseSoloClosed, rwFreshPortable, modelcheck.Assertion},
+		{mutNoTickets, rwBiasedTwoWrites, modelcheck.Stuck},
+		{mutTicketUnchecked, rwFreshPortable, modelcheck.Assertion},
+		{mutAdmittedNoTicket, rwBiasedTwoWrites, modelcheck.Assertion},
 	} {
 		c := b.c
 		c.mut = b.mut

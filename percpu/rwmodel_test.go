@@ -29,6 +29,7 @@ const (
 	mParked         // RWMutex.parked: readers parked on the gate
 	mMu             // rwWaits.mu: 1 while held
 	mGate           // how many gates the writer has closed (admitReaders)
+	mTickets        // rwWaits.tickets: admitted counts in that no reader has taken
 	mLine           // line i's locks at mLine+2i, its unlocks at mLine+2i+1
 )
 
@@ -60,6 +61,15 @@ const (
 	mutCloseUnderWriter            // [S-close]: closeLane closes the lane under a writer's soloWriter
 	mutRaiseSoloClosed             // [W-raise-solo]: the writer puts its flag in the solo word of a closed lane
 	mutLightBackout                // [R-backout]: the count out is as light as the count in was
+	mutNoTickets                   // [W-admit]: the admitting writer counts the readers in but makes no tickets
+	mutTicketUnchecked             // [R-ticket]: a reader takes a ticket without checking that one is left
+	mutAdmittedNoTicket            // [R-admitted]: a woken reader goes in without taking a ticket
+	// [W-admit] adding the tickets before it counts the readers in is no
+	// break, so it is not among these: the writer holds w throughout, and
+	// only a writer under w reads locks (its sums), so nothing sees the
+	// counts between the two adds; a reader that takes a ticket early
+	// only counts out before the count in that stands for it. (The model
+	// with the tickets added first, in a move of their own, passes.)
 )
 
 var rwMutationNames = map[rwMutation]string{
@@ -80,6 +90,9 @@ var rwMutationNames = map[rwMutation]string{
 	mutCloseUnderWriter: "[S-close] under soloWriter",
 	mutRaiseSoloClosed:  "[W-raise-solo] on a closed lane",
 	mutLightBackout:     "[R-backout] as light as its count in",
+	mutNoTickets:        "[W-admit] makes no tickets",
+	mutTicketUnchecked:  "[R-ticket] takes a ticket none is left of",
+	mutAdmittedNoTicket: "[R-admitted] goes in without a ticket",
 }
 
 // rwModelConfig is one model: where the lock starts, whether hal's fence
@@ -139,6 +152,7 @@ const (
 	rOwnFlag
 	rOwnGrow
 	rOwnOut
+	rTicket
 	rAwait
 	rParkWaits
 	rParkMu
@@ -192,7 +206,7 @@ var pcNames = [pcCount]string{
 	pcDone: "done", rLane: "R-lane", rCells: "R-cells", rState: "R-state", rIn: "R-in", rRecheck: "R-recheck",
 	rBackout: "R-backout", rNoLine: "R-noline", rNoLineCells: "R-noline(cells)", rOpen: "R-open",
 	rOpenCAS: "R-open(cas)", rSpClose: "S-close", rSpGrow: "S-grow", rOwnIn: "R-own-in", rOwnFlag: "R-own-flag", rOwnGrow: "S-grow(own)",
-	rOwnOut: "R-own-out", rAwait: "R-await", rParkWaits: "R-park(waits)",
+	rOwnOut: "R-own-out", rTicket: "R-ticket", rAwait: "R-await", rParkWaits: "R-park(waits)",
 	rParkMu: "R-park(mu)", rParkAdd: "R-park(parked++)", rParkState: "R-park(state)", rParkSolo: "R-park(solo)",
 	rParkWait: "R-admitted(parked)", rWLock: "R-park(w)", rSlowIn: "R-park(locks++)", rWUnlock: "R-park(w unlock)",
 	uLane: "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells",
@@ -293,9 +307,18 @@ func rwModel(c rwModelConfig) modelcheck.Spec[rwModelState] {
 				if s.th[t].pc == uLane {
 					return fmt.Sprintf("lost exclusion: the writer and reader R%d are both inside", t)
 				}
-				if saw := s.th[t].saw; saw != 0 && saw <= w.iter {
+				// A reader on a closed gate has gone in in number: its
+				// ticket is taken, by itself or by a reader in its place.
+				r := s.th[t]
+				admitted := r.pc == rParkWait && s.m.Mem[mGate] != r.gate
+				if saw := r.saw; saw != 0 && saw <= w.iter && !admitted {
 					return fmt.Sprintf("overtaken: reader R%d waits since write %d, and write %d is inside", t, saw, w.iter+1)
 				}
+			}
+			// Each ticket is a count in that no reader has made its own
+			// yet: the sums cannot balance while one is left.
+			if k := s.m.Mem[mTickets]; k != 0 {
+				return fmt.Sprintf("overtaken in number: write %d is inside with %d ticket(s) of admitted readers untaken", w.iter+1, k)
 			}
 			return ""
 		},
@@ -332,9 +355,9 @@ func rwStuck(s rwModelState) string {
 func rwDescribe(s rwModelState) string {
 	var b strings.Builder
 	m := &s.m
-	fmt.Fprintf(&b, "solo=%03b state=g%d|%02b locks=%d/%d cells=%d waits=%d pending=%d w=%d parked=%d mu=%d gate=%d lines=",
+	fmt.Fprintf(&b, "solo=%03b state=g%d|%02b locks=%d/%d cells=%d waits=%d pending=%d w=%d parked=%d mu=%d gate=%d tickets=%d lines=",
 		m.Mem[mSolo], m.Mem[mState]/rwGen, m.Mem[mState]%rwGen, m.Mem[mLocks], m.Mem[mUnlocks], m.Mem[mCells],
-		m.Mem[mWake], m.Mem[mPending], m.Mem[mW], m.Mem[mParked], m.Mem[mMu], m.Mem[mGate])
+		m.Mem[mWake], m.Mem[mPending], m.Mem[mW], m.Mem[mParked], m.Mem[mMu], m.Mem[mGate], m.Mem[mTickets])
 	for i := range mLines {
 		fmt.Fprintf(&b, "%d/%d,", m.Mem[mLine+2*i], m.Mem[mLine+2*i+1])
 	}
@@ -361,7 +384,7 @@ func rwAddrName(a int) string {
 	if a >= mLine {
 		return fmt.Sprintf("line%d.%s", (a-mLine)/2, [2]string{"locks", "unlocks"}[(a-mLine)%2])
 	}
-	return [...]string{"solo", "state", "locks", "unlocks", "cells", "waits", "pending", "w", "parked", "mu", "gate"}[a]
+	return [...]string{"solo", "state", "locks", "unlocks", "cells", "waits", "pending", "w", "parked", "mu", "gate", "tickets"}[a]
 }
 
 // inLine and outLine are the lines reader t counts in and out on.
@@ -393,12 +416,27 @@ func (c rwModelConfig) fenceHeavy(m *modelcheck.TSO, t int) {
 }
 
 // failed is where rlockFailed goes: parkReader for rlock(true)
-// (rlockSlow's later tries), else rlockSlow.
+// (rlockSlow's later tries), else rlockSlow, which first tries for a
+// ticket.
 func failed(th *rwThread) uint8 {
 	if th.try {
 		return rParkWaits
 	}
-	return rAwait
+	return rTicket
+}
+
+// takeTicket is the model's [R-ticket] by thread t: the load of
+// rwWaits.tickets and the compare-and-swap it feeds, one move (a failed
+// compare-and-swap only loops), which reports whether it took one. The
+// load of rw.waits before it is left out: waits is made before any
+// ticket, so a reader that finds it nil would find no ticket either.
+func (c rwModelConfig) takeTicket(m *modelcheck.TSO, t int) bool {
+	n := m.Load(t, mTickets)
+	if n == 0 && c.mut != mutTicketUnchecked {
+		return false
+	}
+	m.CAS(t, mTickets, n, n-1)
+	return true
 }
 
 // call enters subroutine pc, returning to ret.
@@ -649,6 +687,13 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		m.Add(t, mUnlocks, 1)
 		call(th, xWakeState, failed(th))
 		move("[R-own-out]", n)
+	case rTicket: // rlockSlow: takeTicket, then awaitWriter
+		if c.takeTicket(m, t) {
+			th.pc = uLane // counted in by the writer that made the ticket
+		} else {
+			th.pc = rAwait
+		}
+		move("[R-ticket]", n)
 	case rAwait: // awaitWriter: wait for the flag to go down, or give up
 		th.try = true
 		if m.Load(t, mState)&rwWriter == 0 && m.Load(t, mSolo)&soloWriter == 0 {
@@ -707,9 +752,21 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		}
 		move("[R-park]", n)
 	case rParkWait: // <-gate: closed by the admitting writer
+		// The receive and the takeTicket after it are one move: a
+		// closed gate stays closed, and the receive writes nothing.
+		// Admitted, the reader has gone in in number, by itself or by
+		// the reader that took its ticket (Check: tickets).
 		if m.Load(t, mGate) != th.gate {
-			th.pc, th.saw = uLane, 0
-			move("[R-admitted]", n)
+			th.saw = 0
+			switch {
+			case c.mut == mutAdmittedNoTicket:
+				th.pc = uLane
+			case c.takeTicket(m, t):
+				th.pc = uLane
+			default: // another reader took its place: rlock(true), or park again
+				th.try, th.pc = true, rCells
+			}
+			move("[R-admitted] [R-ticket]", n)
 		}
 	case rWLock: // mutQueueOnW: the slow path before admission
 		if m.CAS(t, mW, 0, 1) {
@@ -966,10 +1023,16 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 			th.pc = wAdmitN
 			move("[W-admit]", n)
 		}
-	case wAdmitN: // under mu: count the parked readers in, close the gate, unlock mu
+	case wAdmitN: // under mu: count the parked readers in, make their tickets, close the gate, unlock mu
+		// One move, though takeTicket does not take mu: a reader's
+		// [R-ticket] between the adds sees what it sees before them,
+		// since only a writer under w reads locks.
 		if p := m.Load(t, mParked); p > 0 {
 			m.Swap(t, mParked, 0)
 			m.Add(t, mLocks, p)
+			if c.mut != mutNoTickets {
+				m.Add(t, mTickets, p)
+			}
 			m.Swap(t, mGate, m.Load(t, mGate)+1)
 		}
 		m.Swap(t, mMu, 0)
