@@ -252,19 +252,21 @@ func (rw *RWMutex) parkReader() bool {
 }
 
 // awaitAdmission spins until a writer admits the parked readers, counting
-// from seen, and reports whether one did. Like waitReaders it spins for
-// rwShortWait, or for rwWriterSpin while spinning can pay (pin.CanSpin):
-// most writes end sooner than a goroutine parks and wakes, and a reader
-// that spins is admitted without a wake-up, where one that blocks makes
-// the writer that follows wait for its wake-up.
+// from seen, and reports whether one did. It spins for at most
+// rwWriterSpin, and only while spinning can pay: most writes end sooner
+// than a goroutine parks and wakes, and a reader that spins is admitted
+// without a wake-up, where one that blocks makes the writer that follows
+// wait for its wake-up.
+//
+// A reader spins, here and in awaitWriter, only while sync.Mutex's
+// waiters would (pin.CanSpin: another P is running, and none of this P's
+// goroutines waits to run): with goroutines queued on its P, the writer
+// it waits for may be among them, and cannot run while it spins.
 func awaitAdmission(ws *rwWaits, seen uint32) bool {
 	start := monotonic()
-	for i := 1; ws.admitted.Load() == seen; i++ {
-		if i%8 == 0 {
-			now := monotonic()
-			if now > start+rwWriterSpin || now > start+rwShortWait && !pin.CanSpin() {
-				return false
-			}
+	for i := 0; ws.admitted.Load() == seen; i++ {
+		if i%8 == 0 && (monotonic() > start+rwWriterSpin || !pin.CanSpin()) {
+			return false
 		}
 		spinPause()
 	}
@@ -303,7 +305,8 @@ func (rw *RWMutex) waitsOf() *rwWaits {
 }
 
 // awaitWriter spins while a writer's flag is up, for at most
-// rwShortWait, and reports whether the flag went down.
+// rwShortWait and only while spinning can pay (see awaitAdmission), and
+// reports whether the flag went down.
 func (rw *RWMutex) awaitWriter() bool {
 	var until int64
 	// [R-await]
@@ -313,6 +316,9 @@ func (rw *RWMutex) awaitWriter() bool {
 			if until == 0 {
 				until = now + rwShortWait
 			} else if now > until {
+				return false
+			}
+			if !pin.CanSpin() {
 				return false
 			}
 		}
