@@ -56,9 +56,7 @@ func TestFewerPsThanCPUs(t *testing.T) {
 		t.Fatalf("pin.ProcPin() = %d, outside pin.IDs() = %d", id, n)
 	}
 
-	prev := slotsPay
-	slotsPay = true // spread even where hal.CPU is a system call: the index is what is checked
-	defer func() { slotsPay = prev }()
+	setSlotsPay(t, true) // spread even where hal.CPU is a system call: the index is what is checked
 	rw := new(RWMutex)
 	atomic.StoreUint32(&rw.solo, soloClosed)
 	if rw.spread() == nil {

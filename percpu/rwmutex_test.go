@@ -39,9 +39,7 @@ func forMode(t *testing.T, f func(t *testing.T, newLock func() *RWMutex)) {
 			if m.bias && !realAsymmetric {
 				t.Skip("hal's heavy fence is not asymmetric here")
 			}
-			prev := asymmetric
-			asymmetric = m.bias
-			t.Cleanup(func() { asymmetric = prev })
+			setAsymmetric(t, m.bias)
 			f(t, func() *RWMutex {
 				rw := new(RWMutex)
 				if m.closed {
@@ -426,7 +424,7 @@ func TestRWMutexGOMAXPROCSGrows(t *testing.T) {
 // TestRWMutexSpreadsOnOverlap: readers that overlap on the lock's own
 // counters move it to per-P lines.
 func TestRWMutexSpreadsOnOverlap(t *testing.T) {
-	forceSpread(t, true)
+	setSlotsPay(t, true)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	rw := new(RWMutex)
 	var wg sync.WaitGroup
@@ -458,19 +456,11 @@ func TestRWMutexSpreadsOnOverlap(t *testing.T) {
 	rw.Unlock()
 }
 
-// forceSpread sets slotsPay, which decides whether readers spread, for
-// the test.
-func forceSpread(t *testing.T, pays bool) {
-	prev := slotsPay
-	slotsPay = pays
-	t.Cleanup(func() { slotsPay = prev })
-}
-
 // TestRWMutexStaysWhereSpreadingDoesNotPay: where finding a reader's line
 // takes a system call, overlapping readers close the solo lane but stay on
 // the lock's own counters, and the lock works as in the hammer.
 func TestRWMutexStaysWhereSpreadingDoesNotPay(t *testing.T) {
-	forceSpread(t, false)
+	setSlotsPay(t, false)
 	rw := new(RWMutex)
 	rw.RLock() // through the lane
 	rw.RLock() // finds it taken: closes it, and counts in on locks

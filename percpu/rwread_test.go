@@ -84,9 +84,7 @@ func TestRWMutexPinlessOff(t *testing.T) {
 	if !pinlessBuild {
 		t.Skip("this build has no pinless read path (gen/rwread)")
 	}
-	prev := pinless
-	pinless = false
-	t.Cleanup(func() { pinless = prev })
+	setPinless(t, false)
 	forMode(t, func(t *testing.T, newLock func() *RWMutex) {
 		for _, c := range [][2]int{{1, 3}, {4, 3}, {10, 10}} {
 			hammerRW(t, newLock(), c[0], c[1], 300)

@@ -73,7 +73,7 @@ func TestRWMutexLaneCountsReads(t *testing.T) {
 // RLock's count in is on a per-P line and the first RUnlock clears
 // soloIn: the writer must count the reader left inside from the line.
 func TestRWMutexSoloOverlapCloses(t *testing.T) {
-	forceSpread(t, true)
+	setSlotsPay(t, true)
 	var rw RWMutex
 	rw.RLock() // through the lane
 	rw.RLock() // finds it taken: closes and spreads
