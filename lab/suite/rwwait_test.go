@@ -1,0 +1,56 @@
+package suite
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMeasureRWWait: a short run has one result per shape, goroutine count
+// and kind, in that order, with every call's wait recorded and both sides
+// making progress.
+func TestMeasureRWWait(t *testing.T) {
+	var rounds []int
+	res, err := MeasureRWWait(RWWaitConfig{Goroutines: []int{1, 2}, Window: 5 * time.Millisecond, Rounds: 2},
+		func(r, n int) { rounds = append(rounds, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rounds) != 2 || rounds[0] != 1 || rounds[1] != 2 {
+		t.Errorf("progress saw rounds %v, want [1 2]", rounds)
+	}
+	i := 0
+	for _, shape := range RWWaitShapes {
+		for _, g := range []int{1, 2} {
+			for _, k := range RWWaitKinds {
+				r := res[i]
+				i++
+				if r.Shape != shape || r.Goroutines != g || r.Kind != k {
+					t.Fatalf("result %d is %s/%d/%s, want %s/%d/%s", i-1, r.Shape, r.Goroutines, r.Kind, shape, g, k)
+				}
+				if r.Reads == 0 || r.Writes == 0 || r.Read.Count() != r.Reads || r.Write.Count() != r.Writes || r.Seconds < 0.01 {
+					t.Errorf("%s/%d/%s: %d reads (%d waits), %d writes (%d waits) in %.3f s",
+						shape, g, k, r.Reads, r.Read.Count(), r.Writes, r.Write.Count(), r.Seconds)
+				}
+			}
+		}
+	}
+	if i != len(res) {
+		t.Errorf("%d results, want %d", len(res), i)
+	}
+}
+
+func TestMeasureRWWaitBadConfig(t *testing.T) {
+	for _, c := range []struct {
+		cfg  RWWaitConfig
+		want string
+	}{
+		{RWWaitConfig{Goroutines: []int{2, 0}}, "Goroutines: 0 goroutines"},
+		{RWWaitConfig{Window: -time.Second}, "must not be negative"},
+		{RWWaitConfig{Rounds: -1}, "must not be negative"},
+	} {
+		if _, err := MeasureRWWait(c.cfg, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("MeasureRWWait(%+v) = %v, want an error with %q", c.cfg, err, c.want)
+		}
+	}
+}
