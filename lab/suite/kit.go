@@ -191,6 +191,20 @@ func newProgress(threads int) *progress {
 	return p
 }
 
+// aborted reports, every capCheckMask+1 operations of a worker's loop
+// (i counts them), whether the run cap has passed.
+func (p *progress) aborted(i int) bool { return i&capCheckMask == capCheckMask && p.abort.Load() }
+
+// note is called by worker w after its operation i: the first time it
+// sees that another worker finished, it records its count, i+1.
+func (p *progress) note(w, i int, noted bool) bool {
+	if !noted && p.stop.Load() {
+		p.at[w] = i + 1
+		return true
+	}
+	return noted
+}
+
 // done is called by worker w after its loop, having done n operations:
 // the first to finish stops the others' counts.
 func (p *progress) done(w, n int, noted bool) {
@@ -260,17 +274,12 @@ func lockTAS(cs int) func(*testing.B, int) {
 		l, x, p := new(spin.TAS), new(guarded), newProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.note(w, i, noted)
 			}
 			p.done(w, i, noted)
 		})
@@ -283,17 +292,12 @@ func lockTTAS(cs int) func(*testing.B, int) {
 		l, x, p := new(spin.TTAS), new(guarded), newProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.note(w, i, noted)
 			}
 			p.done(w, i, noted)
 		})
@@ -306,17 +310,12 @@ func lockAsm(cs int) func(*testing.B, int) {
 		l, x, p := new(spin.Asm), new(guarded), newProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.note(w, i, noted)
 			}
 			p.done(w, i, noted)
 		})
@@ -329,17 +328,12 @@ func lockBackoff(cs int) func(*testing.B, int) {
 		l, x, p := new(spin.Backoff), new(guarded), newProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.note(w, i, noted)
 			}
 			p.done(w, i, noted)
 		})
@@ -352,17 +346,12 @@ func lockTicket(cs int) func(*testing.B, int) {
 		l, x, p := new(spin.Ticket), new(guarded), newProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.note(w, i, noted)
 			}
 			p.done(w, i, noted)
 		})
@@ -376,17 +365,12 @@ func lockMCS(cs int) func(*testing.B, int) {
 		l, x, p := new(spin.MCS), new(guarded), newProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.note(w, i, noted)
 			}
 			p.done(w, i, noted)
 		})
@@ -408,17 +392,12 @@ func lockMutex(cs int) func(*testing.B, int) {
 		l, x, p := new(paddedMutex), new(guarded), newProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.aborted(i); i++ {
 				l.mu.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.mu.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.note(w, i, noted)
 			}
 			p.done(w, i, noted)
 		})
@@ -445,10 +424,7 @@ func handoverTurn(cs int) func(*testing.B, int) {
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
 		turns:
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.aborted(i); i++ {
 				mine := uint64(i*threads + w)
 				for spins := 1; turn.v.Load() != mine; spins++ {
 					if spins%turnYieldEvery != 0 {
@@ -465,9 +441,7 @@ func handoverTurn(cs int) func(*testing.B, int) {
 				x.v++
 				cyclebench.Spin(cs)
 				turn.v.Store(mine + 1)
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.note(w, i, noted)
 			}
 			p.done(w, i, noted)
 		})
