@@ -161,6 +161,11 @@ var labShapes = []labShape{
 	},
 }
 
+// cpuShape is how lab/suite measures op cpu in the modes of zmodes.go;
+// its direct, flag and static modes are per variant instead (mode=<variant>,
+// lab/suite/cpu.go), so it is not in labShapes.
+var cpuShape = labShape{Op: "cpu", D: labForm{Setup: "v := 0", Loop: "v += CALL()", Post: "use(uint64(v))"}}
+
 func word64(loop string) labForm {
 	return labForm{Setup: "c, v := new(cell), uint64(0)", Loop: loop, Post: "use(v)"}
 }
@@ -492,10 +497,10 @@ func methodForms(sh labShape) (d, c labForm) {
 }
 
 // zsuiteModesFile: lab/suite/zmodes.go, the inline, api, table and closure
-// modes of every op in labShapes, in every build.
+// modes of every op in labShapes and of cpu, in every build.
 func zsuiteModesFile() *goWriter {
 	var body strings.Builder
-	for _, sh := range labShapes {
+	for _, sh := range append(labShapes[:len(labShapes):len(labShapes)], cpuShape) {
 		op := spec.Find(sh.Op)
 		for _, mode := range neutralModes {
 			d, c, full, ok := neutralForms(sh, mode)

@@ -168,6 +168,7 @@ var closures = struct {
 	Load128              func(u *hal.Uint128) (lo, hi uint64)
 	Store128             func(u *hal.Uint128, lo, hi uint64)
 	Cycles               func() uint64
+	CPU                  func() int
 	FetchOrUint64        func(addr *uint64, mask uint64) uint64
 	FetchAndUint64       func(addr *uint64, mask uint64) uint64
 }{
@@ -182,6 +183,7 @@ var closures = struct {
 	Load128:        func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
 	Store128:       func(u *hal.Uint128, lo, hi uint64) { u.Store(lo, hi) },
 	Cycles:         func() uint64 { return hal.Cycles() },
+	CPU:            func() int { return hal.CPU() },
 	FetchOrUint64:  func(addr *uint64, mask uint64) uint64 { return atomic.OrUint64(addr, mask) },
 	FetchAndUint64: func(addr *uint64, mask uint64) uint64 { return atomic.AndUint64(addr, mask) },
 }

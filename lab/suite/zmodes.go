@@ -656,4 +656,32 @@ func addModes() {
 		m.Stop()
 		use(v)
 	})
+	dispatch("cpu", ModeAPI, func(b *testing.B) {
+		v := 0
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			v += hal.CPU()
+		}
+		m.Stop()
+		use(uint64(v))
+	})
+	dispatch("cpu", ModeTable, func(b *testing.B) {
+		t := haltool.Table()
+		v := 0
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			v += t.CPU.Func()
+		}
+		m.Stop()
+		use(uint64(v))
+	})
+	dispatch("cpu", ModeClosure, func(b *testing.B) {
+		v := 0
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			v += closures.CPU()
+		}
+		m.Stop()
+		use(uint64(v))
+	})
 }
