@@ -185,7 +185,7 @@ func TestTuneDecisions(t *testing.T) {
 // test when there are none (purego and race builds, a CPU with one
 // runnable variant per op).
 func tunedOps(t *testing.T) []*tuneOp {
-	ops := discoverOps([]int{1, 2})
+	ops, _, _ := discoverAll([]int{1, 2})
 	if len(ops) == 0 {
 		t.Skip("no op has two runnable variants in this build on this CPU")
 	}

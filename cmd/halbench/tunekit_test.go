@@ -455,7 +455,8 @@ func TestKitUsers(t *testing.T) {
 // goroutine, FenceHeavy at a stated rate), never FenceHeavy alone; and
 // the check's worker times the op the same way.
 func TestTuneFencePairTimedAsPair(t *testing.T) {
-	for _, o := range discoverOps([]int{1, 2}) {
+	ops, _, _ := discoverAll([]int{1, 2})
+	for _, o := range ops {
 		if o.Op != fencePairOp {
 			continue
 		}
