@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -423,10 +424,7 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		}
 		threads[n] = true
 	}
-	for n := range threads {
-		t.Threads = append(t.Threads, n)
-	}
-	sort.Ints(t.Threads)
+	t.Threads = slices.Sorted(maps.Keys(threads))
 	return t, nil
 }
 
