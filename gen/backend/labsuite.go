@@ -44,9 +44,9 @@ type labForm struct {
 // labShape is how lab/suite measures one op: the Dispatch (one goroutine)
 // and Contended (a shared word) bodies, as forms over the callee. The
 // generator writes from them the op's direct, flag and static modes on
-// every GOARCH (lab/suite/zdispatch_<arch>.go) and its inline, api, table
-// and closure modes in every build (lab/suite/zmodes.go); the generic
-// mode, portable Go of each op's own shape, is lab/suite's (dispatch.go).
+// every GOARCH (lab/suite/zdispatch_<arch>.go) and its inline, api, table,
+// closure and (through a portable function of lab/suite's) generic modes in
+// every build (lab/suite/zmodes.go).
 type labShape struct {
 	Op string
 	// D and C are the Dispatch and Contended bodies through a function
@@ -63,14 +63,20 @@ type labShape struct {
 	// DirectNotFull and TableNotFull say the direct or table mode's
 	// Contended body runs in the default (not only -full) selection.
 	DirectNotFull, TableNotFull bool
+	// Generic is the portable function of lab/suite the generic mode
+	// calls in the same forms (a CAS loop it inlines); "" where lab/suite
+	// writes that mode's bodies itself. GenericFull says its Contended
+	// body runs only with -full.
+	Generic     string
+	GenericFull bool
 }
 
 // labShapes lists the ops lab/suite measures per binding mode (its
 // DispatchOps, but cpu, which lab/suite/cpu.go measures per variant
 // instead). A new op is measured in every mode on every GOARCH by a new
 // entry here and in lab/suite's DispatchOps, with its closure and its
-// generic mode in lab/suite's dispatch.go: no per-architecture or per-mode
-// body is written by hand.
+// portable function (or generic bodies) in lab/suite's dispatch.go: no
+// per-architecture or per-mode body is written by hand.
 var labShapes = []labShape{
 	{
 		Op:           "fetchadd64",
@@ -78,6 +84,7 @@ var labShapes = []labShape{
 		C:            worker64("var v uint64", "v += CALL(&c.v, 1)"),
 		Contended:    true,
 		TableNotFull: true,
+		Generic:      "casAdd",
 	},
 	{
 		// A CAS from the value last written, which succeeds; under
@@ -90,10 +97,12 @@ var labShapes = []labShape{
 		Contended: true,
 	},
 	{
-		Op:        "swap64",
-		D:         word64("v = CALL(&c.v, v+1)"),
-		C:         worker64("var v uint64", "v = CALL(&c.v, v+1)"),
-		Contended: true,
+		Op:          "swap64",
+		D:           word64("v = CALL(&c.v, v+1)"),
+		C:           worker64("var v uint64", "v = CALL(&c.v, v+1)"),
+		Contended:   true,
+		Generic:     "casSwap",
+		GenericFull: true,
 	},
 	{
 		// Under contention every goroutine loads the one word, which
@@ -105,8 +114,9 @@ var labShapes = []labShape{
 		Contended: true,
 	},
 	{
-		Op: "pause",
-		D:  labForm{Loop: "CALL()"},
+		Op:      "pause",
+		D:       labForm{Loop: "CALL()"},
+		Generic: "runtime.Gosched",
 	},
 	{
 		// A 128-bit CAS of (v, v) to (v+1, v+1) from the value last
@@ -146,18 +156,21 @@ var labShapes = []labShape{
 		DMethod: method128("c.u.Store(v, v)\nv++"),
 	},
 	{
-		Op: "cycles",
-		D:  labForm{Setup: "var v uint64", Loop: "v = CALL()", Post: "use(v)"},
+		Op:      "cycles",
+		D:       labForm{Setup: "var v uint64", Loop: "v = CALL()", Post: "use(v)"},
+		Generic: "genericCycles",
 	},
 	{
 		// fetchor64 and fetchand64: a loop-invariant mask (orMask,
-		// andMask in lab/suite/dispatch_bits.go).
-		Op: "fetchor64",
-		D:  word64("v = CALL(&c.v, orMask)"),
+		// andMask in lab/suite/dispatch.go).
+		Op:      "fetchor64",
+		D:       word64("v = CALL(&c.v, orMask)"),
+		Generic: "casOr",
 	},
 	{
-		Op: "fetchand64",
-		D:  word64("v = CALL(&c.v, andMask)"),
+		Op:      "fetchand64",
+		D:       word64("v = CALL(&c.v, andMask)"),
+		Generic: "casAnd",
 	},
 }
 
@@ -439,9 +452,9 @@ func mixedBody(arch string) (string, bool) {
 }
 
 // neutralModes are the binding modes whose bodies do not depend on the
-// GOARCH, as lab/suite names them (ModeInline, ModeAPI, ModeTable,
-// ModeClosure): zsuiteModesFile writes them in every build.
-var neutralModes = []string{"ModeInline", "ModeAPI", "ModeTable", "ModeClosure"}
+// GOARCH, as lab/suite names them: zsuiteModesFile writes them in every
+// build (the generic mode for the ops with a labShape.Generic).
+var neutralModes = []string{"ModeInline", "ModeAPI", "ModeTable", "ModeClosure", "ModeGeneric"}
 
 // neutralForms returns how mode reaches op: the Dispatch and Contended
 // forms with CALL replaced by the callee, whether the Contended body runs
@@ -450,7 +463,8 @@ var neutralModes = []string{"ModeInline", "ModeAPI", "ModeTable", "ModeClosure"}
 // the api mode hal's exported function (a Uint128 op: its method); the
 // table mode the func value of haltool.Table()'s row; the closure mode
 // lab/suite's closures, Go closures over the intrinsic or hal's function
-// (a Uint128 op's take the hal.Uint128).
+// (a Uint128 op's take the hal.Uint128); the generic mode the shape's
+// Generic.
 func neutralForms(sh labShape, mode string) (d, c labForm, full, ok bool) {
 	op := spec.Find(sh.Op)
 	d, c = sh.D, sh.C
@@ -472,6 +486,11 @@ func neutralForms(sh labShape, mode string) (d, c labForm, full, ok bool) {
 	case "ModeTable":
 		callee, full = "t."+op.ExportName()+".Func", !sh.TableNotFull
 		d.Setup, c.Setup = "t := haltool.Table()\n"+d.Setup, "t := haltool.Table()\n"+c.Setup
+	case "ModeGeneric":
+		callee, full = sh.Generic, sh.GenericFull
+		if callee == "" {
+			return d, c, false, false
+		}
 	case "ModeClosure":
 		callee, full = "closures."+op.ExportName(), true
 		if op.Uint128 {
@@ -496,8 +515,8 @@ func methodForms(sh labShape) (d, c labForm) {
 	return *sh.DMethod, c
 }
 
-// zsuiteModesFile: lab/suite/zmodes.go, the inline, api, table and closure
-// modes of every op in labShapes and of cpu, in every build.
+// zsuiteModesFile: lab/suite/zmodes.go, the inline, api, table, closure
+// and generic modes of every op in labShapes and of cpu, in every build.
 func zsuiteModesFile() *goWriter {
 	var body strings.Builder
 	for _, sh := range append(labShapes[:len(labShapes):len(labShapes)], cpuShape) {
@@ -516,8 +535,8 @@ func zsuiteModesFile() *goWriter {
 	}
 	w := &goWriter{name: SuiteDir + "/zmodes.go"}
 	w.p("// %s\n\npackage suite\n\n", Header)
-	w.p("import (\n\t\"sync/atomic\"\n\t\"testing\"\n\n\t\"github.com/gohal/gohal/hal\"\n\t%q\n\t\"github.com/gohal/gohal/lab/cyclebench\"\n)\n\n", HaltoolImport)
-	w.wrapped("addModes registers the inline, api, table and closure modes of every op lab/suite measures per binding mode: the same forms as the direct, flag and static modes of zdispatch_<arch>.go, around the sync/atomic function, hal's exported function (a Uint128 op's method), haltool.Table()'s func value or lab/suite's closure.")
+	w.p("import (\n\t\"runtime\"\n\t\"sync/atomic\"\n\t\"testing\"\n\n\t\"github.com/gohal/gohal/hal\"\n\t%q\n\t\"github.com/gohal/gohal/lab/cyclebench\"\n)\n\n", HaltoolImport)
+	w.wrapped("addModes registers the inline, api, table, closure and generic modes of every op lab/suite measures per binding mode: the same forms as the direct, flag and static modes of zdispatch_<arch>.go, around the sync/atomic function, hal's exported function (a Uint128 op's method), haltool.Table()'s func value, lab/suite's closure or its portable function (where labShapes names one).")
 	w.p("func addModes() {\n%s}\n", body.String())
 	return w
 }

@@ -1,15 +1,12 @@
 package suite
 
 import (
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	haldispatch "github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // The binding modes: the ways a caller can reach one op. Every body below
@@ -138,9 +135,7 @@ func init() {
 	}
 	addModes()
 	addArchModes()
-	addGeneric()
 	add128()
-	addBits()
 	flushDispatch()
 }
 
@@ -188,8 +183,7 @@ var closures = struct {
 	FetchAndUint64: func(addr *uint64, mask uint64) uint64 { return atomic.AndUint64(addr, mask) },
 }
 
-// genericEpoch anchors the generic cycle counter, as in hal's portable
-// build.
+// genericEpoch anchors genericCycles.
 var genericEpoch = time.Now()
 
 // dispatchBaseline is the mode each op's ratios are taken against: the
@@ -270,134 +264,50 @@ func flushDispatch() {
 	}
 }
 
-// addGeneric registers the generic mode's bodies of the 64-bit ops, the
-// pause and the counter. A single-goroutine body (Dispatch) keeps a word
-// on its own cache line, the op inline in a b.Loop loop bracketed by
-// cyclebench's meter, and consumes the result after the loop; a contended
-// one runs the op inline in the loop cyclebench.RunLoop hands each
-// goroutine, all on one shared word. gen writes the other modes
-// (zmodes.go, zdispatch_<arch>.go) in the same forms.
-func addGeneric() {
-	dispatch("fetchadd64", ModeGeneric, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			for {
-				old := atomic.LoadUint64(&c.v)
-				if atomic.CompareAndSwapUint64(&c.v, old, old+1) {
-					v = old
-					break
-				}
-			}
+// The generic mode's fetch-and-ops (labShapes' Generic): portable Go, a CAS
+// loop from the value loaded, as hal's portable build runs them; each
+// inlines into its body's loop. The masks of fetchor64 and fetchand64 are
+// loop-invariant: the word settles at once (or: all ones; and:
+// 0x5555...), which is what a flag word sees, and the cost measured is the
+// read-modify-write itself.
+
+const (
+	orMask  = 0x8000000000000001
+	andMask = 0x5555555555555555
+)
+
+func casAdd(addr *uint64, d uint64) uint64 {
+	for {
+		if old := atomic.LoadUint64(addr); atomic.CompareAndSwapUint64(addr, old, old+d) {
+			return old
 		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("swap64", ModeGeneric, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			for {
-				old := atomic.LoadUint64(&c.v)
-				if atomic.CompareAndSwapUint64(&c.v, old, v+1) {
-					v = old
-					break
-				}
-			}
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("pause", ModeGeneric, func(b *testing.B) {
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			runtime.Gosched()
-		}
-		m.Stop()
-	})
-	// cas128: a 128-bit CAS of (v, v) to (v+1, v+1) from the value last
-	// written, which succeeds.
-	dispatch("cas128", ModeGeneric, func(b *testing.B) {
-		var (
-			mu sync.Mutex
-			w  = new([2]uint64)
-			v  uint64
-		)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			mu.Lock()
-			if w[0] == v && w[1] == v {
-				w[0], w[1] = v+1, v+1
-				v++
-			}
-			mu.Unlock()
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cycles", ModeGeneric, func(b *testing.B) {
-		var v uint64
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = uint64(time.Since(genericEpoch))
-		}
-		m.Stop()
-		use(v)
-	})
-	contended("fetchadd64", ModeGeneric, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				for {
-					old := atomic.LoadUint64(&c.v)
-					if atomic.CompareAndSwapUint64(&c.v, old, old+1) {
-						v += old
-						break
-					}
-				}
-			}
-			use(v)
-		})
-	})
-	contended("swap64", ModeGeneric, true, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				for {
-					old := atomic.LoadUint64(&c.v)
-					if atomic.CompareAndSwapUint64(&c.v, old, v+1) {
-						v = old
-						break
-					}
-				}
-			}
-			use(v)
-		})
-	})
-	// cas128 under contention: one CAS attempt per op from the value
-	// last seen, the word under a mutex.
-	contended("cas128", ModeGeneric, false, func(b *testing.B, threads int) {
-		var (
-			mu sync.Mutex
-			w  = new([2]uint64)
-		)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			mu.Lock()
-			v := w[0]
-			mu.Unlock()
-			for range n {
-				mu.Lock()
-				if w[0] == v && w[1] == v {
-					w[0], w[1] = v+1, v+1
-					v++
-				} else {
-					v = w[0]
-				}
-				mu.Unlock()
-			}
-			use(v)
-		})
-	})
+	}
 }
+
+func casSwap(addr *uint64, new uint64) uint64 {
+	for {
+		if old := atomic.LoadUint64(addr); atomic.CompareAndSwapUint64(addr, old, new) {
+			return old
+		}
+	}
+}
+
+func casOr(addr *uint64, mask uint64) uint64 {
+	for {
+		if old := atomic.LoadUint64(addr); atomic.CompareAndSwapUint64(addr, old, old|mask) {
+			return old
+		}
+	}
+}
+
+func casAnd(addr *uint64, mask uint64) uint64 {
+	for {
+		if old := atomic.LoadUint64(addr); atomic.CompareAndSwapUint64(addr, old, old&mask) {
+			return old
+		}
+	}
+}
+
+// genericCycles is the generic cycle counter: nanoseconds of the monotonic
+// clock since genericEpoch, as in hal's portable build.
+func genericCycles() uint64 { return uint64(time.Since(genericEpoch)) }

@@ -34,9 +34,53 @@ func (l *locked128) store(lo, hi uint64) {
 	l.mu.Unlock()
 }
 
-// add128 registers the 128-bit loads' and stores' generic mode, and
-// load128mixed's api mode.
+// add128 registers the 128-bit ops' generic mode, and load128mixed's api
+// mode.
 func add128() {
+	// cas128: a 128-bit CAS of (v, v) to (v+1, v+1) from the value last
+	// written, which succeeds.
+	dispatch("cas128", ModeGeneric, func(b *testing.B) {
+		var (
+			mu sync.Mutex
+			w  = new([2]uint64)
+			v  uint64
+		)
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			mu.Lock()
+			if w[0] == v && w[1] == v {
+				w[0], w[1] = v+1, v+1
+				v++
+			}
+			mu.Unlock()
+		}
+		m.Stop()
+		use(v)
+	})
+	// cas128 under contention: one CAS attempt per op from the value
+	// last seen, the word under a mutex.
+	contended("cas128", ModeGeneric, false, func(b *testing.B, threads int) {
+		var (
+			mu sync.Mutex
+			w  = new([2]uint64)
+		)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			mu.Lock()
+			v := w[0]
+			mu.Unlock()
+			for range n {
+				mu.Lock()
+				if w[0] == v && w[1] == v {
+					w[0], w[1] = v+1, v+1
+					v++
+				} else {
+					v = w[0]
+				}
+				mu.Unlock()
+			}
+			use(v)
+		})
+	})
 	dispatch("load128", ModeGeneric, func(b *testing.B) {
 		l, v := new(locked128), uint64(0)
 		m := cyclebench.Start(b)

@@ -3,6 +3,7 @@
 package suite
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 
@@ -11,11 +12,12 @@ import (
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 
-// addModes registers the inline, api, table and closure modes of every op
-// lab/suite measures per binding mode: the same forms as the direct, flag and
-// static modes of zdispatch_<arch>.go, around the sync/atomic function, hal's
-// exported function (a Uint128 op's method), haltool.Table()'s func value or
-// lab/suite's closure.
+// addModes registers the inline, api, table, closure and generic modes of
+// every op lab/suite measures per binding mode: the same forms as the direct,
+// flag and static modes of zdispatch_<arch>.go, around the sync/atomic
+// function, hal's exported function (a Uint128 op's method), haltool.Table()'s
+// func value, lab/suite's closure or its portable function (where labShapes
+// names one).
 func addModes() {
 	dispatch("fetchadd64", ModeInline, func(b *testing.B) {
 		c, v := new(cell), uint64(0)
@@ -91,6 +93,25 @@ func addModes() {
 			var v uint64
 			for range n {
 				v += closures.FetchAddUint64(&c.v, 1)
+			}
+			use(v)
+		})
+	})
+	dispatch("fetchadd64", ModeGeneric, func(b *testing.B) {
+		c, v := new(cell), uint64(0)
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			v = casAdd(&c.v, 1)
+		}
+		m.Stop()
+		use(v)
+	})
+	contended("fetchadd64", ModeGeneric, false, func(b *testing.B, threads int) {
+		c := new(cell)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			var v uint64
+			for range n {
+				v += casAdd(&c.v, 1)
 			}
 			use(v)
 		})
@@ -275,6 +296,25 @@ func addModes() {
 			use(v)
 		})
 	})
+	dispatch("swap64", ModeGeneric, func(b *testing.B) {
+		c, v := new(cell), uint64(0)
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			v = casSwap(&c.v, v+1)
+		}
+		m.Stop()
+		use(v)
+	})
+	contended("swap64", ModeGeneric, true, func(b *testing.B, threads int) {
+		c := new(cell)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			var v uint64
+			for range n {
+				v = casSwap(&c.v, v+1)
+			}
+			use(v)
+		})
+	})
 	dispatch("loadacquire64", ModeInline, func(b *testing.B) {
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
@@ -373,6 +413,13 @@ func addModes() {
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			closures.Pause()
+		}
+		m.Stop()
+	})
+	dispatch("pause", ModeGeneric, func(b *testing.B) {
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			runtime.Gosched()
 		}
 		m.Stop()
 	})
@@ -582,6 +629,15 @@ func addModes() {
 		m.Stop()
 		use(v)
 	})
+	dispatch("cycles", ModeGeneric, func(b *testing.B) {
+		var v uint64
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			v = genericCycles()
+		}
+		m.Stop()
+		use(v)
+	})
 	dispatch("fetchor64", ModeInline, func(b *testing.B) {
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
@@ -619,6 +675,15 @@ func addModes() {
 		m.Stop()
 		use(v)
 	})
+	dispatch("fetchor64", ModeGeneric, func(b *testing.B) {
+		c, v := new(cell), uint64(0)
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			v = casOr(&c.v, orMask)
+		}
+		m.Stop()
+		use(v)
+	})
 	dispatch("fetchand64", ModeInline, func(b *testing.B) {
 		c, v := new(cell), uint64(0)
 		m := cyclebench.Start(b)
@@ -652,6 +717,15 @@ func addModes() {
 		m := cyclebench.Start(b)
 		for b.Loop() {
 			v = closures.FetchAndUint64(&c.v, andMask)
+		}
+		m.Stop()
+		use(v)
+	})
+	dispatch("fetchand64", ModeGeneric, func(b *testing.B) {
+		c, v := new(cell), uint64(0)
+		m := cyclebench.Start(b)
+		for b.Loop() {
+			v = casAnd(&c.v, andMask)
 		}
 		m.Stop()
 		use(v)
