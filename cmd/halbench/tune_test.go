@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -569,10 +570,7 @@ func TestTuneGroupZ3(t *testing.T) {
 	}
 
 	// Portable faster on the mix and on every op alone: all three move.
-	cheap := lv{}
-	for k, v := range z3 {
-		cheap[k] = v
-	}
+	cheap := maps.Clone(z3)
 	for _, body := range []string{"mix", "load128", "store128", "cas128"} {
 		h := cheap["hardware/"+body]
 		cheap["portable/"+body] = [2]float64{h[0] * 0.7, h[1] * 0.7}
@@ -677,12 +675,7 @@ func TestTuneLineApplied(t *testing.T) {
 // hasVariant reports whether hal offers variant v of op on this GOARCH.
 func hasVariant(op, v string) bool {
 	vs, _ := haltool.Variants(op)
-	for _, x := range vs {
-		if x.Name == v {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(vs, func(x dispatch.Variant) bool { return x.Name == v })
 }
 
 // checkTuneProgress is issue 21 item 8: on a stderr that is not a
