@@ -155,7 +155,7 @@ func TestLiveMinistat(t *testing.T) {
 		}
 		hitsErrata := false
 		for _, s := range samples[1:] {
-			if errataCell(conf, s.N()+samples[0].N()-2) {
+			if errataCell(conf, len(s.Values)+len(samples[0].Values)-2) {
 				hitsErrata = true
 			}
 		}
@@ -172,7 +172,7 @@ func TestLiveMinistat(t *testing.T) {
 		}
 		for i, w := range wv {
 			other := samples[i+1]
-			df := other.N() + samples[0].N() - 2
+			df := len(other.Values) + len(samples[0].Values) - 2
 			r, err := Compare(samples[0], other, conf)
 			if err != nil {
 				t.Fatal(err)
