@@ -251,21 +251,16 @@ func (p *mutexPair) CompareAndSwap(oldLo, oldHi, newLo, newHi uint64) bool {
 	return true
 }
 
-// newPair returns a new zero P (P is a pointer type).
-func newPair[P interface {
+// pairPtr is *T, a pair128.
+type pairPtr[T any] interface {
 	*T
 	pair128
-}, T any]() P {
-	return P(new(T))
 }
 
 // u128Load: every goroutine loads one shared word that holds (v, ^v); a
 // torn read fails the benchmark.
-func u128Load[P interface {
-	*T
-	pair128
-}, T any](b *testing.B, threads int) {
-	p := newPair[P]()
+func u128Load[P pairPtr[T], T any](b *testing.B, threads int) {
+	p := P(new(T))
 	p.Store(12345, ^uint64(12345))
 	var torn atomic.Int64
 	cyclebench.RunLoop(b, threads, func(_, n int) {
@@ -285,11 +280,8 @@ func u128Load[P interface {
 
 // u128Store: every goroutine stores (v, ^v) to one shared word; the word
 // must hold such a pair afterwards.
-func u128Store[P interface {
-	*T
-	pair128
-}, T any](b *testing.B, threads int) {
-	p := newPair[P]()
+func u128Store[P pairPtr[T], T any](b *testing.B, threads int) {
+	p := P(new(T))
 	cyclebench.RunLoop(b, threads, func(w, n int) {
 		for i := range n {
 			v := uint64(w)<<32 | uint64(i)
@@ -306,11 +298,8 @@ func u128Store[P interface {
 // u128CAS: each operation is one 128-bit increment of a shared word: Load,
 // then CompareAndSwap(old, old+1 in both halves), retried until it
 // succeeds. The word must count b.N in both halves afterwards.
-func u128CAS[P interface {
-	*T
-	pair128
-}, T any](b *testing.B, threads int) {
-	p := newPair[P]()
+func u128CAS[P pairPtr[T], T any](b *testing.B, threads int) {
+	p := P(new(T))
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
 			for {
