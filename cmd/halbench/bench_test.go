@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -280,11 +281,7 @@ func TestJSONAndSVG(t *testing.T) {
 	}
 	texts := checkXML(t, data)
 	for _, want := range []string{"Contention scaling", "Binding modes", "Lock cs=0", "Contended op=fetchadd64", "ttas", "mutex", "op=fetchadd64", "op=pause", "table", "closure"} {
-		found := false
-		for _, s := range texts {
-			found = found || strings.Contains(s, want)
-		}
-		if !found {
+		if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, want) }) {
 			t.Errorf("SVG has no text %q", want)
 		}
 	}

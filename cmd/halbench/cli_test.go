@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,11 +86,7 @@ func TestUsageListsEverySubcommand(t *testing.T) {
 	}
 	// And the list names nothing run does not dispatch.
 	for _, c := range subcommands {
-		found := false
-		for _, n := range names {
-			found = found || n == c.name
-		}
-		if !found {
+		if !slices.Contains(names, c.name) {
 			t.Errorf("usage lists %q, which run does not dispatch", c.name)
 		}
 	}

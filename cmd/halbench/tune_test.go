@@ -371,10 +371,7 @@ func TestTuneQuick(t *testing.T) {
 					}
 				}
 			}
-			named := false
-			for _, n := range rep.NotTuned {
-				named = named || strings.HasPrefix(n, op+" (")
-			}
+			named := slices.ContainsFunc(rep.NotTuned, func(n string) bool { return strings.HasPrefix(n, op+" (") })
 			if want := len(vs) > 1 && runnable < 2; named != want {
 				t.Errorf("%s: %d variants, %d runnable: named as not tuned %v, want %v (%q)", op, len(vs), runnable, named, want, rep.NotTuned)
 			}

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,15 +31,11 @@ func TestDispatchModes(t *testing.T) {
 		if !strings.HasPrefix(name, "Dispatch/") && !strings.HasPrefix(name, "Contended/") {
 			continue
 		}
-		known := false
 		ops := DispatchOps
 		if strings.HasPrefix(name, "Contended/") {
 			ops = ContendedOps
 		}
-		for _, op := range ops {
-			known = known || strings.Contains(name, "/op="+op+"/")
-		}
-		if !known {
+		if !slices.ContainsFunc(ops, func(op string) bool { return strings.Contains(name, "/op="+op+"/") }) {
 			t.Errorf("%s: op not in DispatchOps (Dispatch) or ContendedOps (Contended)", name)
 		}
 	}
