@@ -39,6 +39,14 @@ func runHalbench(t *testing.T, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
+// writeFile writes data to path, failing t if it cannot.
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 var (
 	tinyOnce               sync.Once
 	tinyCode               int
@@ -211,9 +219,7 @@ func TestGoBenchFormat(t *testing.T) {
 	}
 	// And halbench compare, which reads the same format, accepts it.
 	file := filepath.Join(t.TempDir(), "a.bench")
-	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, file, out)
 	if code, cmpOut, cmpErr := runHalbench(t, "compare", "-n", "-v", file); code != 0 || !strings.Contains(cmpOut, "\nLock/kind=ttas/threads=2/cs=0"+suffix+"  ") ||
 		!strings.Contains(cmpOut, "BenchmarkLock/kind=ttas/threads=2/cs=0"+suffix+" cycles/op") {
 		t.Errorf("halbench compare on -format gobench output: exit %d, %s\n%s", code, cmpErr, cmpOut)
@@ -539,9 +545,7 @@ func TestBenchstatReadsGoBench(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, out)
 		files = append(files, p)
 	}
 	out, err := exec.Command(filepath.Join(bin, "benchstat"), files...).CombinedOutput()

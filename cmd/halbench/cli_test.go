@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -137,9 +136,7 @@ func TestEverySubcommandUsageError(t *testing.T) {
 		column:    "1\n2\n3\n",
 		malformed: "goos: linux\nBenchmarkPeer/what=counter/impl=x/threads=1 10 5 ns/op\nBenchmarkPeer/what=counter/impl=y/threads=1 10 5\n",
 	} {
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, path, data)
 	}
 	for _, tc := range []struct {
 		sub  string
