@@ -247,7 +247,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 
 	switch cfg.format {
 	case "json":
-		err = writeJSON(stdout, rep)
+		err = writeJSONValue(stdout, rep)
 	case "gobench":
 		err = writeGoBench(stdout, rep)
 	default:

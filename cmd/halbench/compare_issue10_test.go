@@ -86,9 +86,7 @@ func TestCompareErrorsAreShort(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, p, content)
 		return p
 	}
 	good := write("good.txt", "1\n2\n3\n")

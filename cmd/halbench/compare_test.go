@@ -122,9 +122,7 @@ func ministatGoBench(t *testing.T, args []string) string {
 			for _, v := range parsed[i].Lookup(s.Pkg, s.Name, s.Unit).Values {
 				col.WriteString(strconv.FormatFloat(v, 'g', -1, 64) + "\n")
 			}
-			if err := os.WriteFile(filepath.Join(dir, f), []byte(col.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, filepath.Join(dir, f), col.String())
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n")
@@ -150,9 +148,7 @@ func TestCompareGolden(t *testing.T) {
 			args := strings.Fields(tc.args)
 			golden := tc.name + ".golden"
 			if *update {
-				if err := os.WriteFile(golden, []byte(ministatOutput(t, args)), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				writeFile(t, golden, ministatOutput(t, args))
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
@@ -255,9 +251,7 @@ func TestCompareDashDash(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	for _, name := range []string{"-n", "b"} {
-		if err := os.WriteFile(name, []byte("1\n2\n3\n4\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, name, "1\n2\n3\n4\n")
 	}
 	var stdout, stderr bytes.Buffer
 	if code := runCompare([]string{"-A", "--", "-n", "b"}, &stdout, &stderr); code != 0 {

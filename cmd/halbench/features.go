@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -63,9 +62,7 @@ func runFeatures(args []string, stdout, stderr io.Writer) int {
 	}
 	r := buildFeaturesReport()
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(r); err != nil {
+		if err := writeJSONValue(stdout, r); err != nil {
 			fmt.Fprintln(stderr, "halbench features:", err)
 			return 1
 		}

@@ -103,13 +103,6 @@ func TestFeaturesText(t *testing.T) {
 	}
 }
 
-func TestFeaturesUsage(t *testing.T) {
-	for _, args := range [][]string{{"features", "-x"}, {"features", "extra"}} {
-		code, out, errOut := runHalbench(t, args...)
-		checkUsageError(t, args, code, out, errOut, "features", "")
-	}
-}
-
 // TestFeaturesHelp is issue 10 item 17: `features -h` exited 2 while
 // `-h` and `compare -h` exit 0.
 func TestFeaturesHelp(t *testing.T) {

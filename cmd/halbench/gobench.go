@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/gohal/gohal/lab/benchfile"
 	"github.com/gohal/gohal/lab/cyclebench"
@@ -23,13 +24,8 @@ var betterLower = []string{"ns/op", cyclebench.CyclesUnit, cyclebench.FairnessUn
 // and one result line per sample, named like go test names them,
 // GOMAXPROCS suffix included. benchstat reads it unchanged.
 func writeGoBench(w io.Writer, r *report) error {
-	config := []benchfile.Config{
-		{Key: "goos", Value: r.GOOS},
-		{Key: "goarch", Value: r.GOARCH},
-		{Key: "pkg", Value: gobenchPkg},
-	}
-	config = append(config, benchfile.Config{Key: "cpu", Value: r.brand()})
-	config = append(config, benchfile.Config{Key: "go", Value: r.GoVersion})
+	config := []benchfile.Config{{Key: "goos", Value: r.GOOS}, {Key: "goarch", Value: r.GOARCH}, {Key: "pkg", Value: gobenchPkg},
+		{Key: "cpu", Value: r.brand()}, {Key: "go", Value: r.GoVersion}}
 	for _, op := range r.Machine.Order {
 		config = append(config, benchfile.Config{Key: "gohal-" + op, Value: r.Machine.Selected[op].Variant})
 	}
@@ -44,17 +40,10 @@ func writeGoBench(w io.Writer, r *report) error {
 			for _, smp := range b.Samples {
 				res := benchfile.Result{Name: b.Name + suffix, Iters: smp.Iters,
 					Values: []benchfile.Value{{Value: smp.NsPerOp, Unit: "ns/op"}}}
-				units := make([]string, 0, len(smp.Metrics))
-				for u := range smp.Metrics {
-					units = append(units, u)
+				units := slices.Sorted(maps.Keys(smp.Metrics))
+				if i := slices.Index(units, cyclebench.CyclesUnit); i > 0 { // cycles/op first
+					units = slices.Insert(slices.Delete(units, i, i+1), 0, cyclebench.CyclesUnit)
 				}
-				sort.Slice(units, func(i, j int) bool {
-					// cycles/op first, then alphabetical.
-					if (units[i] == cyclebench.CyclesUnit) != (units[j] == cyclebench.CyclesUnit) {
-						return units[i] == cyclebench.CyclesUnit
-					}
-					return units[i] < units[j]
-				})
 				for _, u := range units {
 					res.Values = append(res.Values, benchfile.Value{Value: smp.Metrics[u], Unit: u})
 					used[u] = true
@@ -70,12 +59,7 @@ func writeGoBench(w io.Writer, r *report) error {
 			delete(used, u)
 		}
 	}
-	var rest []string
-	for u := range used {
-		rest = append(rest, u)
-	}
-	sort.Strings(rest)
-	for _, u := range rest {
+	for _, u := range slices.Sorted(maps.Keys(used)) {
 		// A metric this version does not know: say nothing about it.
 		units = append(units, benchfile.UnitInfo{Unit: u})
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -161,9 +160,7 @@ func runLockWait(args []string, stdout, stderr io.Writer) int {
 	}
 	rep := buildLockWaitReport(cfg, res, clock, time.Since(start))
 	if cfg.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
+		err = writeJSONValue(stdout, rep)
 	} else {
 		err = writeLockWaitText(stdout, rep)
 	}

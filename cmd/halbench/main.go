@@ -50,41 +50,33 @@ func run(args []string, stdout, stderr io.Writer) int {
 			cmd, args = a, args[1:]
 		}
 	}
-	switch cmd {
-	case "run":
-		return runBench(args, stdout, stderr)
-	case "features":
-		return runFeatures(args, stdout, stderr)
-	case "compare":
-		return runCompare(args, stdout, stderr)
-	case "tune":
-		return runTune(args, stdout, stderr)
-	case "peers":
-		return runPeers(args, stdout, stderr)
-	case "lockwait":
-		return runLockWait(args, stdout, stderr)
-	case "results":
-		return runResults(args, stdout, stderr)
-	case "help":
+	if cmd == "help" { // usage is made from subcommands, so its entry cannot print it
 		fmt.Fprint(stdout, usage)
 		return 0
-	default:
-		fmt.Fprintf(stderr, "halbench: unknown command %q\n%s", cmd, usage)
-		return 2
 	}
+	for _, c := range subcommands {
+		if c.name == cmd {
+			return c.run(args, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "halbench: unknown command %q\n%s", cmd, usage)
+	return 2
 }
 
-// subcommands lists what run dispatches, with one line each, in the order
-// usage prints them; TestUsageListsEverySubcommand checks it against run.
-var subcommands = []struct{ name, args, doc string }{
-	{"run", "[flags]", "measure and report (the default: halbench [flags])"},
-	{"features", "[-json]", "CPU features and the dispatch table"},
-	{"compare", "[flags] [FILE...]", "compare samples: ministat input, or Go benchmark files (a summary)"},
-	{"tune", "[flags]", "measure each op's variants; print a GOHAL line"},
-	{"peers", "[flags]", "gohal against other libraries (runs the peers module)"},
-	{"lockwait", "[flags]", "Lock wait latency per lock beside sync.Mutex (p50 ... max)"},
-	{"results", "[-o FILE] [flags]", "everything for this machine, as Markdown (results/<cpu>.md)"},
-	{"help", "", "print this text"},
+// subcommands is what run dispatches, with usage's line for each, in the
+// order usage prints them; help, last, is run's own case.
+var subcommands = []struct {
+	name, args, doc string
+	run             func(args []string, stdout, stderr io.Writer) int
+}{
+	{"run", "[flags]", "measure and report (the default: halbench [flags])", runBench},
+	{"features", "[-json]", "CPU features and the dispatch table", runFeatures},
+	{"compare", "[flags] [FILE...]", "compare samples: ministat input, or Go benchmark files (a summary)", runCompare},
+	{"tune", "[flags]", "measure each op's variants; print a GOHAL line", runTune},
+	{"peers", "[flags]", "gohal against other libraries (runs the peers module)", runPeers},
+	{"lockwait", "[flags]", "Lock wait latency per lock beside sync.Mutex (p50 ... max)", runLockWait},
+	{"results", "[-o FILE] [flags]", "everything for this machine, as Markdown (results/<cpu>.md)", runResults},
+	{"help", "", "print this text", nil},
 }
 
 var usage = func() string {

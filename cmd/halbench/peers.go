@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -411,10 +412,10 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		if _, dup := pi.Median[n]; dup {
 			return nil, fmt.Errorf("line %d: %s appears under two names", s.Lines[0], s.Name)
 		}
-		pi.Median[n] = peerMedian(s.Values)
+		pi.Median[n] = median(s.Values)
 		pi.Samples[n] = s.Values
 		if cs := g.Lookup(s.Pkg, s.Name, cyclebench.CyclesUnit); cs != nil && unit != cyclebench.CyclesUnit {
-			pi.Cycles[n] = peerMedian(cs.Values)
+			pi.Cycles[n] = median(cs.Values)
 		}
 		pi.N[n] = len(s.Values)
 		if ts := g.Lookup(s.Pkg, s.Name, peerTruncatedUnit); ts != nil {
@@ -423,26 +424,8 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		}
 		threads[n] = true
 	}
-	for n := range threads {
-		t.Threads = append(t.Threads, n)
-	}
-	sort.Ints(t.Threads)
+	t.Threads = slices.Sorted(maps.Keys(threads))
 	return t, nil
-}
-
-// peerMedian is the median of xs (the mean of the middle two for an even
-// count, as benchstat takes it).
-func peerMedian(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // best returns the implementation with the lowest median at n threads

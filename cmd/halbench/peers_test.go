@@ -158,9 +158,7 @@ func TestPeersDir(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/other\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/other\n")
 	if err := checkPeersDir(dir); err == nil || !strings.Contains(err.Error(), "want github.com/gohal/gohal/lab/peers") {
 		t.Errorf("checkPeersDir(another module) = %v", err)
 	}
@@ -189,9 +187,7 @@ func TestPeersAnswers(t *testing.T) {
 		}
 	}
 	in := filepath.Join(t.TempDir(), "answers.txt")
-	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, in, b.String())
 	out := peersOutput(t, "-in", in)
 	for _, re := range []string{
 		`read-mostly data +reads only +2 +percpu\.RWMutex +sync\.RWMutex +0\.2[0-9]× \[0\.2[0-9], 0\.2[0-9]\]\n`,

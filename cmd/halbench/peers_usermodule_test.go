@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -28,9 +27,7 @@ func TestPeersFromUserModule(t *testing.T) {
 	userModule := func(gohalDir string) string {
 		dir := t.TempDir()
 		mod := "module example.com/user\n\ngo 1.24\n\nrequire github.com/gohal/gohal v0.0.0\n\nreplace github.com/gohal/gohal => " + gohalDir + "\n"
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, "go.mod"), mod)
 		return dir
 	}
 	t.Setenv("GOFLAGS", "")
@@ -42,9 +39,7 @@ func TestPeersFromUserModule(t *testing.T) {
 	}
 
 	fake := t.TempDir() // gohal as a module download has it: no lab/peers
-	if err := os.WriteFile(filepath.Join(fake, "go.mod"), []byte("module github.com/gohal/gohal\n\ngo 1.24\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(fake, "go.mod"), "module github.com/gohal/gohal\n\ngo 1.24\n")
 	t.Chdir(userModule(fake))
 	code, out, errs := runPeersTest(t)
 	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")

@@ -261,19 +261,6 @@ func groupByBaseline(bs []*benchReport) {
 	sort.SliceStable(bs, func(i, j int) bool { return first[bs[i].Baseline] < first[bs[j].Baseline] })
 }
 
-// sortedUnits returns the keys of m in order.
-func sortedUnits(m map[string]summary) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// writeJSON prints the report as indented JSON.
-func writeJSON(w io.Writer, r *report) error { return writeJSONValue(w, r) }
-
 // writeJSONValue prints v as indented JSON.
 func writeJSONValue(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

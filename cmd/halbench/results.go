@@ -256,7 +256,7 @@ func (cfg *resultsConfig) sections() []resultsSection {
 			Intro: "Load, store and compare-and-swap of 128 bits, uncontended and on one shared cell."},
 		{Heading: resultsHeadings[4], Cmd: runCmd("^(Lock|Handover)/"), measure: resultsRun,
 			Intro: "Lock + critical section (an increment of the guarded counter, then cs ns of busy work) + Unlock; ns/op is wall time per acquisition over all goroutines, against sync.Mutex."},
-		{Heading: resultsHeadings[5], Cmd: lockwait, measure: resultsLockWait,
+		{Heading: resultsHeadings[5], Cmd: lockwait, measure: resultsSub(runLockWait, false),
 			Intro: "The distribution of each lock's Lock waits beside sync.Mutex's: p50, p99, p99.9, max, and the waits of at least 1 ms and 32 ms."},
 		{Heading: resultsHeadings[6], Cmd: runCmd("^RWLock/"), measure: resultsRun,
 			Intro: "RLock + a load + RUnlock, or Lock + an increment + Unlock at writes per 1000 operations: percpu.RWMutex and sync.Mutex against sync.RWMutex; ns/op is wall time per operation over all goroutines."},
@@ -264,7 +264,7 @@ func (cfg *resultsConfig) sections() []resultsSection {
 			Intro: "One Inc of a shared reference count, and one Add(1) of a shared counter, by kind."},
 		{Heading: resultsHeadings[8], Cmd: runCmd("^Cache/"), measure: resultsRun,
 			Intro: "Take an object from a cache, touch it, give it back: percpu.Cache against a mutex-guarded free list and sync.Pool."},
-		{Heading: resultsHeadings[9], Cmd: append(resultsCmd{"peers", "-markdown"}, sampling...), measure: resultsPeers,
+		{Heading: resultsHeadings[9], Cmd: append(resultsCmd{"peers", "-markdown"}, sampling...), measure: resultsSub(runPeers, true),
 			Intro: "The kit's types against sync/atomic, sync.Mutex, xsync and the other peers (the peers module, a module of its own): per task the ratio of each implementation's median to the best peer's at the same thread count (below 1: faster than every peer); the last row of a task is the best peer's median. The columns are goroutines."},
 		{Heading: resultsHeadings[10], Cmd: append(append(resultsCmd{"tune"}, common...), sampling...), measure: resultsTune,
 			Intro: "Every op with more than one variant this CPU runs, each variant forced and timed, and the kit's questions (which lock, reader/writer lock, counter, cache), decided by the report's one rule."},
@@ -551,24 +551,21 @@ func writeLegends(w io.Writer, s sectionReport) {
 	}
 }
 
-// resultsLockWait is `halbench lockwait`.
-func resultsLockWait(cmd resultsCmd, w, stderr io.Writer) error {
-	var out bytes.Buffer
-	if code := runLockWait(cmd[1:], &out, stderr); code != 0 {
-		return fmt.Errorf("%s: exit status %d (its error is on standard error)", cmd, code)
+// resultsSub is a subcommand run by runSub, its output fenced (lockwait)
+// or, already Markdown, as it is (peers -markdown).
+func resultsSub(runSub func(args []string, stdout, stderr io.Writer) int, markdown bool) func(resultsCmd, io.Writer, io.Writer) error {
+	return func(cmd resultsCmd, w, stderr io.Writer) error {
+		var out bytes.Buffer
+		if code := runSub(cmd[1:], &out, stderr); code != 0 {
+			return fmt.Errorf("%s: exit status %d (its error is on standard error)", cmd, code)
+		}
+		if markdown {
+			w.Write(out.Bytes())
+		} else {
+			fenced(w, out.String())
+		}
+		return nil
 	}
-	fenced(w, out.String())
-	return nil
-}
-
-// resultsPeers is `halbench peers -markdown`: its table is Markdown.
-func resultsPeers(cmd resultsCmd, w, stderr io.Writer) error {
-	var out bytes.Buffer
-	if code := runPeers(cmd[1:], &out, stderr); code != 0 {
-		return fmt.Errorf("%s: exit status %d (its error is on standard error)", cmd, code)
-	}
-	w.Write(out.Bytes())
-	return nil
 }
 
 // resultsTune is `halbench tune`: the advice and the GOHAL line, then its

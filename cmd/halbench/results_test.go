@@ -326,19 +326,14 @@ func TestWritePivot(t *testing.T) {
 // peers' do (results passes one -benchtime to all three), and its worker
 // processes get the same.
 func TestTuneBenchtimeCount(t *testing.T) {
-	cfg, err := parseTuneArgs([]string{"-benchtime", "100x"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.sampleIters != 100 || cfg.sampleTimeText() != "100x" || cfg.benchtimeArg() != "100x" {
-		t.Errorf("-benchtime 100x: iters %d, report %q, worker %q", cfg.sampleIters, cfg.sampleTimeText(), cfg.benchtimeArg())
-	}
-	cfg, err = parseTuneArgs([]string{"-benchtime", "3ms"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.sampleIters != 0 || cfg.sampleTimeText() != "3ms" || cfg.benchtimeArg() != "3ms" {
-		t.Errorf("-benchtime 3ms: iters %d, report %q, worker %q", cfg.sampleIters, cfg.sampleTimeText(), cfg.benchtimeArg())
+	for bt, iters := range map[string]int{"100x": 100, "3ms": 0} {
+		cfg, err := parseTuneArgs([]string{"-benchtime", bt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.sampleIters != iters || cfg.sampleTimeText() != bt || cfg.benchtimeArg() != bt {
+			t.Errorf("-benchtime %s: iters %d, report %q, worker %q", bt, cfg.sampleIters, cfg.sampleTimeText(), cfg.benchtimeArg())
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -16,7 +17,7 @@ func TestUDistribution(t *testing.T) {
 		// Every subset of m positions among m+n is a ranking; U counts
 		// the (base, other) pairs with the other ranked higher.
 		for mask := 0; mask < 1<<(m+n); mask++ {
-			if popcount(mask) != m {
+			if bits.OnesCount(uint(mask)) != m {
 				continue
 			}
 			u, seenBase := 0, 0
@@ -38,15 +39,12 @@ func TestUDistribution(t *testing.T) {
 		}
 	}
 	// Known critical values: m=n=4, α/2=0.025 → k=1; m=n=10 → the
-	// two-sided 5% critical value of U is 23, so k=24.
-	if k := criticalCount(4, 4, 0.025); k != 1 {
-		t.Errorf("criticalCount(4,4) = %d, want 1", k)
-	}
-	if k := criticalCount(10, 10, 0.025); k != 24 {
-		t.Errorf("criticalCount(10,10) = %d, want 24", k)
-	}
-	if k := criticalCount(3, 3, 0.025); k != 0 {
-		t.Errorf("criticalCount(3,3) = %d, want 0 (no 95%% interval exists)", k)
+	// two-sided 5% critical value of U is 23, so k=24; m=n=3 → 0, no 95%
+	// interval exists.
+	for _, c := range [][3]int{{4, 4, 1}, {10, 10, 24}, {3, 3, 0}} {
+		if k := criticalCount(c[0], c[1], 0.025); k != c[2] {
+			t.Errorf("criticalCount(%d,%d) = %d, want %d", c[0], c[1], k, c[2])
+		}
 	}
 	// The normal approximation takes over smoothly.
 	exact := criticalCount(50, 50, 0.025)
@@ -58,14 +56,6 @@ func TestUDistribution(t *testing.T) {
 	if k, want := criticalCount(200, 200, 0.025), int(math.Floor(mu-1.959964*sd-0.5))+1; k != want {
 		t.Errorf("criticalCount(200,200) = %d, want %d", k, want)
 	}
-}
-
-func popcount(x int) int {
-	n := 0
-	for ; x != 0; x &= x - 1 {
-		n++
-	}
-	return n
 }
 
 // drawTimings returns n skewed timings around 10 ns: log-normal noise and,

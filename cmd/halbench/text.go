@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -55,7 +57,7 @@ func writeSection(w io.Writer, s sectionReport) {
 	var extra []string
 	seen := map[string]bool{}
 	for _, b := range s.Benchmarks {
-		for _, u := range sortedUnits(b.Metrics) {
+		for _, u := range slices.Sorted(maps.Keys(b.Metrics)) {
 			if !seen[u] {
 				seen[u] = true
 				extra = append(extra, u)

@@ -330,16 +330,10 @@ func featureChoices() map[string]hal.Choice {
 	return out
 }
 
-// discoverOps lists the ops with more than one variant this CPU can run,
-// from hal at run time, with a body to time each variant.
-func discoverOps(threads []int) []*tuneOp {
-	ops, _, _ := discoverAll(threads)
-	return ops
-}
-
-// discoverAll is discoverOps, and also says, for every op that has several
-// variants in this build but fewer than two this CPU can run, why it is
-// not tuned. The ops of a group (see tuneGroup) are tuned per op among
+// discoverAll lists the ops with more than one variant this CPU can run,
+// from hal at run time, with a body to time each variant, the groups, and,
+// for every op that has several variants in this build but fewer than two
+// this CPU can run, why it is not tuned. The ops of a group (see tuneGroup) are tuned per op among
 // their hardware variants only; their portable variant is judged with the
 // group.
 func discoverAll(threads []int) (ops []*tuneOp, groups []*tuneGroup, notTuned []string) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -185,7 +186,7 @@ func TestTuneDecisions(t *testing.T) {
 // test when there are none (purego and race builds, a CPU with one
 // runnable variant per op).
 func tunedOps(t *testing.T) []*tuneOp {
-	ops := discoverOps([]int{1, 2})
+	ops, _, _ := discoverAll([]int{1, 2})
 	if len(ops) == 0 {
 		t.Skip("no op has two runnable variants in this build on this CPU")
 	}
@@ -370,10 +371,7 @@ func TestTuneQuick(t *testing.T) {
 					}
 				}
 			}
-			named := false
-			for _, n := range rep.NotTuned {
-				named = named || strings.HasPrefix(n, op+" (")
-			}
+			named := slices.ContainsFunc(rep.NotTuned, func(n string) bool { return strings.HasPrefix(n, op+" (") })
 			if want := len(vs) > 1 && runnable < 2; named != want {
 				t.Errorf("%s: %d variants, %d runnable: named as not tuned %v, want %v (%q)", op, len(vs), runnable, named, want, rep.NotTuned)
 			}
@@ -569,10 +567,7 @@ func TestTuneGroupZ3(t *testing.T) {
 	}
 
 	// Portable faster on the mix and on every op alone: all three move.
-	cheap := lv{}
-	for k, v := range z3 {
-		cheap[k] = v
-	}
+	cheap := maps.Clone(z3)
 	for _, body := range []string{"mix", "load128", "store128", "cas128"} {
 		h := cheap["hardware/"+body]
 		cheap["portable/"+body] = [2]float64{h[0] * 0.7, h[1] * 0.7}
@@ -677,12 +672,7 @@ func TestTuneLineApplied(t *testing.T) {
 // hasVariant reports whether hal offers variant v of op on this GOARCH.
 func hasVariant(op, v string) bool {
 	vs, _ := haltool.Variants(op)
-	for _, x := range vs {
-		if x.Name == v {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(vs, func(x dispatch.Variant) bool { return x.Name == v })
 }
 
 // checkTuneProgress is issue 21 item 8: on a stderr that is not a

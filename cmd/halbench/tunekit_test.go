@@ -395,9 +395,12 @@ func TestTuneWithdrawsWhatSlowsTheKit(t *testing.T) {
 	}
 
 	// Only the harmful setting: nothing survives, the line is empty.
-	rep = tuneWith(cfg, []*tuneOp{fakeOp([]string{"b"})}, nil, fakeMeasurer(8, 0.01, func(v string, threads int) float64 {
-		return map[string]float64{"a": 10, "b": 7}[v]
-	}))
+	fakeOnly := func() *tuneReport {
+		return tuneWith(cfg, []*tuneOp{fakeOp([]string{"b"})}, nil, fakeMeasurer(8, 0.01, func(v string, threads int) float64 {
+			return map[string]float64{"a": 10, "b": 7}[v]
+		}))
+	}
+	rep = fakeOnly()
 	applyCheck(rep, func(line string) *checkReport { return checkLineWith(cfg, line, run, typeOps) })
 	buf.Reset()
 	writeTuneText(&buf, rep)
@@ -407,9 +410,7 @@ func TestTuneWithdrawsWhatSlowsTheKit(t *testing.T) {
 
 	// A check that cannot run withdraws everything: nothing unchecked is
 	// advised.
-	rep = tuneWith(cfg, []*tuneOp{fakeOp([]string{"b"})}, nil, fakeMeasurer(8, 0.01, func(v string, threads int) float64 {
-		return map[string]float64{"a": 10, "b": 7}[v]
-	}))
+	rep = fakeOnly()
 	applyCheck(rep, func(line string) *checkReport {
 		return checkLineWith(cfg, line, func(string, bool, []string) (*workerReport, error) {
 			return nil, errors.New("exec format error")
@@ -455,7 +456,8 @@ func TestKitUsers(t *testing.T) {
 // goroutine, FenceHeavy at a stated rate), never FenceHeavy alone; and
 // the check's worker times the op the same way.
 func TestTuneFencePairTimedAsPair(t *testing.T) {
-	for _, o := range discoverOps([]int{1, 2}) {
+	ops, _, _ := discoverAll([]int{1, 2})
+	for _, o := range ops {
 		if o.Op != fencePairOp {
 			continue
 		}

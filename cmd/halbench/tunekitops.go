@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -134,14 +135,10 @@ func kitUsers(ops []string, typeOps map[string][]string, threads []int) (types [
 	}
 	// Types named in typeOps but in no kit question: gohal's other
 	// types (kitOtherKinds), or a test's fake.
-	var rest []string
-	for name := range typeOps {
-		if _, ok := benchs[name]; !ok && uses(name) {
-			rest = append(rest, name)
+	for _, name := range slices.Sorted(maps.Keys(typeOps)) {
+		if _, ok := benchs[name]; ok || !uses(name) {
+			continue
 		}
-	}
-	slices.Sort(rest)
-	for _, name := range rest {
 		prefix, ok := kitOtherKinds[name]
 		if !ok {
 			prefix = "Kit/type=" + strings.ReplaceAll(name, " ", "_")

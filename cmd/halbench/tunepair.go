@@ -34,9 +34,7 @@ func fencePairBody(threads int, period time.Duration) func(*testing.B) {
 		flag := new(slot)
 		var stop atomic.Bool
 		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			t := time.NewTicker(period)
 			defer t.Stop()
 			for i := uint64(1); !stop.Load(); i++ {
@@ -44,7 +42,7 @@ func fencePairBody(threads int, period time.Duration) func(*testing.B) {
 				hal.StoreReleaseUint64(&flag.v, i)
 				hal.FenceHeavy()
 			}
-		}()
+		})
 		cyclebench.RunLoop(b, threads, func(w, n int) {
 			s := &slots[w]
 			var seen uint64

@@ -611,14 +611,15 @@ func fnType(op *spec.Op) string { return "fn" + op.ExportName() }
 // internal/tooling/ztable.go and haltool/ztable.go (the DispatchTable hal
 // writes, and the one tools read), zportable.go (the portable build: every GOARCH not in arches,
 // and purego or race everywhere), zops_test.go (the op lists and
-// bindings hal's tests loop over) and ../lab/suite/zdispatch_noasm.go
-// (lab/suite's build without hal/direct's assembly).
+// bindings hal's tests loop over), ../lab/suite/zdispatch_noasm.go
+// (lab/suite's build without hal/direct's assembly) and
+// ../lab/suite/zmodes.go (its modes that do not depend on the GOARCH).
 func CommonFiles(arches []string) (map[string][]byte, error) {
 	tw, err := zsuiteTableFile()
 	if err != nil {
 		return nil, err
 	}
-	ws := []*goWriter{ztableFile(arches), ztoolingFile(), zhaltoolFile(), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), tw}
+	ws := []*goWriter{ztableFile(arches), ztoolingFile(), zhaltoolFile(), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), zsuiteModesFile(), tw}
 	out, err := ArchFiles(arches)
 	if err != nil {
 		return nil, err

@@ -44,9 +44,9 @@ type labForm struct {
 // labShape is how lab/suite measures one op: the Dispatch (one goroutine)
 // and Contended (a shared word) bodies, as forms over the callee. The
 // generator writes from them the op's direct, flag and static modes on
-// every GOARCH (lab/suite/zdispatch_<arch>.go); the modes that do not
-// depend on the GOARCH (api, inline, table, closure, generic) are
-// lab/suite's own (dispatch.go).
+// every GOARCH (lab/suite/zdispatch_<arch>.go) and its inline, api, table,
+// closure and (through a portable function of lab/suite's) generic modes in
+// every build (lab/suite/zmodes.go).
 type labShape struct {
 	Op string
 	// D and C are the Dispatch and Contended bodies through a function
@@ -60,22 +60,31 @@ type labShape struct {
 	CStatic *labForm
 	// Contended says the op has Contended bodies.
 	Contended bool
-	// DirectNotFull says the direct mode's Contended body runs in the
-	// default (not only -full) selection.
-	DirectNotFull bool
+	// DirectNotFull and TableNotFull say the direct or table mode's
+	// Contended body runs in the default (not only -full) selection.
+	DirectNotFull, TableNotFull bool
+	// Generic is the portable function of lab/suite the generic mode
+	// calls in the same forms (a CAS loop it inlines); "" where lab/suite
+	// writes that mode's bodies itself. GenericFull says its Contended
+	// body runs only with -full.
+	Generic     string
+	GenericFull bool
 }
 
 // labShapes lists the ops lab/suite measures per binding mode (its
 // DispatchOps, but cpu, which lab/suite/cpu.go measures per variant
 // instead). A new op is measured in every mode on every GOARCH by a new
-// entry here and in lab/suite's DispatchOps (and its arch-neutral modes
-// in dispatch.go): no per-architecture body is written by hand.
+// entry here and in lab/suite's DispatchOps, with its closure and its
+// portable function (or generic bodies) in lab/suite's dispatch.go: no
+// per-architecture or per-mode body is written by hand.
 var labShapes = []labShape{
 	{
-		Op:        "fetchadd64",
-		D:         word64("v = CALL(&c.v, 1)"),
-		C:         worker64("var v uint64", "v += CALL(&c.v, 1)"),
-		Contended: true,
+		Op:           "fetchadd64",
+		D:            word64("v = CALL(&c.v, 1)"),
+		C:            worker64("var v uint64", "v += CALL(&c.v, 1)"),
+		Contended:    true,
+		TableNotFull: true,
+		Generic:      "casAdd",
 	},
 	{
 		// A CAS from the value last written, which succeeds; under
@@ -88,20 +97,26 @@ var labShapes = []labShape{
 		Contended: true,
 	},
 	{
-		Op:        "swap64",
-		D:         word64("v = CALL(&c.v, v+1)"),
-		C:         worker64("var v uint64", "v = CALL(&c.v, v+1)"),
-		Contended: true,
+		Op:          "swap64",
+		D:           word64("v = CALL(&c.v, v+1)"),
+		C:           worker64("var v uint64", "v = CALL(&c.v, v+1)"),
+		Contended:   true,
+		Generic:     "casSwap",
+		GenericFull: true,
 	},
 	{
+		// Under contention every goroutine loads the one word, which
+		// nobody writes: the line stays shared in every cache, so this
+		// measures how loads scale, not a fight over the line.
 		Op:        "loadacquire64",
 		D:         word64("v = CALL(&c.v)"),
 		C:         worker64("var v uint64", "v += CALL(&c.v)"),
 		Contended: true,
 	},
 	{
-		Op: "pause",
-		D:  labForm{Loop: "CALL()"},
+		Op:      "pause",
+		D:       labForm{Loop: "CALL()"},
+		Generic: "runtime.Gosched",
 	},
 	{
 		// A 128-bit CAS of (v, v) to (v+1, v+1) from the value last
@@ -118,9 +133,13 @@ var labShapes = []labShape{
 			Loop: worker("v, _ := c.u.Load()", "if _, _, ok := CALL(a, v, v, v+1, v+1); ok {\nv++\n} else {\nv, _ = c.u.Load()\n}")},
 		CMethod: &labForm{Setup: "c := new(cell128)",
 			Loop: worker("v, _ := c.u.Load()", "if c.u.CompareAndSwap(v, v, v+1, v+1) {\nv++\n} else {\nv, _ = c.u.Load()\n}")},
-		Contended: true,
+		Contended:    true,
+		TableNotFull: true,
 	},
 	{
+		// Under contention every goroutine loads the one word. A load
+		// that writes (CMPXCHG16B, CASPAL, LDAXP/STLXP) takes the line
+		// exclusively, so readers fight for it; VMOVDQA leaves it shared.
 		Op:      "load128",
 		D:       word128("lo, _ := CALL(a)\nv += lo"),
 		DMethod: method128("lo, _ := c.u.Load()\nv += lo"),
@@ -137,20 +156,28 @@ var labShapes = []labShape{
 		DMethod: method128("c.u.Store(v, v)\nv++"),
 	},
 	{
-		Op: "cycles",
-		D:  labForm{Setup: "var v uint64", Loop: "v = CALL()", Post: "use(v)"},
+		Op:      "cycles",
+		D:       labForm{Setup: "var v uint64", Loop: "v = CALL()", Post: "use(v)"},
+		Generic: "genericCycles",
 	},
 	{
 		// fetchor64 and fetchand64: a loop-invariant mask (orMask,
-		// andMask in lab/suite/dispatch_bits.go).
-		Op: "fetchor64",
-		D:  word64("v = CALL(&c.v, orMask)"),
+		// andMask in lab/suite/dispatch.go).
+		Op:      "fetchor64",
+		D:       word64("v = CALL(&c.v, orMask)"),
+		Generic: "casOr",
 	},
 	{
-		Op: "fetchand64",
-		D:  word64("v = CALL(&c.v, andMask)"),
+		Op:      "fetchand64",
+		D:       word64("v = CALL(&c.v, andMask)"),
+		Generic: "casAnd",
 	},
 }
+
+// cpuShape is how lab/suite measures op cpu in the modes of zmodes.go;
+// its direct, flag and static modes are per variant instead (mode=<variant>,
+// lab/suite/cpu.go), so it is not in labShapes.
+var cpuShape = labShape{Op: "cpu", D: labForm{Setup: "v := 0", Loop: "v += CALL()", Post: "use(uint64(v))"}}
 
 func word64(loop string) labForm {
 	return labForm{Setup: "c, v := new(cell), uint64(0)", Loop: loop, Post: "use(v)"}
@@ -422,6 +449,96 @@ func mixedBody(arch string) (string, bool) {
 	}
 	b.WriteString("default:\nb.Skip(\"this CPU runs no assembly variant of load128 and store128 of one kind\")\n}\n})")
 	return b.String(), n > 0
+}
+
+// neutralModes are the binding modes whose bodies do not depend on the
+// GOARCH, as lab/suite names them: zsuiteModesFile writes them in every
+// build (the generic mode for the ops with a labShape.Generic).
+var neutralModes = []string{"ModeInline", "ModeAPI", "ModeTable", "ModeClosure", "ModeGeneric"}
+
+// neutralForms returns how mode reaches op: the Dispatch and Contended
+// forms with CALL replaced by the callee, whether the Contended body runs
+// only with -full, and ok false when op has no body in mode. The inline
+// mode calls the sync/atomic function of the spec's Inline expression;
+// the api mode hal's exported function (a Uint128 op: its method); the
+// table mode the func value of haltool.Table()'s row; the closure mode
+// lab/suite's closures, Go closures over the intrinsic or hal's function
+// (a Uint128 op's take the hal.Uint128); the generic mode the shape's
+// Generic.
+func neutralForms(sh labShape, mode string) (d, c labForm, full, ok bool) {
+	op := spec.Find(sh.Op)
+	d, c = sh.D, sh.C
+	if sh.CStatic != nil {
+		c = *sh.CStatic
+	}
+	callee := ""
+	switch mode {
+	case "ModeInline":
+		callee, _, ok = strings.Cut(op.Inline, "(")
+		if !ok || op.Uint128 {
+			return d, c, false, false
+		}
+	case "ModeAPI":
+		callee = "hal." + op.GoName
+		if op.Uint128 {
+			d, c = methodForms(sh)
+		}
+	case "ModeTable":
+		callee, full = "t."+op.ExportName()+".Func", !sh.TableNotFull
+		d.Setup, c.Setup = "t := haltool.Table()\n"+d.Setup, "t := haltool.Table()\n"+c.Setup
+	case "ModeGeneric":
+		callee, full = sh.Generic, sh.GenericFull
+		if callee == "" {
+			return d, c, false, false
+		}
+	case "ModeClosure":
+		callee, full = "closures."+op.ExportName(), true
+		if op.Uint128 {
+			m := "c.u." + strings.TrimSuffix(op.ExportName(), "128") + "("
+			d, c = methodForms(sh)
+			for _, f := range []*labForm{&d, &c} {
+				f.Loop = strings.ReplaceAll(strings.ReplaceAll(f.Loop, m+")", "CALL(&c.u)"), m, "CALL(&c.u, ")
+			}
+		}
+	}
+	for _, f := range []*labForm{&d, &c} {
+		f.Loop = strings.ReplaceAll(f.Loop, "CALL", callee)
+	}
+	return d, c, full, true
+}
+
+// methodForms are a Uint128 op's forms through hal.Uint128's method.
+func methodForms(sh labShape) (d, c labForm) {
+	if sh.CMethod != nil {
+		c = *sh.CMethod
+	}
+	return *sh.DMethod, c
+}
+
+// zsuiteModesFile: lab/suite/zmodes.go, the inline, api, table, closure
+// and generic modes of every op in labShapes and of cpu, in every build.
+func zsuiteModesFile() *goWriter {
+	var body strings.Builder
+	for _, sh := range append(labShapes[:len(labShapes):len(labShapes)], cpuShape) {
+		op := spec.Find(sh.Op)
+		for _, mode := range neutralModes {
+			d, c, full, ok := neutralForms(sh, mode)
+			if !ok {
+				continue
+			}
+			one := []labVariant{{}}
+			fmt.Fprintf(&body, "dispatch(%q, %s, func(b *testing.B) {\n%s\n})\n", sh.Op, mode, dispatchBody(op, d, one))
+			if sh.Contended {
+				fmt.Fprintf(&body, "contended(%q, %s, %v, func(b *testing.B, threads int) {\n%s\n})\n", sh.Op, mode, full, contendedBody(op, c, one))
+			}
+		}
+	}
+	w := &goWriter{name: SuiteDir + "/zmodes.go"}
+	w.p("// %s\n\npackage suite\n\n", Header)
+	w.p("import (\n\t\"runtime\"\n\t\"sync/atomic\"\n\t\"testing\"\n\n\t\"github.com/gohal/gohal/hal\"\n\t%q\n\t\"github.com/gohal/gohal/lab/cyclebench\"\n)\n\n", HaltoolImport)
+	w.wrapped("addModes registers the inline, api, table, closure and generic modes of every op lab/suite measures per binding mode: the same forms as the direct, flag and static modes of zdispatch_<arch>.go, around the sync/atomic function, hal's exported function (a Uint128 op's method), haltool.Table()'s func value, lab/suite's closure or its portable function (where labShapes names one).")
+	w.p("func addModes() {\n%s}\n", body.String())
+	return w
 }
 
 // zsuiteNoAsmFile: lab/suite's build without hal/direct's assembly

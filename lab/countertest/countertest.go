@@ -26,16 +26,14 @@ func AddSubtract(t testing.TB, add func(int64), load func() int64, threads, iter
 	t.Helper()
 	var wg sync.WaitGroup
 	for g := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for i := range iters {
 				add(int64(g + 1))
 				if i%3 == 0 {
 					add(-1)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	var want int64

@@ -162,16 +162,14 @@ func runWorkers(b *testing.B, threads int, work func(w, n int)) *Result {
 	total := b.N
 	for w := range threads {
 		n := Share(total, threads, w)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			ready.Add(1)
 			for !start.Load() {
 				runtime.Gosched()
 			}
 			work(w, n)
 			ends[w].v = hal.Cycles()
-		}()
+		})
 	}
 	for ready.Load() < int32(threads) {
 		runtime.Gosched()

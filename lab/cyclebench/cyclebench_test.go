@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,17 +51,11 @@ func TestRelStddev(t *testing.T) {
 	}
 }
 
-// runBench runs fn as a benchmark outside 'go test -bench' and returns its
-// result and metrics.
-func runBench(fn func(b *testing.B)) testing.BenchmarkResult {
-	return testing.Benchmark(fn)
-}
-
 func TestRunLoopSharesWork(t *testing.T) {
 	for _, threads := range []int{1, 2, 5} {
 		var total atomic.Int64
 		var n int
-		runBench(func(b *testing.B) {
+		testing.Benchmark(func(b *testing.B) {
 			total.Store(0)
 			RunLoop(b, threads, func(w, k int) {
 				if k != Share(b.N, threads, w) {
@@ -100,24 +94,21 @@ func TestCyclesPerOpTracksTime(t *testing.T) {
 	Calibrate()
 	const spinNs = 2000
 	freq := hal.CycleFrequency()
+	runLoop := func(threads int) func(b *testing.B) {
+		return func(b *testing.B) {
+			RunLoop(b, threads, func(_, n int) {
+				for range n {
+					Spin(spinNs)
+				}
+			})
+		}
+	}
 	for _, m := range []struct {
 		name  string
 		bench func(b *testing.B)
 	}{
-		{"RunLoop/threads=1", func(b *testing.B) {
-			RunLoop(b, 1, func(_, n int) {
-				for range n {
-					Spin(spinNs)
-				}
-			})
-		}},
-		{"RunLoop/threads=2", func(b *testing.B) {
-			RunLoop(b, 2, func(_, n int) {
-				for range n {
-					Spin(spinNs)
-				}
-			})
-		}},
+		{"RunLoop/threads=1", runLoop(1)},
+		{"RunLoop/threads=2", runLoop(2)},
 		{"Meter", func(b *testing.B) {
 			m := Start(b)
 			for b.Loop() {
@@ -162,7 +153,7 @@ func TestSpinIsCalibrated(t *testing.T) {
 		Spin(ns)
 		ds[i] = time.Since(t0)
 	}
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	slices.Sort(ds)
 	if fastest := ds[0]; fastest < ns/2 || fastest > 2*ns {
 		t.Errorf("Spin(%d) took %v (fastest of %d)", ns, fastest, len(ds))
 	}

@@ -57,6 +57,23 @@ func parseVerdicts(t *testing.T, out string) []verdict {
 	return vs
 }
 
+// writeAndRun returns what Write prints for samples with opts, and what
+// the installed ministat prints run in dir with args.
+func writeAndRun(t *testing.T, dir string, args []string, samples []Sample, opts Options) (got, want string) {
+	t.Helper()
+	cmd := exec.Command(ministatPath, args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("ministat %s: %v", strings.Join(args, " "), err)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, samples, opts); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	return b.String(), string(out)
+}
+
 // agree reports whether a and b agree to within tol relative error; equal
 // infinities and two NaNs agree.
 func agree(a, b, tol float64) bool {
@@ -143,36 +160,27 @@ func TestLiveMinistat(t *testing.T) {
 			samples = append(samples, s)
 			args = append(args, s.Name)
 		}
-		cmd := exec.Command(ministatPath, args...)
-		cmd.Dir = dir
-		want, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("ministat %s: %v", strings.Join(args, " "), err)
-		}
-		var got bytes.Buffer
-		if err := Write(&got, samples, opts); err != nil {
-			t.Fatalf("run %d: Write: %v", run, err)
-		}
+		got, want := writeAndRun(t, dir, args, samples, opts)
 		hitsErrata := false
 		for _, s := range samples[1:] {
-			if errataCell(conf, s.N()+samples[0].N()-2) {
+			if errataCell(conf, len(s.Values)+len(samples[0].Values)-2) {
 				hitsErrata = true
 			}
 		}
 		if !hitsErrata {
-			if got.String() != string(want) {
-				t.Errorf("run %d, ministat %s: output differs\n--- got\n%s--- want\n%s", run, strings.Join(args, " "), got.String(), want)
+			if got != want {
+				t.Errorf("run %d, ministat %s: output differs\n--- got\n%s--- want\n%s", run, strings.Join(args, " "), got, want)
 			} else {
 				identical++
 			}
 		}
-		wv, gv := parseVerdicts(t, string(want)), parseVerdicts(t, got.String())
+		wv, gv := parseVerdicts(t, want), parseVerdicts(t, got)
 		if len(wv) != nsamples-1 || len(gv) != len(wv) {
 			t.Fatalf("run %d: %d verdicts from ministat, %d from Write, want %d", run, len(wv), len(gv), nsamples-1)
 		}
 		for i, w := range wv {
 			other := samples[i+1]
-			df := other.N() + samples[0].N() - 2
+			df := len(other.Values) + len(samples[0].Values) - 2
 			r, err := Compare(samples[0], other, conf)
 			if err != nil {
 				t.Fatal(err)

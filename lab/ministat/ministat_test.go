@@ -12,30 +12,13 @@ import (
 
 func TestSampleStats(t *testing.T) {
 	s := Sample{Values: []float64{4, 1, 3, 2}}
-	if got := s.N(); got != 4 {
-		t.Errorf("N = %d, want 4", got)
+	// ministat takes the upper middle value as the median, not (2+3)/2.
+	if st := s.Stats(); st.N != 4 || st.Min != 1 || st.Max != 4 || st.Median != 3 || st.Mean != 2.5 ||
+		math.Abs(st.Var-5.0/3) > 1e-15 || math.Abs(st.Stddev-math.Sqrt(5.0/3)) > 1e-15 {
+		t.Errorf("Stats of 4,1,3,2 = %+v, want N 4, Min 1, Max 4, Median 3 (upper middle), Mean 2.5, Var 5/3, Stddev √(5/3)", st)
 	}
-	if got := s.Min(); got != 1 {
-		t.Errorf("Min = %v, want 1", got)
-	}
-	if got := s.Max(); got != 4 {
-		t.Errorf("Max = %v, want 4", got)
-	}
-	// ministat takes the upper middle value, not (2+3)/2.
-	if got := s.Median(); got != 3 {
-		t.Errorf("Median = %v, want 3 (upper middle)", got)
-	}
-	if got := s.Mean(); got != 2.5 {
-		t.Errorf("Mean = %v, want 2.5", got)
-	}
-	if got, want := s.Var(), 5.0/3; math.Abs(got-want) > 1e-15 {
-		t.Errorf("Var = %v, want %v", got, want)
-	}
-	if got, want := s.Stddev(), math.Sqrt(5.0/3); math.Abs(got-want) > 1e-15 {
-		t.Errorf("Stddev = %v, want %v", got, want)
-	}
-	if odd := (Sample{Values: []float64{9, 1, 5}}); odd.Median() != 5 {
-		t.Errorf("Median of 9,1,5 = %v, want 5", odd.Median())
+	if odd := (Sample{Values: []float64{9, 1, 5}}).Stats(); odd.Median != 5 {
+		t.Errorf("Median of 9,1,5 = %v, want 5", odd.Median)
 	}
 	// The sums run in input order; the input must not be reordered.
 	if s.Values[0] != 4 {
@@ -43,15 +26,11 @@ func TestSampleStats(t *testing.T) {
 	}
 	// Rounding makes this variance negative, as in ministat.
 	c := Sample{Values: []float64{0.1, 0.1, 0.1}}
-	if v := c.Var(); !(v < 0) {
-		t.Errorf("Var of 0.1×3 = %v, want ministat's tiny negative value", v)
+	if cs := c.Stats(); !(cs.Var < 0) || !math.IsNaN(cs.Stddev) {
+		t.Errorf("0.1×3: Var %v, Stddev %v; want ministat's tiny negative value and NaN", cs.Var, cs.Stddev)
 	}
-	if sd := c.Stddev(); !math.IsNaN(sd) {
-		t.Errorf("Stddev of 0.1×3 = %v, want NaN", sd)
-	}
-	e := Sample{}
-	if !math.IsNaN(e.Min()) || !math.IsNaN(e.Mean()) {
-		t.Errorf("empty sample: Min %v Mean %v, want NaN", e.Min(), e.Mean())
+	if e := (Sample{}).Stats(); !math.IsNaN(e.Min) || !math.IsNaN(e.Mean) {
+		t.Errorf("empty sample: Min %v Mean %v, want NaN", e.Min, e.Mean)
 	}
 }
 

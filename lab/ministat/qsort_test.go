@@ -2,11 +2,11 @@ package ministat
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -58,15 +58,7 @@ func TestQsortIsGlibcMergeSort(t *testing.T) {
 			v[i] = pool[rng.IntN(len(pool))]
 		}
 		want := slices.Clone(v)
-		slices.SortStableFunc(want, func(a, b float64) int {
-			switch {
-			case a < b:
-				return -1
-			case a > b:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(want, cmp.Compare[float64]) // no NaN in the pool: < and > decide
 		got := slices.Clone(v)
 		qsort(got)
 		for i := range got {
@@ -142,22 +134,13 @@ func TestLiveMinistatTies(t *testing.T) {
 			samples = append(samples, s)
 			args = append(args, s.Name)
 		}
-		cmd := exec.Command(ministatPath, args...)
-		cmd.Dir = dir
-		want, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("ministat %s: %v", strings.Join(args, " "), err)
-		}
-		var got bytes.Buffer
-		if err := Write(&got, samples, opts); err != nil {
-			t.Fatalf("run %d: Write: %v", run, err)
-		}
-		if got.String() != string(want) {
+		got, want := writeAndRun(t, dir, args, samples, opts)
+		if got != want {
 			var in strings.Builder
 			for _, s := range samples {
 				fmt.Fprintf(&in, "%s: %v\n", s.Name, s.Values)
 			}
-			t.Fatalf("run %d, ministat %s: output differs\ninput:\n%s--- got\n%s--- want\n%s", run, strings.Join(args, " "), in.String(), got.String(), want)
+			t.Fatalf("run %d, ministat %s: output differs\ninput:\n%s--- got\n%s--- want\n%s", run, strings.Join(args, " "), in.String(), got, want)
 		}
 	}
 	t.Logf("%d reports byte-identical to ministat, %d of them with NaN/Inf", runs, nonFinite)

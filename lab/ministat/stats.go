@@ -40,29 +40,6 @@ type Sample struct {
 	Values []float64
 }
 
-// N returns the number of observations.
-func (s Sample) N() int { return len(s.Values) }
-
-// Min returns the smallest value, or NaN for an empty sample.
-func (s Sample) Min() float64 { return s.Stats().Min }
-
-// Max returns the largest value, or NaN for an empty sample.
-func (s Sample) Max() float64 { return s.Stats().Max }
-
-// Median returns ministat's median: the value at index n/2 of the sorted
-// sample, which for an even count is the upper of the two middle values.
-func (s Sample) Median() float64 { return s.Stats().Median }
-
-// Mean returns Σy/n, or NaN for an empty sample.
-func (s Sample) Mean() float64 { return s.Stats().Mean }
-
-// Var returns ministat's sample variance (Σy² − (Σy)²/n)/(n−1). It can be a
-// tiny negative number for a constant sample because of rounding.
-func (s Sample) Var() float64 { return s.Stats().Var }
-
-// Stddev returns the square root of Var; it is NaN when Var is negative.
-func (s Sample) Stddev() float64 { return s.Stats().Stddev }
-
 // Stats holds the summary statistics of a Sample, computed as ministat
 // computes them.
 type Stats struct {

@@ -170,78 +170,35 @@ func (l *goschedSpin) Lock() {
 func (l *goschedSpin) Unlock() { l.v.Store(0) }
 
 // The gosched-spin body: each operation is Lock, an increment of an int
-// the lock guards, Unlock, as the suite's lock bodies (lockImpl) at cs=0;
-// the total is checked afterwards.
+// the lock guards, Unlock, as the suite's lock bodies (lockImpl) at cs=0,
+// with their bookkeeping (suite.Progress): the fairness metric, the total
+// checked afterwards, and the run cap.
 //
 // A FIFO lock (Ticket, MCS) whose next waiter is not running stalls every
 // goroutine behind it; when goroutines outnumber CPUs (8 goroutines on a
 // 2-vCPU machine shared with other work) a run can fall into a regime where
 // each hand-over waits for the scheduler, a thousand times slower than
 // usual, for as long as b.N lasts. The lock bodies therefore stop after
-// -peers.lockcap (suite.SetLockRunCap for the suite's) and then
-// report ns/op and cycles/op over the operations actually done, and their
-// number as the "truncated-ops" metric.
+// -peers.lockcap (suite.SetLockRunCap) and then report ns/op and
+// cycles/op over the operations actually done, and their number as the
+// "truncated-ops" metric.
 
 // lockCap bounds the wall time of one run of a lock body.
 var lockCap = flag.Duration("peers.lockcap", 2*time.Second, "stop a lock benchmark's run after this long (0: never)")
 
-// truncatedUnit is the metric a lock body cut short reports: the number
-// of operations it did, fewer than b.N (halbench's name for it too).
-const truncatedUnit = "truncated-ops"
-
-// capCheckMask sets how often a lock body's goroutines look at the abort
-// flag: every capCheckMask+1 operations.
-const capCheckMask = 63
-
-// capped is the run cap of one lock benchmark run.
-type capped struct {
-	abort atomic.Bool
-	done  atomic.Int64
-	timer *time.Timer
-}
-
-func newCapped(b *testing.B) *capped {
-	c := new(capped)
-	if *lockCap > 0 {
-		c.timer = time.AfterFunc(*lockCap, func() { c.abort.Store(true) })
-	}
-	return c
-}
-
-// finish checks that the guarded count equals the operations done and,
-// for a run cut short, reports the time and cycles per operation done.
-func (c *capped) finish(b *testing.B, r *cyclebench.Result, count int64) {
-	b.Helper()
-	if c.timer != nil {
-		c.timer.Stop()
-	}
-	done := c.done.Load()
-	if count != done {
-		b.Fatalf("count %d after %d operations", count, done)
-	}
-	if done < int64(r.Ops) && done > 0 {
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(done), "ns/op")
-		b.ReportMetric(float64(r.Ticks)/float64(done), cyclebench.CyclesUnit)
-		b.ReportMetric(float64(done), truncatedUnit)
-	}
-}
-
 func lockGosched(b *testing.B, threads int) {
-	l, x := new(goschedSpin), new(padded[int64])
-	c := newCapped(b)
-	r := cyclebench.RunLoop(b, threads, func(_, n int) {
-		i := 0
-		for ; i < n; i++ {
-			if i&capCheckMask == capCheckMask && c.abort.Load() {
-				break
-			}
+	l, x, p := new(goschedSpin), new(padded[int64]), suite.NewProgress(threads)
+	r := cyclebench.RunLoop(b, threads, func(w, n int) {
+		noted, i := false, 0
+		for ; i < n && !p.Aborted(i); i++ {
 			l.Lock()
 			x.v++
 			l.Unlock()
+			noted = p.Note(w, i, noted)
 		}
-		c.done.Add(int64(i))
+		p.Done(w, i, noted)
 	})
-	c.finish(b, r, x.v)
+	p.Report(b, r, x.v)
 }
 
 // pair128 is a 128-bit word with atomic Load, Store and CompareAndSwap.
@@ -294,21 +251,16 @@ func (p *mutexPair) CompareAndSwap(oldLo, oldHi, newLo, newHi uint64) bool {
 	return true
 }
 
-// newPair returns a new zero P (P is a pointer type).
-func newPair[P interface {
+// pairPtr is *T, a pair128.
+type pairPtr[T any] interface {
 	*T
 	pair128
-}, T any]() P {
-	return P(new(T))
 }
 
 // u128Load: every goroutine loads one shared word that holds (v, ^v); a
 // torn read fails the benchmark.
-func u128Load[P interface {
-	*T
-	pair128
-}, T any](b *testing.B, threads int) {
-	p := newPair[P]()
+func u128Load[P pairPtr[T], T any](b *testing.B, threads int) {
+	p := P(new(T))
 	p.Store(12345, ^uint64(12345))
 	var torn atomic.Int64
 	cyclebench.RunLoop(b, threads, func(_, n int) {
@@ -328,11 +280,8 @@ func u128Load[P interface {
 
 // u128Store: every goroutine stores (v, ^v) to one shared word; the word
 // must hold such a pair afterwards.
-func u128Store[P interface {
-	*T
-	pair128
-}, T any](b *testing.B, threads int) {
-	p := newPair[P]()
+func u128Store[P pairPtr[T], T any](b *testing.B, threads int) {
+	p := P(new(T))
 	cyclebench.RunLoop(b, threads, func(w, n int) {
 		for i := range n {
 			v := uint64(w)<<32 | uint64(i)
@@ -349,11 +298,8 @@ func u128Store[P interface {
 // u128CAS: each operation is one 128-bit increment of a shared word: Load,
 // then CompareAndSwap(old, old+1 in both halves), retried until it
 // succeeds. The word must count b.N in both halves afterwards.
-func u128CAS[P interface {
-	*T
-	pair128
-}, T any](b *testing.B, threads int) {
-	p := newPair[P]()
+func u128CAS[P pairPtr[T], T any](b *testing.B, threads int) {
+	p := P(new(T))
 	cyclebench.RunLoop(b, threads, func(_, n int) {
 		for range n {
 			for {

@@ -39,13 +39,11 @@ func TestNames(t *testing.T) {
 func hammer(g, iters int, f func(w int)) {
 	var wg sync.WaitGroup
 	for w := range g {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for range iters {
 				f(w)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 }

@@ -18,27 +18,21 @@ func TestPercpuCounterOversubscribed(t *testing.T) {
 	defer stop()
 	var c percpu.Counter
 	n := 20 * opsPerGoroutine()
-	var wg sync.WaitGroup
 	var sink atomic.Pointer[[]byte]
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range n {
-				c.Add(int64(g + 1))
-				switch (g + i) % 97 {
-				case 0:
-					c.Add(-1)
-				case 1:
-					runtime.Gosched()
-				case 2:
-					b := make([]byte, 512)
-					sink.Store(&b)
-				}
+	hammer(func(g int) {
+		for i := range n {
+			c.Add(int64(g + 1))
+			switch (g + i) % 97 {
+			case 0:
+				c.Add(-1)
+			case 1:
+				runtime.Gosched()
+			case 2:
+				b := make([]byte, 512)
+				sink.Store(&b)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+	})
 	var want int64
 	for g := range goroutines {
 		for i := range n {
@@ -64,9 +58,7 @@ func TestPercpuCounterGOMAXPROCSChanges(t *testing.T) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	for range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for {
 				select {
 				case <-done:
@@ -78,7 +70,7 @@ func TestPercpuCounterGOMAXPROCSChanges(t *testing.T) {
 				}
 				added.Add(50)
 			}
-		}()
+		})
 	}
 	within(t, 60*time.Second, "GOMAXPROCS changes", func() {
 		for _, p := range []int{4, 1, 8, 2, 16, 3, 2} {
@@ -121,9 +113,7 @@ func TestPercpuCacheOversubscribed(t *testing.T) {
 	var holds sync.Map // *stressObj -> *atomic.Int64
 	var wg sync.WaitGroup
 	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			var mine []*stressObj
 			for i := range n {
 				o := c.Get()
@@ -150,7 +140,7 @@ func TestPercpuCacheOversubscribed(t *testing.T) {
 				m.held.Store(0)
 				c.Put(m)
 			}
-		}()
+		})
 		if g == goroutines/2 {
 			runtime.GOMAXPROCS(4)
 		}
@@ -190,34 +180,28 @@ func TestPercpuUnderPinOversubscribed(t *testing.T) {
 	c := percpu.NewCache(2, func() *stressObj { return new(stressObj) })
 	n := 10 * opsPerGoroutine()
 	var double atomic.Int64
-	var wg sync.WaitGroup
-	for g := range goroutines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var held [5]*stressObj
-			for i := range n {
-				k := 1 + (g+i)%len(held)
-				percpu.Pin()
-				counters[i%len(counters)].Add(1)
-				for j := range k {
-					held[j] = c.Get()
-					if !held[j].held.CompareAndSwap(0, 1) {
-						double.Add(1)
-					}
-				}
-				for j := range k {
-					held[j].held.Store(0)
-					c.Put(held[j])
-				}
-				percpu.Unpin()
-				if i%101 == 0 {
-					runtime.Gosched()
+	hammer(func(g int) {
+		var held [5]*stressObj
+		for i := range n {
+			k := 1 + (g+i)%len(held)
+			percpu.Pin()
+			counters[i%len(counters)].Add(1)
+			for j := range k {
+				held[j] = c.Get()
+				if !held[j].held.CompareAndSwap(0, 1) {
+					double.Add(1)
 				}
 			}
-		}()
-	}
-	wg.Wait()
+			for j := range k {
+				held[j].held.Store(0)
+				c.Put(held[j])
+			}
+			percpu.Unpin()
+			if i%101 == 0 {
+				runtime.Gosched()
+			}
+		}
+	})
 	if d := double.Load(); d != 0 {
 		t.Fatalf("%d Gets returned an object another goroutine held", d)
 	}

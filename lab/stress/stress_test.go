@@ -21,9 +21,7 @@ func oversubscribe(t *testing.T) (stop func()) {
 	prev := runtime.GOMAXPROCS(2)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		var junk [][]byte
 		for {
 			select {
@@ -38,7 +36,7 @@ func oversubscribe(t *testing.T) (stop func()) {
 			runtime.GC()
 			time.Sleep(time.Millisecond)
 		}
-	}()
+	})
 	return func() {
 		close(done)
 		wg.Wait()
@@ -62,6 +60,15 @@ func within(t *testing.T, d time.Duration, what string, f func()) {
 		n := runtime.Stack(buf, true)
 		t.Fatalf("%s did not finish in %v; goroutines:\n%s", what, d, buf[:n])
 	}
+}
+
+// hammer runs f(g) on goroutines goroutines, g from 0, and waits for them.
+func hammer(f func(g int)) {
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() { f(g) })
+	}
+	wg.Wait()
 }
 
 func opsPerGoroutine() int {
@@ -119,31 +126,25 @@ func TestLocksOversubscribed(t *testing.T) {
 			var protected int64
 			var sink []byte
 			within(t, 60*time.Second, lk.name, func() {
-				var wg sync.WaitGroup
-				for g := range goroutines {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for i := range n {
-							mu.Lock()
-							if inside.Add(1) != 1 {
-								violations.Add(1)
-							}
-							protected++
-							switch (g + i) % 64 {
-							case 0:
-								runtime.Gosched() // holder gives up its P mid-section
-							case 1:
-								sink = make([]byte, 256) // allocate, maybe assist the GC
-							}
-							protected--
-							protected++
-							inside.Add(-1)
-							mu.Unlock()
+				hammer(func(g int) {
+					for i := range n {
+						mu.Lock()
+						if inside.Add(1) != 1 {
+							violations.Add(1)
 						}
-					}()
-				}
-				wg.Wait()
+						protected++
+						switch (g + i) % 64 {
+						case 0:
+							runtime.Gosched() // holder gives up its P mid-section
+						case 1:
+							sink = make([]byte, 256) // allocate, maybe assist the GC
+						}
+						protected--
+						protected++
+						inside.Add(-1)
+						mu.Unlock()
+					}
+				})
 			})
 			_ = sink
 			if v := violations.Load(); v != 0 {
@@ -171,15 +172,13 @@ func TestLockHolderDescheduled(t *testing.T) {
 				mu.Lock()
 				var wg sync.WaitGroup
 				for range goroutines - 1 {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
+					wg.Go(func() {
 						for range 10 {
 							mu.Lock()
 							got.Add(1)
 							mu.Unlock()
 						}
-					}()
+					})
 				}
 				// The waiters pile up while the holder sleeps. The sleep
 				// timer only fires if the waiters leave the Ps to the
@@ -214,20 +213,14 @@ func TestCountersOversubscribed(t *testing.T) {
 	}{{"CASLoop", new(counter.CASLoop)}, {"FetchAdd", new(counter.FetchAdd)}, {"Striped", new(counter.Striped)}} {
 		t.Run(c.name, func(t *testing.T) {
 			within(t, 60*time.Second, c.name, func() {
-				var wg sync.WaitGroup
-				for g := range goroutines {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for i := range n {
-							c.c.Add(int64(g%3 + 1))
-							if i%97 == 0 {
-								runtime.Gosched()
-							}
+				hammer(func(g int) {
+					for i := range n {
+						c.c.Add(int64(g%3 + 1))
+						if i%97 == 0 {
+							runtime.Gosched()
 						}
-					}()
-				}
-				wg.Wait()
+					}
+				})
 			})
 			var want int64
 			for g := range goroutines {
@@ -256,22 +249,16 @@ func TestCountersOversubscribed(t *testing.T) {
 			var ok atomic.Int64
 			var over atomic.Int64
 			within(t, 60*time.Second, c.name, func() {
-				var wg sync.WaitGroup
-				for range goroutines {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for range n / 10 {
-							if c.c.AddLimited(1, max) {
-								ok.Add(1)
-							}
-							if v := c.c.Load(); v > max {
-								over.Add(1)
-							}
+				hammer(func(int) {
+					for range n / 10 {
+						if c.c.AddLimited(1, max) {
+							ok.Add(1)
 						}
-					}()
-				}
-				wg.Wait()
+						if v := c.c.Load(); v > max {
+							over.Add(1)
+						}
+					}
+				})
 			})
 			if over.Load() != 0 && !c.transient {
 				t.Fatalf("value seen above the limit %d times", over.Load())
@@ -297,26 +284,20 @@ func TestRefcountOversubscribed(t *testing.T) {
 	n := opsPerGoroutine() * 30
 	var zeros atomic.Int32
 	within(t, 60*time.Second, "refcount", func() {
-		var wg sync.WaitGroup
-		for g := range goroutines {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range n {
-					if !c.IncNotZero() {
-						t.Errorf("IncNotZero failed on a live count")
-						return
-					}
-					if (g+i)%50 == 0 {
-						runtime.Gosched()
-					}
-					if c.DecAndTest() {
-						zeros.Add(1)
-					}
+		hammer(func(g int) {
+			for i := range n {
+				if !c.IncNotZero() {
+					t.Errorf("IncNotZero failed on a live count")
+					return
 				}
-			}()
-		}
-		wg.Wait()
+				if (g+i)%50 == 0 {
+					runtime.Gosched()
+				}
+				if c.DecAndTest() {
+					zeros.Add(1)
+				}
+			}
+		})
 	})
 	if got := c.Load(); got != 1 {
 		t.Fatalf("count = %d, want 1", got)

@@ -10,8 +10,8 @@ import (
 
 // The cpu op in the Dispatch section. Its variants differ by much more
 // than a binding (RDPID ≈ 2 ns, a system call ≈ 200 ns), so besides the
-// modes every op has (api, table, closure, generic), cpu is measured once
-// per variant: mode=<variant> is hal.CPU() with that variant forced, as
+// modes every op has (api, table and closure in zmodes.go, generic), cpu
+// is measured once per variant: mode=<variant> is hal.CPU() with that variant forced, as
 // GOHAL=cpu=<variant> would choose it. This file's init runs before
 // dispatch.go's, which registers what is staged here in table order.
 
@@ -19,9 +19,6 @@ import (
 // assembly on some GOARCH. Only those this build has and this CPU and OS
 // run are registered (a gohal_static build has none: it cannot switch).
 var CPUVariantModes = []string{"rdpid", "rdtscp", "lsl", "syscall"}
-
-// cpuClosure is a func value the compiler cannot see through.
-var cpuClosure = func() int { return hal.CPU() }
 
 func init() {
 	for _, l := range [][2]string{
@@ -33,33 +30,6 @@ func init() {
 		AddLegend(Legend{Section: "Dispatch", Key: l[0], Text: l[1]})
 	}
 
-	dispatch("cpu", ModeAPI, func(b *testing.B) {
-		v := 0
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v += hal.CPU()
-		}
-		m.Stop()
-		use(uint64(v))
-	})
-	dispatch("cpu", ModeTable, func(b *testing.B) {
-		v, t := 0, haltool.Table()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v += t.CPU.Func()
-		}
-		m.Stop()
-		use(uint64(v))
-	})
-	dispatch("cpu", ModeClosure, func(b *testing.B) {
-		v := 0
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v += cpuClosure()
-		}
-		m.Stop()
-		use(uint64(v))
-	})
 	dispatch("cpu", ModeGeneric, func(b *testing.B) {
 		v := 0
 		m := cyclebench.Start(b)

@@ -1,16 +1,12 @@
 package suite
 
 import (
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	haldispatch "github.com/gohal/gohal/dispatch"
 	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/hal/haltool"
-	"github.com/gohal/gohal/lab/cyclebench"
 )
 
 // The binding modes: the ways a caller can reach one op. Every body below
@@ -137,11 +133,9 @@ func init() {
 			AddLegend(Legend{Section: sec, Key: "mode=" + l[0], Text: l[1]})
 		}
 	}
-	addDispatch()
-	addContended()
+	addModes()
 	addArchModes()
 	add128()
-	addBits()
 	flushDispatch()
 }
 
@@ -156,8 +150,9 @@ func variant(op string) string {
 }
 
 // closures is a dispatch table like haltool.Table() whose entries are Go
-// closures. It is a package variable, so the compiler cannot see through
-// the func values: every call is indirect.
+// closures (the 128-bit ones over hal.Uint128's methods), named as its
+// rows. It is a package variable, so the compiler cannot see through the
+// func values: every call is indirect.
 var closures = struct {
 	FetchAddUint64       func(addr *uint64, delta uint64) uint64
 	CompareAndSwapUint64 func(addr *uint64, old, new uint64) bool
@@ -165,7 +160,12 @@ var closures = struct {
 	LoadAcquireUint64    func(addr *uint64) uint64
 	Pause                func()
 	CompareAndSwap128    func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) bool
+	Load128              func(u *hal.Uint128) (lo, hi uint64)
+	Store128             func(u *hal.Uint128, lo, hi uint64)
 	Cycles               func() uint64
+	CPU                  func() int
+	FetchOrUint64        func(addr *uint64, mask uint64) uint64
+	FetchAndUint64       func(addr *uint64, mask uint64) uint64
 }{
 	FetchAddUint64:       func(addr *uint64, delta uint64) uint64 { return atomic.AddUint64(addr, delta) - delta },
 	CompareAndSwapUint64: func(addr *uint64, old, new uint64) bool { return atomic.CompareAndSwapUint64(addr, old, new) },
@@ -175,11 +175,15 @@ var closures = struct {
 	CompareAndSwap128: func(u *hal.Uint128, oldLo, oldHi, newLo, newHi uint64) bool {
 		return u.CompareAndSwap(oldLo, oldHi, newLo, newHi)
 	},
-	Cycles: func() uint64 { return hal.Cycles() },
+	Load128:        func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
+	Store128:       func(u *hal.Uint128, lo, hi uint64) { u.Store(lo, hi) },
+	Cycles:         func() uint64 { return hal.Cycles() },
+	CPU:            func() int { return hal.CPU() },
+	FetchOrUint64:  func(addr *uint64, mask uint64) uint64 { return atomic.OrUint64(addr, mask) },
+	FetchAndUint64: func(addr *uint64, mask uint64) uint64 { return atomic.AndUint64(addr, mask) },
 }
 
-// genericEpoch anchors the generic cycle counter, as in hal's portable
-// build.
+// genericEpoch anchors genericCycles.
 var genericEpoch = time.Now()
 
 // dispatchBaseline is the mode each op's ratios are taken against: the
@@ -260,615 +264,50 @@ func flushDispatch() {
 	}
 }
 
-// addDispatch registers the single-goroutine benchmarks. Each follows one
-// pattern: a word on its own cache line, the op inline in a b.Loop loop
-// bracketed by cyclebench's meter, and the result consumed after the loop.
-func addDispatch() {
-	// fetchadd64
-	dispatch("fetchadd64", ModeInline, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = atomic.AddUint64(&c.v, 1)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("fetchadd64", ModeAPI, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = hal.FetchAddUint64(&c.v, 1)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("fetchadd64", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell), uint64(0), haltool.Table()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = t.FetchAddUint64.Func(&c.v, 1)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("fetchadd64", ModeClosure, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = closures.FetchAddUint64(&c.v, 1)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("fetchadd64", ModeGeneric, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			for {
-				old := atomic.LoadUint64(&c.v)
-				if atomic.CompareAndSwapUint64(&c.v, old, old+1) {
-					v = old
-					break
-				}
-			}
-		}
-		m.Stop()
-		use(v)
-	})
+// The generic mode's fetch-and-ops (labShapes' Generic): portable Go, a CAS
+// loop from the value loaded, as hal's portable build runs them; each
+// inlines into its body's loop. The masks of fetchor64 and fetchand64 are
+// loop-invariant: the word settles at once (or: all ones; and:
+// 0x5555...), which is what a flag word sees, and the cost measured is the
+// read-modify-write itself.
 
-	// cas64: a CAS from the value last written, which succeeds.
-	dispatch("cas64", ModeInline, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			if atomic.CompareAndSwapUint64(&c.v, v, v+1) {
-				v++
-			}
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cas64", ModeAPI, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			if hal.CompareAndSwapUint64(&c.v, v, v+1) {
-				v++
-			}
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cas64", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell), uint64(0), haltool.Table()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			if t.CompareAndSwapUint64.Func(&c.v, v, v+1) {
-				v++
-			}
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cas64", ModeClosure, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			if closures.CompareAndSwapUint64(&c.v, v, v+1) {
-				v++
-			}
-		}
-		m.Stop()
-		use(v)
-	})
+const (
+	orMask  = 0x8000000000000001
+	andMask = 0x5555555555555555
+)
 
-	// swap64
-	dispatch("swap64", ModeInline, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = atomic.SwapUint64(&c.v, v+1)
+func casAdd(addr *uint64, d uint64) uint64 {
+	for {
+		if old := atomic.LoadUint64(addr); atomic.CompareAndSwapUint64(addr, old, old+d) {
+			return old
 		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("swap64", ModeAPI, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = hal.SwapUint64(&c.v, v+1)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("swap64", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell), uint64(0), haltool.Table()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = t.SwapUint64.Func(&c.v, v+1)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("swap64", ModeClosure, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = closures.SwapUint64(&c.v, v+1)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("swap64", ModeGeneric, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			for {
-				old := atomic.LoadUint64(&c.v)
-				if atomic.CompareAndSwapUint64(&c.v, old, v+1) {
-					v = old
-					break
-				}
-			}
-		}
-		m.Stop()
-		use(v)
-	})
-
-	// loadacquire64
-	dispatch("loadacquire64", ModeInline, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = atomic.LoadUint64(&c.v)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("loadacquire64", ModeAPI, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = hal.LoadAcquireUint64(&c.v)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("loadacquire64", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell), uint64(0), haltool.Table()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = t.LoadAcquireUint64.Func(&c.v)
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("loadacquire64", ModeClosure, func(b *testing.B) {
-		c, v := new(cell), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = closures.LoadAcquireUint64(&c.v)
-		}
-		m.Stop()
-		use(v)
-	})
-
-	// pause
-	dispatch("pause", ModeAPI, func(b *testing.B) {
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			hal.Pause()
-		}
-		m.Stop()
-	})
-	dispatch("pause", ModeTable, func(b *testing.B) {
-		t := haltool.Table()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			t.Pause.Func()
-		}
-		m.Stop()
-	})
-	dispatch("pause", ModeClosure, func(b *testing.B) {
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			closures.Pause()
-		}
-		m.Stop()
-	})
-	dispatch("pause", ModeGeneric, func(b *testing.B) {
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			runtime.Gosched()
-		}
-		m.Stop()
-	})
-
-	// cas128: a 128-bit CAS of (v, v) to (v+1, v+1) from the value last
-	// written, which succeeds.
-	dispatch("cas128", ModeAPI, func(b *testing.B) {
-		c, v := new(cell128), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			if c.u.CompareAndSwap(v, v, v+1, v+1) {
-				v++
-			}
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cas128", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell128), uint64(0), haltool.Table()
-		a := c.word()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			if _, _, ok := t.CompareAndSwap128.Func(a, v, v, v+1, v+1); ok {
-				v++
-			}
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cas128", ModeClosure, func(b *testing.B) {
-		c, v := new(cell128), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			if closures.CompareAndSwap128(&c.u, v, v, v+1, v+1) {
-				v++
-			}
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cas128", ModeGeneric, func(b *testing.B) {
-		var (
-			mu sync.Mutex
-			w  = new([2]uint64)
-			v  uint64
-		)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			mu.Lock()
-			if w[0] == v && w[1] == v {
-				w[0], w[1] = v+1, v+1
-				v++
-			}
-			mu.Unlock()
-		}
-		m.Stop()
-		use(v)
-	})
-
-	// cycles
-	dispatch("cycles", ModeAPI, func(b *testing.B) {
-		var v uint64
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = hal.Cycles()
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cycles", ModeTable, func(b *testing.B) {
-		v, t := uint64(0), haltool.Table()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = t.Cycles.Func()
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cycles", ModeClosure, func(b *testing.B) {
-		var v uint64
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = closures.Cycles()
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("cycles", ModeGeneric, func(b *testing.B) {
-		var v uint64
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			v = uint64(time.Since(genericEpoch))
-		}
-		m.Stop()
-		use(v)
-	})
+	}
 }
 
-// addContended registers the contended benchmarks: every goroutine works
-// on one shared word, the op inline in the loop cyclebench.RunLoop hands
-// each goroutine (the same harness at every thread count, threads=1
-// included).
-func addContended() {
-	contended("fetchadd64", ModeInline, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v += atomic.AddUint64(&c.v, 1)
-			}
-			use(v)
-		})
-	})
-	contended("fetchadd64", ModeAPI, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v += hal.FetchAddUint64(&c.v, 1)
-			}
-			use(v)
-		})
-	})
-	contended("fetchadd64", ModeTable, false, func(b *testing.B, threads int) {
-		c, t := new(cell), haltool.Table()
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v += t.FetchAddUint64.Func(&c.v, 1)
-			}
-			use(v)
-		})
-	})
-	contended("fetchadd64", ModeClosure, true, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v += closures.FetchAddUint64(&c.v, 1)
-			}
-			use(v)
-		})
-	})
-	contended("fetchadd64", ModeGeneric, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				for {
-					old := atomic.LoadUint64(&c.v)
-					if atomic.CompareAndSwapUint64(&c.v, old, old+1) {
-						v += old
-						break
-					}
-				}
-			}
-			use(v)
-		})
-	})
-
-	// cas64 under contention: one CAS attempt per op, from the value
-	// last seen; a failed attempt reloads the word (a plain load, the same
-	// in every mode).
-	contended("cas64", ModeInline, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			v := atomic.LoadUint64(&c.v)
-			for range n {
-				if atomic.CompareAndSwapUint64(&c.v, v, v+1) {
-					v++
-				} else {
-					v = atomic.LoadUint64(&c.v)
-				}
-			}
-			use(v)
-		})
-	})
-	contended("cas64", ModeAPI, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			v := atomic.LoadUint64(&c.v)
-			for range n {
-				if hal.CompareAndSwapUint64(&c.v, v, v+1) {
-					v++
-				} else {
-					v = atomic.LoadUint64(&c.v)
-				}
-			}
-			use(v)
-		})
-	})
-	contended("cas64", ModeTable, true, func(b *testing.B, threads int) {
-		c, t := new(cell), haltool.Table()
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			v := atomic.LoadUint64(&c.v)
-			for range n {
-				if t.CompareAndSwapUint64.Func(&c.v, v, v+1) {
-					v++
-				} else {
-					v = atomic.LoadUint64(&c.v)
-				}
-			}
-			use(v)
-		})
-	})
-	contended("cas64", ModeClosure, true, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			v := atomic.LoadUint64(&c.v)
-			for range n {
-				if closures.CompareAndSwapUint64(&c.v, v, v+1) {
-					v++
-				} else {
-					v = atomic.LoadUint64(&c.v)
-				}
-			}
-			use(v)
-		})
-	})
-
-	// swap64
-	contended("swap64", ModeInline, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v = atomic.SwapUint64(&c.v, v+1)
-			}
-			use(v)
-		})
-	})
-	contended("swap64", ModeAPI, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v = hal.SwapUint64(&c.v, v+1)
-			}
-			use(v)
-		})
-	})
-	contended("swap64", ModeTable, true, func(b *testing.B, threads int) {
-		c, t := new(cell), haltool.Table()
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v = t.SwapUint64.Func(&c.v, v+1)
-			}
-			use(v)
-		})
-	})
-	contended("swap64", ModeClosure, true, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v = closures.SwapUint64(&c.v, v+1)
-			}
-			use(v)
-		})
-	})
-	contended("swap64", ModeGeneric, true, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				for {
-					old := atomic.LoadUint64(&c.v)
-					if atomic.CompareAndSwapUint64(&c.v, old, v+1) {
-						v = old
-						break
-					}
-				}
-			}
-			use(v)
-		})
-	})
-	// loadacquire64: every goroutine loads the one shared word, which
-	// nobody writes: the line stays shared in every cache, so this
-	// measures how loads scale, not a fight over the line.
-	contended("loadacquire64", ModeInline, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v += atomic.LoadUint64(&c.v)
-			}
-			use(v)
-		})
-	})
-	contended("loadacquire64", ModeAPI, false, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v += hal.LoadAcquireUint64(&c.v)
-			}
-			use(v)
-		})
-	})
-	contended("loadacquire64", ModeTable, true, func(b *testing.B, threads int) {
-		c, t := new(cell), haltool.Table()
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v += t.LoadAcquireUint64.Func(&c.v)
-			}
-			use(v)
-		})
-	})
-	contended("loadacquire64", ModeClosure, true, func(b *testing.B, threads int) {
-		c := new(cell)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				v += closures.LoadAcquireUint64(&c.v)
-			}
-			use(v)
-		})
-	})
-
-	// cas128 under contention: one CAS attempt per op from the value
-	// last seen; a failed attempt reloads the word with hal's
-	// Uint128.Load (itself a CAS on amd64 and arm64), the same in every
-	// mode but generic, whose word lives under its mutex.
-	contended("cas128", ModeAPI, false, func(b *testing.B, threads int) {
-		c := new(cell128)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			v, _ := c.u.Load()
-			for range n {
-				if c.u.CompareAndSwap(v, v, v+1, v+1) {
-					v++
-				} else {
-					v, _ = c.u.Load()
-				}
-			}
-			use(v)
-		})
-	})
-	contended("cas128", ModeTable, false, func(b *testing.B, threads int) {
-		c, t := new(cell128), haltool.Table()
-		a := c.word()
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			v, _ := c.u.Load()
-			for range n {
-				if _, _, ok := t.CompareAndSwap128.Func(a, v, v, v+1, v+1); ok {
-					v++
-				} else {
-					v, _ = c.u.Load()
-				}
-			}
-			use(v)
-		})
-	})
-	contended("cas128", ModeClosure, true, func(b *testing.B, threads int) {
-		c := new(cell128)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			v, _ := c.u.Load()
-			for range n {
-				if closures.CompareAndSwap128(&c.u, v, v, v+1, v+1) {
-					v++
-				} else {
-					v, _ = c.u.Load()
-				}
-			}
-			use(v)
-		})
-	})
-	contended("cas128", ModeGeneric, false, func(b *testing.B, threads int) {
-		var (
-			mu sync.Mutex
-			w  = new([2]uint64)
-		)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			mu.Lock()
-			v := w[0]
-			mu.Unlock()
-			for range n {
-				mu.Lock()
-				if w[0] == v && w[1] == v {
-					w[0], w[1] = v+1, v+1
-					v++
-				} else {
-					v = w[0]
-				}
-				mu.Unlock()
-			}
-			use(v)
-		})
-	})
+func casSwap(addr *uint64, new uint64) uint64 {
+	for {
+		if old := atomic.LoadUint64(addr); atomic.CompareAndSwapUint64(addr, old, new) {
+			return old
+		}
+	}
 }
+
+func casOr(addr *uint64, mask uint64) uint64 {
+	for {
+		if old := atomic.LoadUint64(addr); atomic.CompareAndSwapUint64(addr, old, old|mask) {
+			return old
+		}
+	}
+}
+
+func casAnd(addr *uint64, mask uint64) uint64 {
+	for {
+		if old := atomic.LoadUint64(addr); atomic.CompareAndSwapUint64(addr, old, old&mask) {
+			return old
+		}
+	}
+}
+
+// genericCycles is the generic cycle counter: nanoseconds of the monotonic
+// clock since genericEpoch, as in hal's portable build.
+func genericCycles() uint64 { return uint64(time.Since(genericEpoch)) }

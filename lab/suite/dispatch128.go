@@ -4,8 +4,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gohal/gohal/hal"
-	"github.com/gohal/gohal/hal/haltool"
 	"github.com/gohal/gohal/lab/cyclebench"
 )
 
@@ -16,16 +14,6 @@ import (
 // call of hal's entry a user pays; the flag mode is the same call (hal's
 // entry is where the flag is read); the direct mode calls the chosen
 // variant's assembly on a word whose address was computed once.
-
-// closures128 holds Go closures over Uint128's methods: an indirect call
-// without the ABI wrapper.
-var closures128 = struct {
-	Load  func(u *hal.Uint128) (lo, hi uint64)
-	Store func(u *hal.Uint128, lo, hi uint64)
-}{
-	Load:  func(u *hal.Uint128) (uint64, uint64) { return u.Load() },
-	Store: func(u *hal.Uint128, lo, hi uint64) { u.Store(lo, hi) },
-}
 
 // locked128 is the generic mode's word: two uint64s under a mutex.
 type locked128 struct {
@@ -46,39 +34,52 @@ func (l *locked128) store(lo, hi uint64) {
 	l.mu.Unlock()
 }
 
-// add128 registers the 128-bit load and store benchmarks of the modes
-// every build has.
+// add128 registers the 128-bit ops' generic mode, and load128mixed's api
+// mode.
 func add128() {
-	dispatch("load128", ModeAPI, func(b *testing.B) {
-		c, v := new(cell128), uint64(0)
+	// cas128: a 128-bit CAS of (v, v) to (v+1, v+1) from the value last
+	// written, which succeeds.
+	dispatch("cas128", ModeGeneric, func(b *testing.B) {
+		var (
+			mu sync.Mutex
+			w  = new([2]uint64)
+			v  uint64
+		)
 		m := cyclebench.Start(b)
 		for b.Loop() {
-			lo, _ := c.u.Load()
-			v += lo
+			mu.Lock()
+			if w[0] == v && w[1] == v {
+				w[0], w[1] = v+1, v+1
+				v++
+			}
+			mu.Unlock()
 		}
 		m.Stop()
 		use(v)
 	})
-	dispatch("load128", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell128), uint64(0), haltool.Table()
-		a := c.word()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			lo, _ := t.Load128.Func(a)
-			v += lo
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("load128", ModeClosure, func(b *testing.B) {
-		c, v := new(cell128), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			lo, _ := closures128.Load(&c.u)
-			v += lo
-		}
-		m.Stop()
-		use(v)
+	// cas128 under contention: one CAS attempt per op from the value
+	// last seen, the word under a mutex.
+	contended("cas128", ModeGeneric, false, func(b *testing.B, threads int) {
+		var (
+			mu sync.Mutex
+			w  = new([2]uint64)
+		)
+		cyclebench.RunLoop(b, threads, func(_, n int) {
+			mu.Lock()
+			v := w[0]
+			mu.Unlock()
+			for range n {
+				mu.Lock()
+				if w[0] == v && w[1] == v {
+					w[0], w[1] = v+1, v+1
+					v++
+				} else {
+					v = w[0]
+				}
+				mu.Unlock()
+			}
+			use(v)
+		})
 	})
 	dispatch("load128", ModeGeneric, func(b *testing.B) {
 		l, v := new(locked128), uint64(0)
@@ -91,37 +92,6 @@ func add128() {
 		use(v)
 	})
 
-	dispatch("store128", ModeAPI, func(b *testing.B) {
-		c, v := new(cell128), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			c.u.Store(v, v)
-			v++
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("store128", ModeTable, func(b *testing.B) {
-		c, v, t := new(cell128), uint64(0), haltool.Table()
-		a := c.word()
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			t.Store128.Func(a, v, v)
-			v++
-		}
-		m.Stop()
-		use(v)
-	})
-	dispatch("store128", ModeClosure, func(b *testing.B) {
-		c, v := new(cell128), uint64(0)
-		m := cyclebench.Start(b)
-		for b.Loop() {
-			closures128.Store(&c.u, v, v)
-			v++
-		}
-		m.Stop()
-		use(v)
-	})
 	dispatch("store128", ModeGeneric, func(b *testing.B) {
 		l, v := new(locked128), uint64(0)
 		m := cyclebench.Start(b)
@@ -133,43 +103,6 @@ func add128() {
 		use(v)
 	})
 
-	// Every goroutine loads the one word. A load that writes (CMPXCHG16B,
-	// CASPAL, LDAXP/STLXP) takes the line exclusively, so readers fight
-	// for it; VMOVDQA leaves it shared.
-	contended("load128", ModeAPI, false, func(b *testing.B, threads int) {
-		c := new(cell128)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				lo, _ := c.u.Load()
-				v += lo
-			}
-			use(v)
-		})
-	})
-	contended("load128", ModeTable, true, func(b *testing.B, threads int) {
-		c, t := new(cell128), haltool.Table()
-		a := c.word()
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				lo, _ := t.Load128.Func(a)
-				v += lo
-			}
-			use(v)
-		})
-	})
-	contended("load128", ModeClosure, true, func(b *testing.B, threads int) {
-		c := new(cell128)
-		cyclebench.RunLoop(b, threads, func(_, n int) {
-			var v uint64
-			for range n {
-				lo, _ := closures128.Load(&c.u)
-				v += lo
-			}
-			use(v)
-		})
-	})
 	contended("load128", ModeGeneric, false, func(b *testing.B, threads int) {
 		l := new(locked128)
 		cyclebench.RunLoop(b, threads, func(_, n int) {

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,24 +15,15 @@ func TestDispatchModes(t *testing.T) {
 	for _, bm := range Select(Options{Full: true, Threads: []int{2}}) {
 		names[bm.Name] = true
 	}
-	for _, op := range DispatchOps {
-		for _, mode := range DispatchModes {
-			why := Absent(op, mode)
-			have := names[DispatchName(op, mode)]
-			switch {
-			case have && why != "":
-				t.Errorf("%s: registered, yet absent because %s", DispatchName(op, mode), why)
-			case !have && why == "":
-				t.Errorf("%s: neither registered nor explained", DispatchName(op, mode))
-			}
-		}
-	}
-	for _, op := range ContendedOps {
-		for _, mode := range DispatchModes {
-			why := Absent(op, mode)
-			have := names[ContendedName(op, mode, 2)]
-			if have == (why != "") {
-				t.Errorf("%s: registered %v, absence reason %q", ContendedName(op, mode, 2), have, why)
+	for _, sec := range []struct {
+		ops  []string
+		name func(op, mode string) string
+	}{{DispatchOps, DispatchName}, {ContendedOps, func(op, mode string) string { return ContendedName(op, mode, 2) }}} {
+		for _, op := range sec.ops {
+			for _, mode := range DispatchModes {
+				if why, have := Absent(op, mode), names[sec.name(op, mode)]; have == (why != "") {
+					t.Errorf("%s: registered %v, absence reason %q", sec.name(op, mode), have, why)
+				}
 			}
 		}
 	}
@@ -39,15 +31,11 @@ func TestDispatchModes(t *testing.T) {
 		if !strings.HasPrefix(name, "Dispatch/") && !strings.HasPrefix(name, "Contended/") {
 			continue
 		}
-		known := false
 		ops := DispatchOps
 		if strings.HasPrefix(name, "Contended/") {
 			ops = ContendedOps
 		}
-		for _, op := range ops {
-			known = known || strings.Contains(name, "/op="+op+"/")
-		}
-		if !known {
+		if !slices.ContainsFunc(ops, func(op string) bool { return strings.Contains(name, "/op="+op+"/") }) {
 			t.Errorf("%s: op not in DispatchOps (Dispatch) or ContendedOps (Contended)", name)
 		}
 	}

@@ -166,11 +166,14 @@ const TruncatedUnit = "truncated-ops"
 // flag: every capCheckMask+1 operations.
 const capCheckMask = 63
 
-// progress records, per goroutine, how many operations it had done when
-// the first goroutine finished its share, for the fairness metric (kept
-// inline in the body's own loop), and stops the
-// goroutines when the run cap passes.
-type progress struct {
+// Progress is a lock body's bookkeeping, kept inline in its own loop (the
+// peers module's lock bodies use it too): per goroutine, how many
+// operations it had done when the first goroutine finished its share, for
+// the fairness metric, and the stop of the goroutines when the run cap
+// (SetLockRunCap) passes. Each worker's loop calls Aborted and Note per
+// operation and Done after; the body calls Report after cyclebench.RunLoop
+// (lockTAS is one).
+type Progress struct {
 	stop  atomic.Bool
 	_     cacheline.Line
 	abort atomic.Bool
@@ -180,20 +183,35 @@ type progress struct {
 	timer *time.Timer
 }
 
-func newProgress(threads int) *progress {
+// NewProgress returns the bookkeeping of a run on threads goroutines.
+func NewProgress(threads int) *Progress {
 	// Spin calibrates itself on first use, which takes milliseconds: do
 	// it here, outside the measurement (RunLoop resets the timer later).
 	cyclebench.Calibrate()
-	p := &progress{at: make([]int, threads), ops: make([]int, threads)}
+	p := &Progress{at: make([]int, threads), ops: make([]int, threads)}
 	if d := time.Duration(lockRunCap.Load()); d > 0 {
 		p.timer = time.AfterFunc(d, func() { p.abort.Store(true) })
 	}
 	return p
 }
 
-// done is called by worker w after its loop, having done n operations:
+// Aborted reports, every capCheckMask+1 operations of a worker's loop
+// (i counts them), whether the run cap has passed.
+func (p *Progress) Aborted(i int) bool { return i&capCheckMask == capCheckMask && p.abort.Load() }
+
+// Note is called by worker w after its operation i: the first time it
+// sees that another worker finished, it records its count, i+1.
+func (p *Progress) Note(w, i int, noted bool) bool {
+	if !noted && p.stop.Load() {
+		p.at[w] = i + 1
+		return true
+	}
+	return noted
+}
+
+// Done is called by worker w after its loop, having done n operations:
 // the first to finish stops the others' counts.
-func (p *progress) done(w, n int, noted bool) {
+func (p *Progress) Done(w, n int, noted bool) {
 	p.ops[w] = n
 	if !noted {
 		p.stop.Store(true)
@@ -201,11 +219,11 @@ func (p *progress) done(w, n int, noted bool) {
 	}
 }
 
-// report reports the fairness metric on b and, for a run cut short, the
+// Report reports the fairness metric on b and, for a run cut short, the
 // time and cycles per operation actually done. It fails b when the
 // guarded counter did not count every operation (sections): the lock let
 // two goroutines in at once.
-func (p *progress) report(b *testing.B, r *cyclebench.Result, sections int64) {
+func (p *Progress) Report(b *testing.B, r *cyclebench.Result, sections int64) {
 	if p.timer != nil {
 		p.timer.Stop()
 	}
@@ -230,7 +248,7 @@ func (p *progress) report(b *testing.B, r *cyclebench.Result, sections int64) {
 const PassedOverUnit = "passed-over/op"
 
 // reportPassed reports passed passes over the operations the run did.
-func (p *progress) reportPassed(b *testing.B, passed uint64) {
+func (p *Progress) reportPassed(b *testing.B, passed uint64) {
 	ops := 0
 	for _, n := range p.ops {
 		ops += n
@@ -257,140 +275,110 @@ type guarded = padded[int64]
 
 func lockTAS(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.TAS), new(guarded), newProgress(threads)
+		l, x, p := new(spin.TAS), new(guarded), NewProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.Aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.Note(w, i, noted)
 			}
-			p.done(w, i, noted)
+			p.Done(w, i, noted)
 		})
-		p.report(b, r, x.v)
+		p.Report(b, r, x.v)
 	}
 }
 
 func lockTTAS(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.TTAS), new(guarded), newProgress(threads)
+		l, x, p := new(spin.TTAS), new(guarded), NewProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.Aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.Note(w, i, noted)
 			}
-			p.done(w, i, noted)
+			p.Done(w, i, noted)
 		})
-		p.report(b, r, x.v)
+		p.Report(b, r, x.v)
 	}
 }
 
 func lockAsm(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.Asm), new(guarded), newProgress(threads)
+		l, x, p := new(spin.Asm), new(guarded), NewProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.Aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.Note(w, i, noted)
 			}
-			p.done(w, i, noted)
+			p.Done(w, i, noted)
 		})
-		p.report(b, r, x.v)
+		p.Report(b, r, x.v)
 	}
 }
 
 func lockBackoff(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.Backoff), new(guarded), newProgress(threads)
+		l, x, p := new(spin.Backoff), new(guarded), NewProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.Aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.Note(w, i, noted)
 			}
-			p.done(w, i, noted)
+			p.Done(w, i, noted)
 		})
-		p.report(b, r, x.v)
+		p.Report(b, r, x.v)
 	}
 }
 
 func lockTicket(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.Ticket), new(guarded), newProgress(threads)
+		l, x, p := new(spin.Ticket), new(guarded), NewProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.Aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.Note(w, i, noted)
 			}
-			p.done(w, i, noted)
+			p.Done(w, i, noted)
 		})
-		p.report(b, r, x.v)
+		p.Report(b, r, x.v)
 		p.reportPassed(b, l.PassedOver())
 	}
 }
 
 func lockMCS(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.MCS), new(guarded), newProgress(threads)
+		l, x, p := new(spin.MCS), new(guarded), NewProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.Aborted(i); i++ {
 				l.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.Note(w, i, noted)
 			}
-			p.done(w, i, noted)
+			p.Done(w, i, noted)
 		})
-		p.report(b, r, x.v)
+		p.Report(b, r, x.v)
 		p.reportPassed(b, l.PassedOver())
 	}
 }
@@ -405,24 +393,19 @@ type paddedMutex struct {
 
 func lockMutex(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
-		l, x, p := new(paddedMutex), new(guarded), newProgress(threads)
+		l, x, p := new(paddedMutex), new(guarded), NewProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.Aborted(i); i++ {
 				l.mu.Lock()
 				x.v++
 				cyclebench.Spin(cs)
 				l.mu.Unlock()
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.Note(w, i, noted)
 			}
-			p.done(w, i, noted)
+			p.Done(w, i, noted)
 		})
-		p.report(b, r, x.v)
+		p.Report(b, r, x.v)
 	}
 }
 
@@ -441,14 +424,11 @@ const turnYieldEvery = 64
 // turn moves the word's cache line to the other core and back.
 func handoverTurn(cs int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
-		turn, x, p := new(padded[atomic.Uint64]), new(guarded), newProgress(threads)
+		turn, x, p := new(padded[atomic.Uint64]), new(guarded), NewProgress(threads)
 		r := cyclebench.RunLoop(b, threads, func(w, n int) {
 			noted, i := false, 0
 		turns:
-			for ; i < n; i++ {
-				if i&capCheckMask == capCheckMask && p.abort.Load() {
-					break
-				}
+			for ; i < n && !p.Aborted(i); i++ {
 				mine := uint64(i*threads + w)
 				for spins := 1; turn.v.Load() != mine; spins++ {
 					if spins%turnYieldEvery != 0 {
@@ -465,13 +445,11 @@ func handoverTurn(cs int) func(*testing.B, int) {
 				x.v++
 				cyclebench.Spin(cs)
 				turn.v.Store(mine + 1)
-				if !noted && p.stop.Load() {
-					p.at[w], noted = i+1, true
-				}
+				noted = p.Note(w, i, noted)
 			}
-			p.done(w, i, noted)
+			p.Done(w, i, noted)
 		})
-		p.report(b, r, x.v)
+		p.Report(b, r, x.v)
 	}
 }
 

@@ -369,9 +369,7 @@ func contendedRun(l sync.Locker, hs []WaitHist, total, cs int, runCap time.Durat
 		hs[w] = WaitHist{}
 		n := cyclebench.Share(total, len(hs), w)
 		h := &hs[w]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			g.wait()
 			for i := 0; i < n; i++ {
 				if i&capCheckMask == capCheckMask && g.stop.Load() {
@@ -384,7 +382,7 @@ func contendedRun(l sync.Locker, hs []WaitHist, total, cs int, runCap time.Durat
 				l.Unlock()
 				h.Record(t1 - t0)
 			}
-		}()
+		})
 	}
 	disarm := g.arm(int32(len(hs)), runCap)
 	t0 := time.Now()
@@ -407,9 +405,7 @@ func occasionalRun(l sync.Locker, wait, gap *WaitHist, spinners, n, cs int, inte
 		spins atomic.Uint64
 	)
 	for range spinners {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			g.wait()
 			var i uint64
 			for ; i&capCheckMask != capCheckMask || !g.stop.Load(); i++ {
@@ -418,11 +414,9 @@ func occasionalRun(l sync.Locker, wait, gap *WaitHist, spinners, n, cs int, inte
 				l.Unlock()
 			}
 			spins.Add(i)
-		}()
+		})
 	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		defer g.stop.Store(true) // the spinners stop when this goroutine is done
 		g.wait()
 		var last time.Duration
@@ -439,7 +433,7 @@ func occasionalRun(l sync.Locker, wait, gap *WaitHist, spinners, n, cs int, inte
 			}
 			last = t1
 		}
-	}()
+	})
 	disarm := g.arm(int32(spinners+1), runCap)
 	t0 := time.Now()
 	wg.Wait()

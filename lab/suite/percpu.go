@@ -57,8 +57,7 @@ func counterPercpu(b *testing.B, threads int) {
 func touchAll(add func()) {
 	var wg sync.WaitGroup
 	for range 64 {
-		wg.Add(1)
-		go func() { defer wg.Done(); add() }()
+		wg.Go(add)
 	}
 	wg.Wait()
 }

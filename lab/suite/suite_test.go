@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,11 +59,7 @@ func TestRegistry(t *testing.T) {
 	}
 	// Every section is filled, and the sections the issue asks for exist.
 	for _, want := range []string{"Dispatch", "Contended", "Lock", "Handover", "Refcount", "Counter"} {
-		found := false
-		for _, bm := range all {
-			found = found || bm.Section == want
-		}
-		if !found {
+		if !slices.ContainsFunc(all, func(bm Benchmark) bool { return bm.Section == want }) {
 			t.Errorf("section %s has no benchmarks", want)
 		}
 	}
