@@ -50,6 +50,15 @@ Flags:
                    round; a run cut short has fewer samples (default 10s)
   -kinds LIST      comma-separated kinds to run (mutex always runs)
   -json            print JSON instead of the table
+  -rw              reader/writer locks instead: RLock and Lock waits of
+                   percpu.RWMutex beside sync.RWMutex, under 2, 4 and 8
+                   writers that each hold the lock 20µs beside one reader,
+                   and 2, 4 and 8 such readers beside one writer; 100ms
+                   per lock and cell in each of -rounds rounds (default 3;
+                   -quick: 30ms, 2 rounds). Targets: percpu's p50 and p99
+                   at most 2× sync.RWMutex's (a wait under 1µs counts as
+                   1µs), and as many operations done. Takes -rounds,
+                   -quick and -json only
 `
 
 // lockWaitConfig is the parsed command line of halbench lockwait.
@@ -57,6 +66,7 @@ type lockWaitConfig struct {
 	suite suite.LockWaitConfig
 	json  bool
 	quick bool
+	rw    *suite.RWWaitConfig // -rw: the reader/writer measurement instead
 }
 
 func parseLockWaitArgs(args []string) (*lockWaitConfig, error) {
@@ -71,9 +81,13 @@ func parseLockWaitArgs(args []string) (*lockWaitConfig, error) {
 	runCap := fs.Duration("cap", 10*time.Second, "")
 	kinds := fs.String("kinds", "", "")
 	asJSON := fs.Bool("json", false, "")
+	rw := fs.Bool("rw", false, "")
 	set, err := parseFlags(fs, args)
 	if err != nil {
 		return nil, err
+	}
+	if *rw {
+		return parseRWWaitArgs(set, *quick, *asJSON, *rounds)
 	}
 	if *quick {
 		for name, v := range map[string]*int{"acquisitions": acq, "occasional": occ, "rounds": rounds} {
@@ -132,6 +146,9 @@ func runLockWait(args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseLockWaitArgs(args)
 	if code, done := argsDone(stderr, "lockwait", lockWaitUsage, err); done {
 		return code
+	}
+	if cfg.rw != nil {
+		return runRWWait(cfg, stdout, stderr)
 	}
 	terminal := isTerminal(stderr)
 	if terminal {
