@@ -89,7 +89,9 @@ import (
 //
 // Writers exclude each other with a sync.Mutex and park there. A reader
 // that finds a writer spins about a microsecond for it to leave, as most
-// writes are shorter than a park and a wake-up; then it parks, and the
+// writes are shorter than a park and a wake-up (only while spinning can
+// pay, as for sync.Mutex's waiters: not while goroutines wait for its P,
+// the writer perhaps among them); then it parks, and the
 // writer, as it releases the lock and before the next writer can take it,
 // counts every parked reader in and wakes them together: readers that
 // waited during a write go in before the next writer, as sync.RWMutex's
