@@ -27,7 +27,7 @@ func TestRWMutexReaderBeforeNextWriter(t *testing.T) {
 				in.Store(true)
 				rw.RUnlock()
 			}()
-			for atomic.LoadInt32(&rw.parked) == 0 { // the reader spins first, then parks
+			for parkedReaders(rw) == 0 { // the reader spins first, then parks
 				runtime.Gosched()
 			}
 			rw.Unlock()
@@ -81,7 +81,7 @@ func TestRWMutexReaderBesideWriters(t *testing.T) {
 							// The only reader is parked for this writer's
 							// flag: release admits it (parked does not go
 							// down while the flag is up).
-							if atomic.LoadInt32(&rw.parked) > 0 {
+							if parkedReaders(rw) > 0 {
 								mustPass = entries.Load()
 							}
 							rw.Unlock()
@@ -101,4 +101,21 @@ func TestRWMutexReaderBesideWriters(t *testing.T) {
 			}()
 		}
 	})
+}
+
+// parkedReaders returns how many readers are parked for the writer whose
+// flag is up: the lock's parked, read under waits.mu. A reader counts
+// itself parked and then looks at the flag within one hold of that mutex
+// ([R-park]), and backs out if the flag is down; read without the mutex,
+// parked could show a reader that has not looked yet, which a writer
+// releasing at that moment does not admit (it has not parked, so it has no
+// turn to take).
+func parkedReaders(rw *RWMutex) int32 {
+	ws := rw.waits.Load()
+	if ws == nil {
+		return 0
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	return atomic.LoadInt32(&rw.parked)
 }
