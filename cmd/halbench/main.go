@@ -16,6 +16,7 @@
 //	halbench tune [flags]        measure every variant of every op and print the GOHAL line for this machine
 //	halbench peers [flags]       run the peers module: the kit against other libraries
 //	halbench lockwait [flags]    how long Lock calls wait: each lock's wait distribution beside sync.Mutex's
+//	                             (-rw: RLock and Lock of percpu.RWMutex beside sync.RWMutex)
 //	halbench results [flags]     all of the above for this machine, as one Markdown file (results/<cpu>.md)
 //
 // Run `halbench -h` for the list of commands and `halbench CMD -h` for a
@@ -74,7 +75,7 @@ var subcommands = []struct {
 	{"compare", "[flags] [FILE...]", "compare samples: ministat input, or Go benchmark files (a summary)", runCompare},
 	{"tune", "[flags]", "measure each op's variants; print a GOHAL line", runTune},
 	{"peers", "[flags]", "gohal against other libraries (runs the peers module)", runPeers},
-	{"lockwait", "[flags]", "Lock wait latency per lock beside sync.Mutex (p50 ... max)", runLockWait},
+	{"lockwait", "[flags]", "Lock wait latency per lock beside sync.Mutex (p50 ... max); -rw: RWMutex", runLockWait},
 	{"results", "[-o FILE] [flags]", "everything for this machine, as Markdown (results/<cpu>.md)", runResults},
 	{"help", "", "print this text", nil},
 }
