@@ -102,8 +102,8 @@ func TestLockWaitTargets(t *testing.T) {
 }
 
 func TestLockWaitText(t *testing.T) {
-	rep := &lockWaitReport{GoVersion: "go1.x", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
-		Machine: buildFeaturesReport(), Acquisitions: 100, Goroutines: 8, Occasional: 10, Spinners: 2,
+	rep := &lockWaitReport{hostInfo: hostInfo{GoVersion: "go1.x", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
+		Machine: buildFeaturesReport()}, Acquisitions: 100, Goroutines: 8, Occasional: 10, Spinners: 2,
 		IntervalNs: 1e5, CSNs: 50, Rounds: 2, CapSeconds: 10, ClockNs: 25, Rows: synthRows()}
 	rep.Rows[1].Truncated = 1
 	markLockWaitTargets(rep.Rows)

@@ -118,14 +118,12 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 		data, err = runPeerRounds(d, testArgs, *count, stderr)
 		if *out != "" {
 			if werr := os.WriteFile(*out, data, 0o644); werr != nil {
-				fmt.Fprintln(stderr, "halbench peers:", werr)
-				return 1
+				return exitFor(stderr, "halbench peers", werr)
 			}
 		}
 		if err != nil {
 			stderr.Write(data)
-			fmt.Fprintln(stderr, "halbench peers:", err)
-			return 1
+			return exitFor(stderr, "halbench peers", err)
 		}
 		file = "the peers' output"
 	}
@@ -147,8 +145,7 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 			// The file given is not a peers run: a bad argument.
 			return fail("-in " + err.Error())
 		}
-		fmt.Fprintln(stderr, "halbench peers:", err)
-		return 1
+		return exitFor(stderr, "halbench peers", err)
 	}
 	machine := peerMachineLine()
 	if *in != "" {

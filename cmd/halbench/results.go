@@ -297,8 +297,7 @@ func runResults(args []string, stdout, stderr io.Writer) int {
 		err = os.Rename(cfg.tmp.Name(), cfg.path)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "halbench results:", err)
-		return 1
+		return exitFor(stderr, "halbench results", err)
 	}
 	written = true
 	fmt.Fprintln(stdout, cfg.path)

@@ -801,26 +801,12 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if cfg.worker != "" {
-		if err := runWorker(cfg, stdout); err != nil {
-			fmt.Fprintln(stderr, "halbench tune -worker:", err)
-			return 1
-		}
-		return 0
+		return exitFor(stderr, "halbench tune -worker", runWorker(cfg, stdout))
 	}
 	if cfg.checkSet {
 		return runCheckCmd(cfg, stdout, stderr)
 	}
-	rep := measureTune(cfg, stderr)
-	if cfg.json {
-		err = writeJSONValue(stdout, rep)
-	} else {
-		err = writeTuneText(stdout, rep)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench tune:", err)
-		return 1
-	}
-	return 0
+	return exitFor(stderr, "halbench tune", writeOut(stdout, cfg.json, measureTune(cfg, stderr), writeTuneText))
 }
 
 // measureTune measures what cfg asks (hal's ops and groups, the kit

@@ -444,12 +444,8 @@ func runCheckCmd(cfg *tuneConfig, stdout, stderr io.Writer) int {
 		}
 		_, err = io.WriteString(stdout, strings.TrimPrefix(b.String(), "\n"))
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench tune:", err)
-		return 1
-	}
-	if c.Error != "" || len(c.Harm) > 0 || len(c.Withdraw) > 0 {
-		return 1
+	if err != nil || c.Error != "" || len(c.Harm) > 0 || len(c.Withdraw) > 0 {
+		return max(exitFor(stderr, "halbench tune", err), 1)
 	}
 	return 0
 }
