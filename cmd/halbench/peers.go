@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/gohal/gohal/lab/benchfile"
 	"github.com/gohal/gohal/lab/cyclebench"
@@ -162,14 +161,8 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 // checkBenchtime accepts what go test's -benchtime does: a positive
 // duration or a positive count of iterations, "Nx".
 func checkBenchtime(s string) error {
-	if n, ok := strings.CutSuffix(s, "x"); ok {
-		if v, err := strconv.Atoi(n); err != nil || v < 1 {
-			return fmt.Errorf("want a duration such as 100ms or an iteration count such as 10x")
-		}
-		return nil
-	}
-	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
-		return fmt.Errorf("want a duration such as 100ms or an iteration count such as 10x")
+	if new(benchtimeValue).Set(s) != nil {
+		return errors.New("want a duration such as 100ms or an iteration count such as 10x")
 	}
 	return nil
 }

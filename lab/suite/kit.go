@@ -85,11 +85,7 @@ func init() {
 // the baseline) last: the name element kind=K, the benchmark body, and a
 // constructor of a fresh lock for measurements that take the lock through
 // an interface (the lock-wait latency measurement, lockwait.go).
-var lockKinds = []struct {
-	kind    string
-	body    func(cs int) func(*testing.B, int)
-	newLock func() sync.Locker
-}{
+var lockKinds = []lockKind{
 	{"tas", lockTAS, func() sync.Locker { return new(spin.TAS) }},
 	{"ttas", lockTTAS, func() sync.Locker { return new(spin.TTAS) }},
 	{"asm", lockAsm, func() sync.Locker { return new(spin.Asm) }},
@@ -97,6 +93,12 @@ var lockKinds = []struct {
 	{"ticket", lockTicket, func() sync.Locker { return new(spin.Ticket) }},
 	{"mcs", lockMCS, func() sync.Locker { return new(spin.MCS) }},
 	{"mutex", lockMutex, func() sync.Locker { return &new(paddedMutex).mu }},
+}
+
+type lockKind struct {
+	kind    string
+	body    func(cs int) func(*testing.B, int)
+	newLock func() sync.Locker
 }
 
 // addLegends registers the legends of a section, each a key and its text.
