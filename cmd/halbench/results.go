@@ -206,14 +206,7 @@ func opsFilter(sections []string, keep func(op string) bool) string {
 
 // nameElem returns the value of key=value in a benchmark name's elements,
 // or "".
-func nameElem(name, key string) string {
-	for _, e := range strings.Split(name, "/") {
-		if v, ok := strings.CutPrefix(e, key+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
+func nameElem(name, key string) string { v, _ := cutElement(name, key); return v }
 
 // is128 tells the 128-bit ops (cas128, load128mixed, ...) from the rest.
 func is128(op string) bool { return strings.Contains(op, "128") }

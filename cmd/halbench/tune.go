@@ -579,22 +579,9 @@ func metricOf(ss []sample, unit string) []float64 {
 
 // workloadThreads returns the thread counts a workload is judged on.
 func workloadThreads(cfg *tuneConfig) []int {
-	var out []int
-	for _, t := range cfg.threads {
-		switch cfg.workload {
-		case workloadUncontended:
-			if t == 1 {
-				out = append(out, t)
-			}
-		case workloadContended:
-			if t > 1 {
-				out = append(out, t)
-			}
-		default:
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(cfg.threads), func(t int) bool {
+		return cfg.workload == workloadUncontended && t != 1 || cfg.workload == workloadContended && t <= 1
+	})
 }
 
 // tally counts the gains, losses and missing ratios among ratios, one per
