@@ -822,29 +822,22 @@ func measureTune(cfg *tuneConfig, stderr io.Writer) *tuneReport {
 		}
 		return m
 	}
-	// Share the budget among the ops still to measure.
-	left := len(ops) + len(groups)
-	budget := func() time.Duration {
-		if cfg.quick {
-			return 0
-		}
-		d := (tuneBudget - time.Since(start)) / time.Duration(max(left, 1))
-		left--
-		return max(d, time.Millisecond)
-	}
-	rep := tuneWith(cfg, ops, groups, measurer(measuredOps(ops, groups), budget))
-	if cfg.kit {
-		kit := discoverKit(kitThreads())
-		kitStart, kinds := time.Now(), len(kit)
-		kitBudgetLeft := func() time.Duration {
+	// Share a budget from start among the n measurements still to make
+	// (none with -quick).
+	share := func(start time.Time, total time.Duration, n int) func() time.Duration {
+		return func() time.Duration {
 			if cfg.quick {
 				return 0
 			}
-			d := (kitBudget - time.Since(kitStart)) / time.Duration(max(kinds, 1))
-			kinds--
+			d := (total - time.Since(start)) / time.Duration(max(n, 1))
+			n--
 			return max(d, time.Millisecond)
 		}
-		runKit(kit, measurer(len(kit), kitBudgetLeft))
+	}
+	rep := tuneWith(cfg, ops, groups, measurer(measuredOps(ops, groups), share(start, tuneBudget, len(ops)+len(groups))))
+	if cfg.kit {
+		kit := discoverKit(kitThreads())
+		runKit(kit, measurer(len(kit), share(time.Now(), kitBudget, len(kit))))
 		rep.Kit = kit
 	}
 	if terminal {
@@ -901,20 +894,13 @@ func applyCheck(rep *tuneReport, check func(line string) *checkReport) {
 // tuneWith measures ops with m, decides, and returns the report.
 func tuneWith(cfg *tuneConfig, ops []*tuneOp, groups []*tuneGroup, m tuneMeasurer) *tuneReport {
 	runTuneOps(cfg, ops, groups, m)
-	rep := &tuneReport{
+	return &tuneReport{
 		Tool: "halbench tune", GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		GOMAXPROCS: gomaxprocs(), Machine: buildFeaturesReport(), Workload: cfg.workload, MinGain: cfg.minGain,
 		Threads: cfg.threads, Count: cfg.count, SampleTime: cfg.sampleTimeText(), Quick: cfg.quick,
-		Confidence: confidence, Rule: ruleName, Ops: ops, Groups: groups, GOHAL: gohalLine(ops, groups), GOHALBefore: os.Getenv(dispatch.EnvVar),
+		Confidence: confidence, Rule: ruleName, Ops: append([]*tuneOp{}, ops...), Groups: append([]*tuneGroup{}, groups...),
+		GOHAL: gohalLine(ops, groups), GOHALBefore: os.Getenv(dispatch.EnvVar), Kit: []*kitReport{},
 	}
-	if rep.Ops == nil {
-		rep.Ops = []*tuneOp{}
-	}
-	if rep.Groups == nil {
-		rep.Groups = []*tuneGroup{}
-	}
-	rep.Kit = []*kitReport{}
-	return rep
 }
 
 // writeTuneText prints the tune report for people.

@@ -172,10 +172,7 @@ func boundBody(op string, threads []int) (func(int) func(*testing.B), error) {
 
 // benchtimeArg is -benchtime for a worker: the sample time, or Nx.
 func (cfg *tuneConfig) benchtimeArg() string {
-	if cfg.sampleIters > 0 {
-		return strconv.Itoa(cfg.sampleIters) + "x"
-	}
-	return cfg.sampleTime.String()
+	return (&benchtimeValue{d: cfg.sampleTime, iters: cfg.sampleIters}).String()
 }
 
 // runSide runs one worker with GOHAL set to line (unset when gohal is
