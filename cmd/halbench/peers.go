@@ -356,12 +356,7 @@ type peerImpl struct {
 func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 	unit := "ns/op"
 	has := func(u string) bool {
-		for _, s := range g.Series {
-			if s.Unit == u && peerNameRE.MatchString(s.Name) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(g.Series, func(s *benchfile.Series) bool { return s.Unit == u && peerNameRE.MatchString(s.Name) })
 	}
 	if !has(unit) {
 		unit = cyclebench.CyclesUnit
@@ -458,14 +453,9 @@ const floorNote = "floor-* rows are no implementation: what one kind of implemen
 
 // hasFloor reports whether some task has a floor row.
 func (t *peerTab) hasFloor() bool {
-	for _, pt := range t.Tasks {
-		for _, pi := range pt.Impls {
-			if pi.Floor {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(t.Tasks, func(pt *peerTask) bool {
+		return slices.ContainsFunc(pt.Impls, func(pi *peerImpl) bool { return pi.Floor })
+	})
 }
 
 // truncNote explains the "*" mark.

@@ -282,22 +282,20 @@ type tuneDecision struct {
 	Why    string `json:"why"`
 }
 
-func (v *tuneVariant) at(threads int) *tuneResult {
-	for _, r := range v.Results {
-		if r.Threads == threads {
-			return r
-		}
+// find returns the first of xs that ok accepts, or the zero value (nil).
+func find[T any](xs []T, ok func(T) bool) (zero T) {
+	if i := slices.IndexFunc(xs, ok); i >= 0 {
+		return xs[i]
 	}
-	return nil
+	return zero
+}
+
+func (v *tuneVariant) at(threads int) *tuneResult {
+	return find(v.Results, func(r *tuneResult) bool { return r.Threads == threads })
 }
 
 func (o *tuneOp) variant(name string) *tuneVariant {
-	for _, v := range o.Variants {
-		if v.Name == name {
-			return v
-		}
-	}
-	return nil
+	return find(o.Variants, func(v *tuneVariant) bool { return v.Name == name })
 }
 
 // tuneMeasurer measures contestants (an op's variants, a group's sides, a
