@@ -381,19 +381,11 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		if err != nil || n < 1 {
 			return nil, fmt.Errorf("line %d: bad thread count in %s", s.Lines[0], s.Name)
 		}
-		pt := tasks[task]
-		if pt == nil {
-			pt = &peerTask{Name: task}
-			tasks[task] = pt
-			t.Tasks = append(t.Tasks, pt)
-		}
-		pi := impls[[2]string{task, m[2]}]
-		if pi == nil {
-			pi = &peerImpl{Name: m[2], Gohal: strings.HasPrefix(m[2], peerGohalPrefix), Floor: strings.HasPrefix(m[2], peerFloorPrefix),
+		pt := groupOf(tasks, &t.Tasks, task, func() *peerTask { return &peerTask{Name: task} })
+		pi := groupOf(impls, &pt.Impls, [2]string{task, m[2]}, func() *peerImpl {
+			return &peerImpl{Name: m[2], Gohal: strings.HasPrefix(m[2], peerGohalPrefix), Floor: strings.HasPrefix(m[2], peerFloorPrefix),
 				Median: map[int]float64{}, Samples: map[int][]float64{}, Cycles: map[int]float64{}, N: map[int]int{}, Truncated: map[int]int{}}
-			impls[[2]string{task, m[2]}] = pi
-			pt.Impls = append(pt.Impls, pi)
-		}
+		})
 		if _, dup := pi.Median[n]; dup {
 			return nil, fmt.Errorf("line %d: %s appears under two names", s.Lines[0], s.Name)
 		}

@@ -442,12 +442,7 @@ func writePivot(w io.Writer, s sectionReport) {
 			}
 		}
 		label := strings.Join(rest, " ")
-		r := byLabel[label]
-		if r == nil {
-			r = &row{label: label, cells: map[string]string{}}
-			byLabel[label] = r
-			rows = append(rows, r)
-		}
+		r := groupOf(byLabel, &rows, label, func() *row { return &row{label: label, cells: map[string]string{}} })
 		if _, dup := r.cells[col]; !dup {
 			r.cols = append(r.cols, col)
 		}
