@@ -145,6 +145,17 @@ func TestEverySubcommandUsageError(t *testing.T) {
 		{"lockwait", []string{"lockwait", "-bogus"}, "flag provided but not defined: -bogus"},
 		{"lockwait", []string{"lockwait", "-interval", "5"}, `-interval "5": want a duration such as 20ms`},
 		{"lockwait", []string{"lockwait", "-rounds", "0"}, "-rounds 0: must be at least 1"},
+		{"lockwait", []string{"lockwait", "-acquisitions", "3", "-rounds", "4"}, ""},
+		{"lockwait", []string{"lockwait", "-occasional", "0"}, ""},
+		{"lockwait", []string{"lockwait", "-goroutines", "0"}, ""},
+		{"lockwait", []string{"lockwait", "-goroutines", "100000"}, ""},
+		{"lockwait", []string{"lockwait", "-interval", "0s"}, ""},
+		{"lockwait", []string{"lockwait", "-interval", "2s"}, ""},
+		{"lockwait", []string{"lockwait", "-cap", "-1s"}, ""},
+		{"lockwait", []string{"lockwait", "-kinds", "ttas,nope"}, ""},
+		{"lockwait", []string{"lockwait", "-kinds", "ttas,ttas"}, ""},
+		{"lockwait", []string{"lockwait", "-acquisitions", "x"}, ""},
+		{"lockwait", []string{"lockwait", "extra"}, ""},
 	} {
 		t0 := time.Now()
 		code, out, errOut := runHalbench(t, tc.args...)

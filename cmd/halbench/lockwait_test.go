@@ -7,24 +7,9 @@ import (
 	"testing"
 )
 
-func TestLockWaitBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-rounds", "0"},
-		{"-acquisitions", "3", "-rounds", "4"},
-		{"-occasional", "0"},
-		{"-goroutines", "0"},
-		{"-goroutines", "100000"},
-		{"-interval", "0s"},
-		{"-interval", "2s"},
-		{"-cap", "-1s"},
-		{"-kinds", "ttas,nope"},
-		{"-kinds", "ttas,ttas"},
-		{"-acquisitions", "x"},
-		{"extra"},
-	} {
-		code, out, errOut := runHalbench(t, append([]string{"lockwait"}, args...)...)
-		checkUsageError(t, args, code, out, errOut, "lockwait", "")
-	}
+// TestLockWaitFlags: -kinds "" is all of them, -h prints the usage and
+// halbench -h lists lockwait (bad flags: TestEverySubcommandUsageError).
+func TestLockWaitFlags(t *testing.T) {
 	if _, err := parseLockWaitArgs([]string{"-kinds", ""}); err != nil {
 		t.Errorf("-kinds \"\" (all): %v", err)
 	}
