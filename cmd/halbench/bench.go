@@ -241,8 +241,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 
 	rep, err := measureRun(cfg, benchs, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "halbench:", err)
-		return 1
+		return exitFor(stderr, "halbench", err)
 	}
 
 	switch cfg.format {
@@ -259,11 +258,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			svgDone = err == nil
 		}
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench:", err)
-		return 1
-	}
-	return 0
+	return exitFor(stderr, "halbench", err)
 }
 
 // measureRun measures benchs as cfg says, with progress on stderr (a

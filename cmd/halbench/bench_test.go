@@ -357,47 +357,6 @@ func TestSVGEscapes(t *testing.T) {
 	}
 }
 
-// TestUsageErrors checks that every bad flag exits 2 with a clear message
-// before measuring anything.
-func TestUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-threads", "1,x"}, `-threads "1,x": "x" is not a number`},
-		{[]string{"-threads", "0"}, `-threads "0": 0: a goroutine count must be at least 1`},
-		{[]string{"-threads", "-2"}, "must be at least 1"},
-		{[]string{"-threads", ""}, "empty list"},
-		{[]string{"-threads", "2,2"}, "2 is given twice"},
-		{[]string{"-threads", "100000"}, "at most 1024"},
-		{[]string{"-filter", "Lock/(ttas"}, `-filter "Lock/(ttas": error parsing regexp`},
-		{[]string{"-filter", "NoSuchBenchmark"}, `matches no benchmark`},
-		{[]string{"-count", "0"}, "-count 0: need at least 3 samples"},
-		{[]string{"-count", "2"}, "-count 2: need at least 3 samples"},
-		{[]string{"-count", "x"}, `-count "x": want a whole number`},
-		{[]string{"-format", "csv"}, `-format "csv": want text, json or gobench`},
-		{[]string{"-json", "-format", "gobench"}, "-json and -format gobench exclude each other"},
-		{[]string{"-svg", filepath.Join(dir, "no-such-dir", "x.svg")}, "-svg: open " + filepath.Join(dir, "no-such-dir", "x.svg")},
-		{[]string{"-svg", dir}, "-svg: open " + dir},
-		{[]string{"-quick", "-full"}, "-quick and -full exclude each other"},
-		{[]string{"-benchtime", "0s"}, `-benchtime "0s": must be positive`},
-		{[]string{"-benchtime", "10s0"}, `-benchtime "10s0": want a duration such as 20ms or a count such as 100x`},
-		{[]string{"-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
-		{[]string{"run", "extra"}, `unexpected argument "extra"`},
-	} {
-		t0 := time.Now()
-		code, out, errOut := runHalbench(t, tc.args...)
-		checkUsageError(t, tc.args, code, out, errOut, "run", tc.want)
-		if el := time.Since(t0); el > 2*time.Second {
-			t.Errorf("%q: took %v; a usage error must come before any measuring", tc.args, el)
-		}
-	}
-	if code, _, errOut := runHalbench(t, "-h"); code != 0 || !strings.Contains(errOut, "usage: halbench [run]") {
-		t.Errorf("-h: exit %d, %q", code, errOut)
-	}
-}
-
 // TestSVGNotLeftOnFailure: a run that fails to start leaves no empty
 // chart file behind.
 func TestSVGNotLeftOnFailure(t *testing.T) {

@@ -26,6 +26,24 @@ import (
 // The usage text itself (27–31 lines) is printed only when asked for, so
 // that the one line that matters is not scrolled away.
 
+// exitFor returns the exit status for err: 0 for nil, else 1, with err
+// on stderr after prefix ("halbench lockwait").
+func exitFor(stderr io.Writer, prefix string, err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, prefix+":", err)
+	return 1
+}
+
+// writeOut prints rep as JSON with -json, else as text.
+func writeOut[R any](w io.Writer, asJSON bool, rep R, text func(io.Writer, R) error) error {
+	if asJSON {
+		return writeJSONValue(w, rep)
+	}
+	return text(w, rep)
+}
+
 // usageFail prints msg as the usage error of subcommand sub and returns
 // the exit status 2.
 func usageFail(stderr io.Writer, sub, msg string) int {

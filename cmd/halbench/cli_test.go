@@ -104,6 +104,25 @@ func TestEverySubcommandUsageError(t *testing.T) {
 		{"run", []string{"-benchtime", "0x"}, `-benchtime "0x": want a duration such as 20ms or a count such as 100x`},
 		{"run", []string{"-benchtime", "-1s"}, `-benchtime "-1s": must be positive`},
 		{"run", []string{"-json=maybe"}, `-json "maybe": want true or false`},
+		{"run", []string{"-threads", "1,x"}, `-threads "1,x": "x" is not a number`},
+		{"run", []string{"-threads", "0"}, `-threads "0": 0: a goroutine count must be at least 1`},
+		{"run", []string{"-threads", "-2"}, "must be at least 1"},
+		{"run", []string{"-threads", ""}, "empty list"},
+		{"run", []string{"-threads", "2,2"}, "2 is given twice"},
+		{"run", []string{"-threads", "100000"}, "at most 1024"},
+		{"run", []string{"-filter", "Lock/(ttas"}, `-filter "Lock/(ttas": error parsing regexp`},
+		{"run", []string{"-filter", "NoSuchBenchmark"}, `matches no benchmark`},
+		{"run", []string{"-count", "0"}, "-count 0: need at least 3 samples"},
+		{"run", []string{"-count", "2"}, "-count 2: need at least 3 samples"},
+		{"run", []string{"-count", "x"}, `-count "x": want a whole number`},
+		{"run", []string{"-format", "csv"}, `-format "csv": want text, json or gobench`},
+		{"run", []string{"-json", "-format", "gobench"}, "-json and -format gobench exclude each other"},
+		{"run", []string{"-svg", filepath.Join(dir, "no-such-dir", "x.svg")}, "-svg: open " + filepath.Join(dir, "no-such-dir", "x.svg")},
+		{"run", []string{"-svg", dir}, "-svg: open " + dir},
+		{"run", []string{"-quick", "-full"}, "-quick and -full exclude each other"},
+		{"run", []string{"-benchtime", "0s"}, `-benchtime "0s": must be positive`},
+		{"run", []string{"-benchtime", "10s0"}, `-benchtime "10s0": want a duration such as 20ms or a count such as 100x`},
+		{"run", []string{"run", "extra"}, `unexpected argument "extra"`},
 		{"features", []string{"features", "-bogus"}, "flag provided but not defined: -bogus"},
 		{"features", []string{"features", "extra"}, `unexpected argument "extra"`},
 		{"compare", []string{"compare", "-bogus"}, "flag provided but not defined: -b"},
@@ -126,6 +145,17 @@ func TestEverySubcommandUsageError(t *testing.T) {
 		{"lockwait", []string{"lockwait", "-bogus"}, "flag provided but not defined: -bogus"},
 		{"lockwait", []string{"lockwait", "-interval", "5"}, `-interval "5": want a duration such as 20ms`},
 		{"lockwait", []string{"lockwait", "-rounds", "0"}, "-rounds 0: must be at least 1"},
+		{"lockwait", []string{"lockwait", "-acquisitions", "3", "-rounds", "4"}, ""},
+		{"lockwait", []string{"lockwait", "-occasional", "0"}, ""},
+		{"lockwait", []string{"lockwait", "-goroutines", "0"}, ""},
+		{"lockwait", []string{"lockwait", "-goroutines", "100000"}, ""},
+		{"lockwait", []string{"lockwait", "-interval", "0s"}, ""},
+		{"lockwait", []string{"lockwait", "-interval", "2s"}, ""},
+		{"lockwait", []string{"lockwait", "-cap", "-1s"}, ""},
+		{"lockwait", []string{"lockwait", "-kinds", "ttas,nope"}, ""},
+		{"lockwait", []string{"lockwait", "-kinds", "ttas,ttas"}, ""},
+		{"lockwait", []string{"lockwait", "-acquisitions", "x"}, ""},
+		{"lockwait", []string{"lockwait", "extra"}, ""},
 	} {
 		t0 := time.Now()
 		code, out, errOut := runHalbench(t, tc.args...)
@@ -133,6 +163,9 @@ func TestEverySubcommandUsageError(t *testing.T) {
 		if el := time.Since(t0); el > 2*time.Second {
 			t.Errorf("%q: took %v; a usage error must come before any measuring", tc.args, el)
 		}
+	}
+	if code, _, errOut := runHalbench(t, "-h"); code != 0 || !strings.Contains(errOut, "usage: halbench [run]") {
+		t.Errorf("-h: exit %d, %q", code, errOut)
 	}
 }
 

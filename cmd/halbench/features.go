@@ -62,11 +62,7 @@ func runFeatures(args []string, stdout, stderr io.Writer) int {
 	}
 	r := buildFeaturesReport()
 	if *asJSON {
-		if err := writeJSONValue(stdout, r); err != nil {
-			fmt.Fprintln(stderr, "halbench features:", err)
-			return 1
-		}
-		return 0
+		return exitFor(stderr, "halbench features", writeJSONValue(stdout, r))
 	}
 	writeFeatures(stdout, r)
 	return 0

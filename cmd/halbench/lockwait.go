@@ -172,20 +172,10 @@ func runLockWait(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "halbench lockwait:", err)
-		return 1
+		return exitFor(stderr, "halbench lockwait", err)
 	}
 	rep := buildLockWaitReport(cfg, res, clock, time.Since(start))
-	if cfg.json {
-		err = writeJSONValue(stdout, rep)
-	} else {
-		err = writeLockWaitText(stdout, rep)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench lockwait:", err)
-		return 1
-	}
-	return 0
+	return exitFor(stderr, "halbench lockwait", writeOut(stdout, cfg.json, rep, writeLockWaitText))
 }
 
 // waitStats is one histogram's summary, durations in nanoseconds.
@@ -251,15 +241,33 @@ func checkLockWaitTargets(row, mutex waitStatsPair) lockWaitTargets {
 // waitStatsPair is the two scenarios' figures of one kind.
 type waitStatsPair struct{ contended, occasional waitStats }
 
-// lockWaitReport is the whole result, the JSON shape of -json.
-type lockWaitReport struct {
+// hostInfo is the Go and the machine of a lockwait run, first in its
+// reports.
+type hostInfo struct {
 	GoVersion  string         `json:"go_version"`
 	GOOS       string         `json:"goos"`
 	GOARCH     string         `json:"goarch"`
 	GOMAXPROCS int            `json:"gomaxprocs"`
 	NumCPU     int            `json:"num_cpu"`
 	Machine    featuresReport `json:"machine"`
-	Quick      bool           `json:"quick"`
+}
+
+func thisHost() hostInfo {
+	return hostInfo{GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		GOMAXPROCS: gomaxprocs(), NumCPU: runtime.NumCPU(), Machine: buildFeaturesReport()}
+}
+
+// line is the text report's first line: what ran, on which Go and CPU.
+func (h *hostInfo) line(b *strings.Builder, what string) {
+	f := h.Machine.Features.Features
+	fmt.Fprintf(b, "%s: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s (features: %s)\n",
+		what, h.GoVersion, h.GOOS, h.GOARCH, h.GOMAXPROCS, h.NumCPU, f.Brand, strings.Join(f.Names(), " "))
+}
+
+// lockWaitReport is the whole result, the JSON shape of -json.
+type lockWaitReport struct {
+	hostInfo
+	Quick bool `json:"quick"`
 
 	Acquisitions int     `json:"acquisitions"`
 	Goroutines   int     `json:"goroutines"`
@@ -277,9 +285,7 @@ type lockWaitReport struct {
 
 func buildLockWaitReport(cfg *lockWaitConfig, res []suite.LockWaitResult, clock, elapsed time.Duration) *lockWaitReport {
 	p := runtime.GOMAXPROCS(0)
-	rep := &lockWaitReport{
-		GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GOMAXPROCS: p, NumCPU: runtime.NumCPU(),
-		Machine: buildFeaturesReport(), Quick: cfg.quick,
+	rep := &lockWaitReport{hostInfo: thisHost(), Quick: cfg.quick,
 		Acquisitions: cfg.suite.Acquisitions, Goroutines: cfg.suite.Goroutines, Occasional: cfg.suite.Occasional,
 		Spinners: p, IntervalNs: float64(cfg.suite.Interval.Nanoseconds()), CSNs: 50, Rounds: cfg.suite.Rounds,
 		CapSeconds: cfg.suite.RunCap.Seconds(), ClockNs: float64(clock.Nanoseconds()), Elapsed: elapsed.Seconds(),
@@ -381,9 +387,7 @@ func ratioOrInf(a, b float64) float64 {
 
 func writeLockWaitText(w io.Writer, r *lockWaitReport) error {
 	var b strings.Builder
-	f := r.Machine.Features.Features
-	fmt.Fprintf(&b, "halbench lockwait: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s (features: %s)\n",
-		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, f.Brand, strings.Join(f.Names(), " "))
+	r.line(&b, "halbench lockwait")
 	fmt.Fprintf(&b, "contended: %d goroutines (GOMAXPROCS×4 by default), Lock + %d ns busy critical section + Unlock, %d acquisitions per lock\n",
 		r.Goroutines, r.CSNs, r.Acquisitions)
 	fmt.Fprintf(&b, "occasional: %d goroutines re-lock at once; one more sleeps %s between its own %d acquisitions per lock (its waits below)\n",

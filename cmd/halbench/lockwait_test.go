@@ -7,24 +7,9 @@ import (
 	"testing"
 )
 
-func TestLockWaitBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-rounds", "0"},
-		{"-acquisitions", "3", "-rounds", "4"},
-		{"-occasional", "0"},
-		{"-goroutines", "0"},
-		{"-goroutines", "100000"},
-		{"-interval", "0s"},
-		{"-interval", "2s"},
-		{"-cap", "-1s"},
-		{"-kinds", "ttas,nope"},
-		{"-kinds", "ttas,ttas"},
-		{"-acquisitions", "x"},
-		{"extra"},
-	} {
-		code, out, errOut := runHalbench(t, append([]string{"lockwait"}, args...)...)
-		checkUsageError(t, args, code, out, errOut, "lockwait", "")
-	}
+// TestLockWaitFlags: -kinds "" is all of them, -h prints the usage and
+// halbench -h lists lockwait (bad flags: TestEverySubcommandUsageError).
+func TestLockWaitFlags(t *testing.T) {
 	if _, err := parseLockWaitArgs([]string{"-kinds", ""}); err != nil {
 		t.Errorf("-kinds \"\" (all): %v", err)
 	}
@@ -102,8 +87,8 @@ func TestLockWaitTargets(t *testing.T) {
 }
 
 func TestLockWaitText(t *testing.T) {
-	rep := &lockWaitReport{GoVersion: "go1.x", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
-		Machine: buildFeaturesReport(), Acquisitions: 100, Goroutines: 8, Occasional: 10, Spinners: 2,
+	rep := &lockWaitReport{hostInfo: hostInfo{GoVersion: "go1.x", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, NumCPU: 2,
+		Machine: buildFeaturesReport()}, Acquisitions: 100, Goroutines: 8, Occasional: 10, Spinners: 2,
 		IntervalNs: 1e5, CSNs: 50, Rounds: 2, CapSeconds: 10, ClockNs: 25, Rows: synthRows()}
 	rep.Rows[1].Truncated = 1
 	markLockWaitTargets(rep.Rows)

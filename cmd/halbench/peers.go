@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/gohal/gohal/lab/benchfile"
 	"github.com/gohal/gohal/lab/cyclebench"
@@ -118,14 +117,12 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 		data, err = runPeerRounds(d, testArgs, *count, stderr)
 		if *out != "" {
 			if werr := os.WriteFile(*out, data, 0o644); werr != nil {
-				fmt.Fprintln(stderr, "halbench peers:", werr)
-				return 1
+				return exitFor(stderr, "halbench peers", werr)
 			}
 		}
 		if err != nil {
 			stderr.Write(data)
-			fmt.Fprintln(stderr, "halbench peers:", err)
-			return 1
+			return exitFor(stderr, "halbench peers", err)
 		}
 		file = "the peers' output"
 	}
@@ -147,8 +144,7 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 			// The file given is not a peers run: a bad argument.
 			return fail("-in " + err.Error())
 		}
-		fmt.Fprintln(stderr, "halbench peers:", err)
-		return 1
+		return exitFor(stderr, "halbench peers", err)
 	}
 	machine := peerMachineLine()
 	if *in != "" {
@@ -165,14 +161,8 @@ func runPeers(args []string, stdout, stderr io.Writer) int {
 // checkBenchtime accepts what go test's -benchtime does: a positive
 // duration or a positive count of iterations, "Nx".
 func checkBenchtime(s string) error {
-	if n, ok := strings.CutSuffix(s, "x"); ok {
-		if v, err := strconv.Atoi(n); err != nil || v < 1 {
-			return fmt.Errorf("want a duration such as 100ms or an iteration count such as 10x")
-		}
-		return nil
-	}
-	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
-		return fmt.Errorf("want a duration such as 100ms or an iteration count such as 10x")
+	if new(benchtimeValue).Set(s) != nil {
+		return errors.New("want a duration such as 100ms or an iteration count such as 10x")
 	}
 	return nil
 }
@@ -366,12 +356,7 @@ type peerImpl struct {
 func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 	unit := "ns/op"
 	has := func(u string) bool {
-		for _, s := range g.Series {
-			if s.Unit == u && peerNameRE.MatchString(s.Name) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(g.Series, func(s *benchfile.Series) bool { return s.Unit == u && peerNameRE.MatchString(s.Name) })
 	}
 	if !has(unit) {
 		unit = cyclebench.CyclesUnit
@@ -396,19 +381,11 @@ func peerTable(g *benchfile.GoBench) (*peerTab, error) {
 		if err != nil || n < 1 {
 			return nil, fmt.Errorf("line %d: bad thread count in %s", s.Lines[0], s.Name)
 		}
-		pt := tasks[task]
-		if pt == nil {
-			pt = &peerTask{Name: task}
-			tasks[task] = pt
-			t.Tasks = append(t.Tasks, pt)
-		}
-		pi := impls[[2]string{task, m[2]}]
-		if pi == nil {
-			pi = &peerImpl{Name: m[2], Gohal: strings.HasPrefix(m[2], peerGohalPrefix), Floor: strings.HasPrefix(m[2], peerFloorPrefix),
+		pt := groupOf(tasks, &t.Tasks, task, func() *peerTask { return &peerTask{Name: task} })
+		pi := groupOf(impls, &pt.Impls, [2]string{task, m[2]}, func() *peerImpl {
+			return &peerImpl{Name: m[2], Gohal: strings.HasPrefix(m[2], peerGohalPrefix), Floor: strings.HasPrefix(m[2], peerFloorPrefix),
 				Median: map[int]float64{}, Samples: map[int][]float64{}, Cycles: map[int]float64{}, N: map[int]int{}, Truncated: map[int]int{}}
-			impls[[2]string{task, m[2]}] = pi
-			pt.Impls = append(pt.Impls, pi)
-		}
+		})
 		if _, dup := pi.Median[n]; dup {
 			return nil, fmt.Errorf("line %d: %s appears under two names", s.Lines[0], s.Name)
 		}
@@ -468,14 +445,9 @@ const floorNote = "floor-* rows are no implementation: what one kind of implemen
 
 // hasFloor reports whether some task has a floor row.
 func (t *peerTab) hasFloor() bool {
-	for _, pt := range t.Tasks {
-		for _, pi := range pt.Impls {
-			if pi.Floor {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(t.Tasks, func(pt *peerTask) bool {
+		return slices.ContainsFunc(pt.Impls, func(pi *peerImpl) bool { return pi.Floor })
+	})
 }
 
 // truncNote explains the "*" mark.

@@ -147,41 +147,14 @@ func (b *benchReport) truncated() int {
 }
 
 // ns returns the samples' ns/op values.
-func (b *benchReport) ns() []float64 { return b.metric("ns/op") }
-
-// metric returns the samples' values of unit ("ns/op" or a reported
-// metric).
-func (b *benchReport) metric(unit string) []float64 {
-	out := make([]float64, 0, len(b.Samples))
-	for _, s := range b.Samples {
-		if unit == "ns/op" {
-			out = append(out, s.NsPerOp)
-		} else if v, ok := s.Metrics[unit]; ok {
-			out = append(out, v)
-		}
-	}
-	return out
-}
+func (b *benchReport) ns() []float64 { return nsOf(b.Samples) }
 
 // buildReport computes the statistics of the samples.
 func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]sample, elapsed time.Duration) *report {
-	r := &report{
-		Tool:       "halbench",
-		GoVersion:  runtime.Version(),
-		GOOS:       runtime.GOOS,
-		GOARCH:     runtime.GOARCH,
-		GOMAXPROCS: gomaxprocs(),
-		NumCPU:     runtime.NumCPU(),
-		Mode:       "quick",
-		Count:      cfg.count,
-		SampleTime: cfg.sampleTime.String(),
-		Threads:    cfg.threads,
-		Confidence: confidence,
-		Rule:       ruleName,
-		Machine:    buildFeaturesReport(),
-		Elapsed:    elapsed.Seconds(),
-		byName:     map[string]*benchReport{},
-	}
+	r := &report{Tool: "halbench", GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		GOMAXPROCS: gomaxprocs(), NumCPU: runtime.NumCPU(), Mode: "quick", Count: cfg.count,
+		SampleTime: cfg.sampleTime.String(), Threads: cfg.threads, Confidence: confidence, Rule: ruleName,
+		Machine: buildFeaturesReport(), Elapsed: elapsed.Seconds(), byName: map[string]*benchReport{}}
 	if cfg.full {
 		r.Mode = "full"
 	}
@@ -194,8 +167,7 @@ func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]
 			continue
 		}
 		br := &benchReport{Name: bm.Name, Threads: bm.Threads, Baseline: bm.Baseline, Samples: ss}
-		br.NsPerOp = summarize(br.ns())
-		br.CyclesPerOp = summarize(br.metric(cyclebench.CyclesUnit))
+		br.NsPerOp, br.CyclesPerOp = summarize(nsOf(ss)), summarize(metricOf(ss, cyclebench.CyclesUnit))
 		units := map[string]bool{}
 		for _, s := range ss {
 			for u := range s.Metrics {
@@ -208,7 +180,7 @@ func buildReport(cfg *runConfig, benchs []suite.Benchmark, samples map[string][]
 			if br.Metrics == nil {
 				br.Metrics = map[string]summary{}
 			}
-			br.Metrics[u] = summarize(br.metric(u))
+			br.Metrics[u] = summarize(metricOf(ss, u))
 		}
 		r.byName[bm.Name] = br
 		if len(r.Sections) == 0 || r.Sections[len(r.Sections)-1].Name != bm.Section {

@@ -123,12 +123,9 @@ func resultsSlug(r featuresReport) string {
 		name = f.Vendor
 	}
 	name = slugJunk.ReplaceAllString(name, " ")
-	var words []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(c rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(name), func(c rune) bool {
 		return !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9')
-	}) {
-		words = append(words, w)
-	}
+	})
 	if len(words) == 0 {
 		words = []string{f.GOARCH, "unknown"}
 	}
@@ -209,31 +206,30 @@ func opsFilter(sections []string, keep func(op string) bool) string {
 
 // nameElem returns the value of key=value in a benchmark name's elements,
 // or "".
-func nameElem(name, key string) string {
-	for _, e := range strings.Split(name, "/") {
-		if v, ok := strings.CutPrefix(e, key+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
+func nameElem(name, key string) string { v, _ := cutElement(name, key); return v }
 
 // is128 tells the 128-bit ops (cas128, load128mixed, ...) from the rest.
 func is128(op string) bool { return strings.Contains(op, "128") }
 
-// sections returns the file's sections for cfg, in resultsHeadings' order.
-func (cfg *resultsConfig) sections() []resultsSection {
-	var common []string // run's and tune's flags
+// flags returns the flags results passes on: -quick, if set, to run and
+// tune (common), and -benchtime and -count, if set, to run, tune and peers
+// (sampling).
+func (cfg *resultsConfig) flags() (common, sampling []string) {
 	if cfg.quick {
 		common = append(common, "-quick")
 	}
-	var sampling []string // -benchtime and -count, for run, tune and peers
 	if cfg.benchtime != "" {
 		sampling = append(sampling, "-benchtime", cfg.benchtime)
 	}
 	if cfg.count > 0 {
 		sampling = append(sampling, "-count", strconv.Itoa(cfg.count))
 	}
+	return common, sampling
+}
+
+// sections returns the file's sections for cfg, in resultsHeadings' order.
+func (cfg *resultsConfig) sections() []resultsSection {
+	common, sampling := cfg.flags()
 	runCmd := func(filter string) resultsCmd {
 		if filter == "" {
 			return nil
@@ -241,10 +237,6 @@ func (cfg *resultsConfig) sections() []resultsSection {
 		return append(append(resultsCmd{"-filter", filter}, common...), sampling...)
 	}
 	not128 := func(op string) bool { return !is128(op) }
-	lockwait := resultsCmd{"lockwait"}
-	if cfg.quick {
-		lockwait = append(lockwait, "-quick")
-	}
 	s := []resultsSection{
 		{Heading: resultsHeadings[0], Cmd: resultsCmd{"features"}, measure: resultsFeatures,
 			Intro: "The CPU, its features that gohal uses, and the variant hal chose for each op (and why)."},
@@ -256,7 +248,7 @@ func (cfg *resultsConfig) sections() []resultsSection {
 			Intro: "Load, store and compare-and-swap of 128 bits, uncontended and on one shared cell."},
 		{Heading: resultsHeadings[4], Cmd: runCmd("^(Lock|Handover)/"), measure: resultsRun,
 			Intro: "Lock + critical section (an increment of the guarded counter, then cs ns of busy work) + Unlock; ns/op is wall time per acquisition over all goroutines, against sync.Mutex."},
-		{Heading: resultsHeadings[5], Cmd: lockwait, measure: resultsSub(runLockWait, false),
+		{Heading: resultsHeadings[5], Cmd: append(resultsCmd{"lockwait"}, common...), measure: resultsSub(runLockWait, false),
 			Intro: "The distribution of each lock's Lock waits beside sync.Mutex's: p50, p99, p99.9, max, and the waits of at least 1 ms and 32 ms."},
 		{Heading: resultsHeadings[6], Cmd: runCmd("^RWLock/"), measure: resultsRun,
 			Intro: "RLock + a load + RUnlock, or Lock + an increment + Unlock at writes per 1000 operations: percpu.RWMutex and sync.Mutex against sync.RWMutex; ns/op is wall time per operation over all goroutines."},
@@ -297,8 +289,7 @@ func runResults(args []string, stdout, stderr io.Writer) int {
 		err = os.Rename(cfg.tmp.Name(), cfg.path)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "halbench results:", err)
-		return 1
+		return exitFor(stderr, "halbench results", err)
 	}
 	written = true
 	fmt.Fprintln(stdout, cfg.path)
@@ -315,17 +306,8 @@ func writeResults(w io.Writer, cfg *resultsConfig, stderr io.Writer) int {
 	start := time.Now()
 	machine := buildFeaturesReport()
 	f := machine.Features.Features
-	self := resultsCmd{"results"}
-	if cfg.quick {
-		self = append(self, "-quick")
-	}
-	if cfg.benchtime != "" {
-		self = append(self, "-benchtime", cfg.benchtime)
-	}
-	if cfg.count > 0 {
-		self = append(self, "-count", strconv.Itoa(cfg.count))
-	}
-	self = append(self, "-o", filepath.ToSlash(cfg.path))
+	common, sampling := cfg.flags()
+	self := append(append(append(resultsCmd{"results"}, common...), sampling...), "-o", filepath.ToSlash(cfg.path))
 	brand := f.Brand
 	if brand == "" {
 		brand = "unknown CPU"
@@ -460,12 +442,7 @@ func writePivot(w io.Writer, s sectionReport) {
 			}
 		}
 		label := strings.Join(rest, " ")
-		r := byLabel[label]
-		if r == nil {
-			r = &row{label: label, cells: map[string]string{}}
-			byLabel[label] = r
-			rows = append(rows, r)
-		}
+		r := groupOf(byLabel, &rows, label, func() *row { return &row{label: label, cells: map[string]string{}} })
 		if _, dup := r.cells[col]; !dup {
 			r.cols = append(r.cols, col)
 		}

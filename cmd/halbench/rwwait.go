@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -63,17 +62,12 @@ type rwWaitTargets struct {
 
 // rwWaitReport is the -rw result, the JSON shape of -rw -json.
 type rwWaitReport struct {
-	GoVersion  string         `json:"go_version"`
-	GOOS       string         `json:"goos"`
-	GOARCH     string         `json:"goarch"`
-	GOMAXPROCS int            `json:"gomaxprocs"`
-	NumCPU     int            `json:"num_cpu"`
-	Machine    featuresReport `json:"machine"`
-	WindowNs   float64        `json:"window_ns"`
-	HoldNs     float64        `json:"hold_ns"`
-	Rounds     int            `json:"rounds"`
-	Elapsed    float64        `json:"elapsed_seconds"`
-	Rows       []rwWaitRow    `json:"rows"`
+	hostInfo
+	WindowNs float64     `json:"window_ns"`
+	HoldNs   float64     `json:"hold_ns"`
+	Rounds   int         `json:"rounds"`
+	Elapsed  float64     `json:"elapsed_seconds"`
+	Rows     []rwWaitRow `json:"rows"`
 }
 
 func runRWWait(cfg *lockWaitConfig, stdout, stderr io.Writer) int {
@@ -82,13 +76,10 @@ func runRWWait(cfg *lockWaitConfig, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "halbench lockwait -rw: round %d/%d\n", r, n)
 	})
 	if err != nil {
-		fmt.Fprintln(stderr, "halbench lockwait:", err)
-		return 1
+		return exitFor(stderr, "halbench lockwait", err)
 	}
 	c := cfg.rw
-	rep := &rwWaitReport{GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
-		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(), Machine: buildFeaturesReport(),
-		WindowNs: float64(c.Window), HoldNs: float64(c.Hold), Rounds: c.Rounds, Elapsed: time.Since(start).Seconds()}
+	rep := &rwWaitReport{hostInfo: thisHost(), WindowNs: float64(c.Window), HoldNs: float64(c.Hold), Rounds: c.Rounds, Elapsed: time.Since(start).Seconds()}
 	for i := range res {
 		r := &res[i]
 		rep.Rows = append(rep.Rows, rwWaitRow{Shape: r.Shape, Goroutines: r.Goroutines, Kind: r.Kind,
@@ -96,16 +87,7 @@ func runRWWait(cfg *lockWaitConfig, stdout, stderr io.Writer) int {
 			WritesPerS: float64(r.Writes) / r.Seconds, Baseline: r.Kind == "rwmutex"})
 	}
 	markRWWaitTargets(rep.Rows)
-	if cfg.json {
-		err = writeJSONValue(stdout, rep)
-	} else {
-		err = writeRWWaitText(stdout, rep)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench lockwait:", err)
-		return 1
-	}
-	return 0
+	return exitFor(stderr, "halbench lockwait", writeOut(stdout, cfg.json, rep, writeRWWaitText))
 }
 
 // markRWWaitTargets fills each percpu row's targets from the baseline row
@@ -138,9 +120,7 @@ func markRWWaitTargets(rows []rwWaitRow) {
 
 func writeRWWaitText(w io.Writer, r *rwWaitReport) error {
 	var b strings.Builder
-	f := r.Machine.Features.Features
-	fmt.Fprintf(&b, "halbench lockwait -rw: %s %s/%s, GOMAXPROCS %d, %d CPUs; %s (features: %s)\n",
-		r.GoVersion, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.NumCPU, f.Brand, strings.Join(f.Names(), " "))
+	r.line(&b, "halbench lockwait -rw")
 	fmt.Fprintf(&b, "writers: g goroutines each hold the lock %s (Lock … Unlock, again) beside one reader that reads again at once;\n", durText(r.HoldNs))
 	b.WriteString("readers: g goroutines each hold it for reading as long beside one writer that writes again at once.\n")
 	fmt.Fprintf(&b, "%s per lock and cell in each of %d rounds, the locks in rotated order; a wait is before RLock or Lock to after it.\n",

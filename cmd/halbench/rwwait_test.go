@@ -43,7 +43,7 @@ func TestRWWaitTargets(t *testing.T) {
 		t.Errorf("readers/2: %+v, want RLock p50 and ops missed, the rest met", b)
 	}
 	var out strings.Builder
-	if err := writeRWWaitText(&out, &rwWaitReport{Machine: buildFeaturesReport(), Rows: rows}); err != nil {
+	if err := writeRWWaitText(&out, &rwWaitReport{hostInfo: thisHost(), Rows: rows}); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); !strings.Contains(s, "MISS RLock p50 2.10×, ops 0.99×") || !strings.Contains(s, "1 of 2 cells miss a target") {

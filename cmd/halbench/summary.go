@@ -41,12 +41,7 @@ func writeSummary(w io.Writer, files []*benchfile.File, common []seriesKey, opts
 	var groups []*group
 	index := map[[2]string]*group{}
 	for _, k := range common {
-		g := index[[2]string{k.pkg, k.unit}]
-		if g == nil {
-			g = &group{pkg: k.pkg, unit: k.unit}
-			index[[2]string{k.pkg, k.unit}] = g
-			groups = append(groups, g)
-		}
+		g := groupOf(index, &groups, [2]string{k.pkg, k.unit}, func() *group { return &group{pkg: k.pkg, unit: k.unit} })
 		g.rows = append(g.rows, k)
 	}
 	better := betterOf(files)
@@ -87,6 +82,18 @@ func writeSummary(w io.Writer, files []*benchfile.File, common []seriesKey, opts
 		}
 	}
 	return nil
+}
+
+// groupOf returns the group of key in index, made by mk and appended to
+// *groups in order of first appearance if it is new.
+func groupOf[K comparable, G any](index map[K]*G, groups *[]*G, key K, mk func() *G) *G {
+	g := index[key]
+	if g == nil {
+		g = mk()
+		index[key] = g
+		*groups = append(*groups, g)
+	}
+	return g
 }
 
 // betterOf returns, per unit, which direction is better: "lower" or

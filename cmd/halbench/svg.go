@@ -190,12 +190,7 @@ func scalingPanels(r *report) []*panel {
 			if label == "" {
 				label = rest
 			}
-			p := byKey[rest]
-			if p == nil {
-				p = &panel{title: strings.ReplaceAll(rest, "/", " ")}
-				byKey[rest] = p
-				panels = append(panels, p)
-			}
+			p := groupOf(byKey, &panels, rest, func() *panel { return &panel{title: strings.ReplaceAll(rest, "/", " ")} })
 			var se *series
 			for _, x := range p.series {
 				if x.label == label {
@@ -243,12 +238,7 @@ func modeBars(r *report) []*barGroup {
 			if ns := float64(b.NsPerOp.Median); mode == "" || !(ns > 0) || math.IsInf(ns, 0) {
 				continue
 			}
-			g := byKey[rest]
-			if g == nil {
-				g = &barGroup{title: strings.ReplaceAll(rest, "/", " ")}
-				byKey[rest] = g
-				groups = append(groups, g)
-			}
+			g := groupOf(byKey, &groups, rest, func() *barGroup { return &barGroup{title: strings.ReplaceAll(rest, "/", " ")} })
 			br := bar{label: mode, key: "mode=" + mode, ns: float64(b.NsPerOp.Median), lo: float64(b.NsPerOp.Lo), hi: float64(b.NsPerOp.Hi),
 				isBaseline: b.Baseline == b.Name}
 			if b.Ratio != nil {

@@ -282,22 +282,20 @@ type tuneDecision struct {
 	Why    string `json:"why"`
 }
 
-func (v *tuneVariant) at(threads int) *tuneResult {
-	for _, r := range v.Results {
-		if r.Threads == threads {
-			return r
-		}
+// find returns the first of xs that ok accepts, or the zero value (nil).
+func find[T any](xs []T, ok func(T) bool) (zero T) {
+	if i := slices.IndexFunc(xs, ok); i >= 0 {
+		return xs[i]
 	}
-	return nil
+	return zero
+}
+
+func (v *tuneVariant) at(threads int) *tuneResult {
+	return find(v.Results, func(r *tuneResult) bool { return r.Threads == threads })
 }
 
 func (o *tuneOp) variant(name string) *tuneVariant {
-	for _, v := range o.Variants {
-		if v.Name == name {
-			return v
-		}
-	}
-	return nil
+	return find(o.Variants, func(v *tuneVariant) bool { return v.Name == name })
 }
 
 // tuneMeasurer measures contestants (an op's variants, a group's sides, a
@@ -579,22 +577,9 @@ func metricOf(ss []sample, unit string) []float64 {
 
 // workloadThreads returns the thread counts a workload is judged on.
 func workloadThreads(cfg *tuneConfig) []int {
-	var out []int
-	for _, t := range cfg.threads {
-		switch cfg.workload {
-		case workloadUncontended:
-			if t == 1 {
-				out = append(out, t)
-			}
-		case workloadContended:
-			if t > 1 {
-				out = append(out, t)
-			}
-		default:
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(cfg.threads), func(t int) bool {
+		return cfg.workload == workloadUncontended && t != 1 || cfg.workload == workloadContended && t <= 1
+	})
 }
 
 // tally counts the gains, losses and missing ratios among ratios, one per
@@ -801,26 +786,12 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if cfg.worker != "" {
-		if err := runWorker(cfg, stdout); err != nil {
-			fmt.Fprintln(stderr, "halbench tune -worker:", err)
-			return 1
-		}
-		return 0
+		return exitFor(stderr, "halbench tune -worker", runWorker(cfg, stdout))
 	}
 	if cfg.checkSet {
 		return runCheckCmd(cfg, stdout, stderr)
 	}
-	rep := measureTune(cfg, stderr)
-	if cfg.json {
-		err = writeJSONValue(stdout, rep)
-	} else {
-		err = writeTuneText(stdout, rep)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench tune:", err)
-		return 1
-	}
-	return 0
+	return exitFor(stderr, "halbench tune", writeOut(stdout, cfg.json, measureTune(cfg, stderr), writeTuneText))
 }
 
 // measureTune measures what cfg asks (hal's ops and groups, the kit
@@ -849,29 +820,22 @@ func measureTune(cfg *tuneConfig, stderr io.Writer) *tuneReport {
 		}
 		return m
 	}
-	// Share the budget among the ops still to measure.
-	left := len(ops) + len(groups)
-	budget := func() time.Duration {
-		if cfg.quick {
-			return 0
-		}
-		d := (tuneBudget - time.Since(start)) / time.Duration(max(left, 1))
-		left--
-		return max(d, time.Millisecond)
-	}
-	rep := tuneWith(cfg, ops, groups, measurer(measuredOps(ops, groups), budget))
-	if cfg.kit {
-		kit := discoverKit(kitThreads())
-		kitStart, kinds := time.Now(), len(kit)
-		kitBudgetLeft := func() time.Duration {
+	// Share a budget from start among the n measurements still to make
+	// (none with -quick).
+	share := func(start time.Time, total time.Duration, n int) func() time.Duration {
+		return func() time.Duration {
 			if cfg.quick {
 				return 0
 			}
-			d := (kitBudget - time.Since(kitStart)) / time.Duration(max(kinds, 1))
-			kinds--
+			d := (total - time.Since(start)) / time.Duration(max(n, 1))
+			n--
 			return max(d, time.Millisecond)
 		}
-		runKit(kit, measurer(len(kit), kitBudgetLeft))
+	}
+	rep := tuneWith(cfg, ops, groups, measurer(measuredOps(ops, groups), share(start, tuneBudget, len(ops)+len(groups))))
+	if cfg.kit {
+		kit := discoverKit(kitThreads())
+		runKit(kit, measurer(len(kit), share(time.Now(), kitBudget, len(kit))))
 		rep.Kit = kit
 	}
 	if terminal {
@@ -928,20 +892,13 @@ func applyCheck(rep *tuneReport, check func(line string) *checkReport) {
 // tuneWith measures ops with m, decides, and returns the report.
 func tuneWith(cfg *tuneConfig, ops []*tuneOp, groups []*tuneGroup, m tuneMeasurer) *tuneReport {
 	runTuneOps(cfg, ops, groups, m)
-	rep := &tuneReport{
+	return &tuneReport{
 		Tool: "halbench tune", GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		GOMAXPROCS: gomaxprocs(), Machine: buildFeaturesReport(), Workload: cfg.workload, MinGain: cfg.minGain,
 		Threads: cfg.threads, Count: cfg.count, SampleTime: cfg.sampleTimeText(), Quick: cfg.quick,
-		Confidence: confidence, Rule: ruleName, Ops: ops, Groups: groups, GOHAL: gohalLine(ops, groups), GOHALBefore: os.Getenv(dispatch.EnvVar),
+		Confidence: confidence, Rule: ruleName, Ops: append([]*tuneOp{}, ops...), Groups: append([]*tuneGroup{}, groups...),
+		GOHAL: gohalLine(ops, groups), GOHALBefore: os.Getenv(dispatch.EnvVar), Kit: []*kitReport{},
 	}
-	if rep.Ops == nil {
-		rep.Ops = []*tuneOp{}
-	}
-	if rep.Groups == nil {
-		rep.Groups = []*tuneGroup{}
-	}
-	rep.Kit = []*kitReport{}
-	return rep
 }
 
 // writeTuneText prints the tune report for people.

@@ -172,10 +172,7 @@ func boundBody(op string, threads []int) (func(int) func(*testing.B), error) {
 
 // benchtimeArg is -benchtime for a worker: the sample time, or Nx.
 func (cfg *tuneConfig) benchtimeArg() string {
-	if cfg.sampleIters > 0 {
-		return strconv.Itoa(cfg.sampleIters) + "x"
-	}
-	return cfg.sampleTime.String()
+	return (&benchtimeValue{d: cfg.sampleTime, iters: cfg.sampleIters}).String()
 }
 
 // runSide runs one worker with GOHAL set to line (unset when gohal is
@@ -444,12 +441,8 @@ func runCheckCmd(cfg *tuneConfig, stdout, stderr io.Writer) int {
 		}
 		_, err = io.WriteString(stdout, strings.TrimPrefix(b.String(), "\n"))
 	}
-	if err != nil {
-		fmt.Fprintln(stderr, "halbench tune:", err)
-		return 1
-	}
-	if c.Error != "" || len(c.Harm) > 0 || len(c.Withdraw) > 0 {
-		return 1
+	if err != nil || c.Error != "" || len(c.Harm) > 0 || len(c.Withdraw) > 0 {
+		return max(exitFor(stderr, "halbench tune", err), 1)
 	}
 	return 0
 }

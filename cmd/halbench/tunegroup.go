@@ -66,12 +66,7 @@ const (
 func (g *tuneGroup) name() string { return strings.Join(g.Ops, "+") }
 
 func (g *tuneGroup) result(side, body string, threads int) *tuneGroupResult {
-	for _, r := range g.Results {
-		if r.Side == side && r.Body == body && r.Threads == threads {
-			return r
-		}
-	}
-	return nil
+	return find(g.Results, func(r *tuneGroupResult) bool { return r.Side == side && r.Body == body && r.Threads == threads })
 }
 
 func (g *tuneGroup) has(op string) bool { return slices.Contains(g.Ops, op) }

@@ -107,12 +107,7 @@ func kitTypeBenchs(threads []int) (types []string, benchs map[string][]string) {
 func kitUsers(ops []string, typeOps map[string][]string, threads []int) (types []string, benchs map[string][]string) {
 	benchs = map[string][]string{}
 	uses := func(name string) bool {
-		for _, op := range typeOps[name] {
-			if slices.Contains(ops, op) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(typeOps[name], func(op string) bool { return slices.Contains(ops, op) })
 	}
 	add := func(name, bench string) {
 		if !slices.Contains(types, name) {

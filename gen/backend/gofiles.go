@@ -619,7 +619,7 @@ func CommonFiles(arches []string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := []*goWriter{ztableFile(arches), ztoolingFile(), zhaltoolFile(), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), zsuiteModesFile(), tw}
+	ws := []*goWriter{ztableFile(arches), ztoolingFile(), zhaltoolFile(), zportableFile(arches), zopsTestFile(), zsuiteNoAsmFile(arches), zsuiteModesFile(), zsuiteBodiesFile(), tw}
 	out, err := ArchFiles(arches)
 	if err != nil {
 		return nil, err

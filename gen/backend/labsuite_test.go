@@ -149,3 +149,20 @@ func TestSuiteTableRows(t *testing.T) {
 		t.Errorf("tableLoop of func(string): err %v, want no tune loop", err)
 	}
 }
+
+// TestBodyCopies: every copy of zbodies.go names a form, replaces each of
+// the form's $ words, and the file is valid Go.
+func TestBodyCopies(t *testing.T) {
+	for _, c := range bodyCopies {
+		if _, ok := bodyForms[c[0]]; !ok || len(c)%2 != 1 {
+			t.Errorf("%v: no form %q, or a word without its replacement", c, c[0])
+		}
+	}
+	src, err := zsuiteBodiesFile().format()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := strings.Index(string(src), "$"); i >= 0 {
+		t.Errorf("zbodies.go keeps a $ word: %.60s", src[i:])
+	}
+}

@@ -67,68 +67,57 @@ func strtod(s string) (float64, int) {
 	// Hexadecimal: "0x" and at least one hex digit before or after the
 	// point; otherwise only the "0" is a number.
 	if len(rest) >= 2 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X') {
-		j := i + 2
-		digits := 0
-		for j < len(s) && isHex(s[j]) {
-			j++
-			digits++
-		}
-		if j < len(s) && s[j] == '.' {
-			j++
-			for j < len(s) && isHex(s[j]) {
-				j++
-				digits++
-			}
-		}
-		if digits > 0 {
-			mant := s[i+2 : j]
-			exp := "0"
-			if j < len(s) && (s[j] == 'p' || s[j] == 'P') {
-				k := j + 1
-				if k < len(s) && (s[k] == '+' || s[k] == '-') {
-					k++
-				}
-				if k < len(s) && isDigit(s[k]) {
-					for k < len(s) && isDigit(s[k]) {
-						k++
-					}
-					exp = s[j+1 : k]
-					j = k
-				}
+		if j, digits := scanMantissa(s, i+2, isHex); digits > 0 {
+			mant, exp := s[i+2:j], "0"
+			if k := scanExp(s, j, "pP"); k > j {
+				exp, j = s[j+1:k], k
 			}
 			return parseLoose(s[start:i]+"0x"+mant+"p"+exp, neg), j
 		}
 		// Fall through: "0" followed by "x".
 	}
-	j := i
-	digits := 0
-	for j < len(s) && isDigit(s[j]) {
-		j++
-		digits++
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		for j < len(s) && isDigit(s[j]) {
-			j++
-			digits++
-		}
-	}
+	j, digits := scanMantissa(s, i, isDigit)
 	if digits == 0 {
 		return 0, 0
 	}
-	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-		k := j + 1
-		if k < len(s) && (s[k] == '+' || s[k] == '-') {
-			k++
-		}
-		if k < len(s) && isDigit(s[k]) {
-			for k < len(s) && isDigit(s[k]) {
-				k++
-			}
-			j = k
+	j = scanExp(s, j, "eE")
+	return parseLoose(s[start:j], neg), j
+}
+
+// scanMantissa returns the end of the digits (as is accepts them) at s[j:],
+// a point and more digits, and how many digits there are.
+func scanMantissa(s string, j int, is func(byte) bool) (end, digits int) {
+	point := false
+	for ; j < len(s); j++ {
+		switch {
+		case is(s[j]):
+			digits++
+		case s[j] == '.' && !point:
+			point = true
+		default:
+			return j, digits
 		}
 	}
-	return parseLoose(s[start:j], neg), j
+	return j, digits
+}
+
+// scanExp returns the end of an exponent at s[j:] (a letter of marks, a
+// sign, digits), or j when there is none.
+func scanExp(s string, j int, marks string) int {
+	if j >= len(s) || strings.IndexByte(marks, s[j]) < 0 {
+		return j
+	}
+	k := j + 1
+	if k < len(s) && (s[k] == '+' || s[k] == '-') {
+		k++
+	}
+	if k >= len(s) || !isDigit(s[k]) {
+		return j
+	}
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	return k
 }
 
 // parseLoose converts a syntactically valid number, keeping the infinity or

@@ -12,8 +12,6 @@ import (
 	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/cyclebench"
-	"github.com/gohal/gohal/lab/refimpl"
-	"github.com/gohal/gohal/refcount"
 	"github.com/gohal/gohal/spin"
 )
 
@@ -85,11 +83,7 @@ func init() {
 // the baseline) last: the name element kind=K, the benchmark body, and a
 // constructor of a fresh lock for measurements that take the lock through
 // an interface (the lock-wait latency measurement, lockwait.go).
-var lockKinds = []struct {
-	kind    string
-	body    func(cs int) func(*testing.B, int)
-	newLock func() sync.Locker
-}{
+var lockKinds = []lockKind{
 	{"tas", lockTAS, func() sync.Locker { return new(spin.TAS) }},
 	{"ttas", lockTTAS, func() sync.Locker { return new(spin.TTAS) }},
 	{"asm", lockAsm, func() sync.Locker { return new(spin.Asm) }},
@@ -97,6 +91,12 @@ var lockKinds = []struct {
 	{"ticket", lockTicket, func() sync.Locker { return new(spin.Ticket) }},
 	{"mcs", lockMCS, func() sync.Locker { return new(spin.MCS) }},
 	{"mutex", lockMutex, func() sync.Locker { return &new(paddedMutex).mu }},
+}
+
+type lockKind struct {
+	kind    string
+	body    func(cs int) func(*testing.B, int)
+	newLock func() sync.Locker
 }
 
 // addLegends registers the legends of a section, each a key and its text.
@@ -259,7 +259,8 @@ func (p *Progress) reportPassed(b *testing.B, passed uint64) {
 }
 
 // The lock bodies: one per type, identical but for the type, so that Lock
-// and Unlock are static calls. Each operation is Lock, the critical
+// and Unlock are static calls; gen writes them, with the other bodies that
+// differ only in their type, into zbodies.go. Each operation is Lock, the critical
 // section, Unlock. The critical section writes the data the lock guards,
 // as every real one does: it increments a counter on a cache line of its
 // own (guarded), which moves to each new holder's CPU, then busy-waits
@@ -273,140 +274,12 @@ func (p *Progress) reportPassed(b *testing.B, passed uint64) {
 // value, the number of critical sections run, checks mutual exclusion.
 type guarded = padded[int64]
 
-func lockTAS(cs int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.TAS), new(guarded), NewProgress(threads)
-		r := cyclebench.RunLoop(b, threads, func(w, n int) {
-			noted, i := false, 0
-			for ; i < n && !p.Aborted(i); i++ {
-				l.Lock()
-				x.v++
-				cyclebench.Spin(cs)
-				l.Unlock()
-				noted = p.Note(w, i, noted)
-			}
-			p.Done(w, i, noted)
-		})
-		p.Report(b, r, x.v)
-	}
-}
-
-func lockTTAS(cs int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.TTAS), new(guarded), NewProgress(threads)
-		r := cyclebench.RunLoop(b, threads, func(w, n int) {
-			noted, i := false, 0
-			for ; i < n && !p.Aborted(i); i++ {
-				l.Lock()
-				x.v++
-				cyclebench.Spin(cs)
-				l.Unlock()
-				noted = p.Note(w, i, noted)
-			}
-			p.Done(w, i, noted)
-		})
-		p.Report(b, r, x.v)
-	}
-}
-
-func lockAsm(cs int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.Asm), new(guarded), NewProgress(threads)
-		r := cyclebench.RunLoop(b, threads, func(w, n int) {
-			noted, i := false, 0
-			for ; i < n && !p.Aborted(i); i++ {
-				l.Lock()
-				x.v++
-				cyclebench.Spin(cs)
-				l.Unlock()
-				noted = p.Note(w, i, noted)
-			}
-			p.Done(w, i, noted)
-		})
-		p.Report(b, r, x.v)
-	}
-}
-
-func lockBackoff(cs int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.Backoff), new(guarded), NewProgress(threads)
-		r := cyclebench.RunLoop(b, threads, func(w, n int) {
-			noted, i := false, 0
-			for ; i < n && !p.Aborted(i); i++ {
-				l.Lock()
-				x.v++
-				cyclebench.Spin(cs)
-				l.Unlock()
-				noted = p.Note(w, i, noted)
-			}
-			p.Done(w, i, noted)
-		})
-		p.Report(b, r, x.v)
-	}
-}
-
-func lockTicket(cs int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.Ticket), new(guarded), NewProgress(threads)
-		r := cyclebench.RunLoop(b, threads, func(w, n int) {
-			noted, i := false, 0
-			for ; i < n && !p.Aborted(i); i++ {
-				l.Lock()
-				x.v++
-				cyclebench.Spin(cs)
-				l.Unlock()
-				noted = p.Note(w, i, noted)
-			}
-			p.Done(w, i, noted)
-		})
-		p.Report(b, r, x.v)
-		p.reportPassed(b, l.PassedOver())
-	}
-}
-
-func lockMCS(cs int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x, p := new(spin.MCS), new(guarded), NewProgress(threads)
-		r := cyclebench.RunLoop(b, threads, func(w, n int) {
-			noted, i := false, 0
-			for ; i < n && !p.Aborted(i); i++ {
-				l.Lock()
-				x.v++
-				cyclebench.Spin(cs)
-				l.Unlock()
-				noted = p.Note(w, i, noted)
-			}
-			p.Done(w, i, noted)
-		})
-		p.Report(b, r, x.v)
-		p.reportPassed(b, l.PassedOver())
-	}
-}
-
 // paddedMutex keeps the baseline's lock word on a line of its own, as the
 // spin locks keep theirs.
 type paddedMutex struct {
 	_  cacheline.Line
 	mu sync.Mutex
 	_  cacheline.Line
-}
-
-func lockMutex(cs int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x, p := new(paddedMutex), new(guarded), NewProgress(threads)
-		r := cyclebench.RunLoop(b, threads, func(w, n int) {
-			noted, i := false, 0
-			for ; i < n && !p.Aborted(i); i++ {
-				l.mu.Lock()
-				x.v++
-				cyclebench.Spin(cs)
-				l.mu.Unlock()
-				noted = p.Note(w, i, noted)
-			}
-			p.Done(w, i, noted)
-		})
-		p.Report(b, r, x.v)
-	}
 }
 
 // turnYieldEvery is how many pauses a goroutine waiting for its turn
@@ -464,56 +337,9 @@ type padded[T any] struct {
 // (an increment never saturates within a benchmark: it would take 2^31
 // operations).
 
-func refPlain(b *testing.B, threads int) {
-	c := new(padded[refimpl.Plain])
-	c.v.Set(1)
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.v.Inc()
-		}
-	})
-}
-
-func refPlainHal(b *testing.B, threads int) {
-	c := new(padded[refimpl.PlainHal])
-	c.v.Set(1)
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.v.Inc()
-		}
-	})
-}
-
-func refChecked(b *testing.B, threads int) {
-	c := new(padded[refcount.Count])
-	c.v.Set(1)
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.v.Inc()
-		}
-	})
-}
-
-func refCheckedHal(b *testing.B, threads int) {
-	c := new(padded[refimpl.CountHal])
-	c.v.Set(1)
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.v.Inc()
-		}
-	})
-}
-
-// The counter bodies: one Add(1) per operation.
-
-func counterFetchAdd(b *testing.B, threads int) {
-	c := new(counter.FetchAdd)
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.Add(1)
-		}
-	})
-}
+// The counter bodies: one Add(1) per operation. counterAdder starts from
+// a fresh Adder, as a user's counter does: on its base at 1 goroutine, on
+// cells once goroutines collide.
 
 // counterCASLoop also reports "retries/op": failed compare-and-swaps per
 // Add.
@@ -530,27 +356,6 @@ func counterCASLoop(b *testing.B, threads int) {
 	t.Report(b, "retries/op")
 }
 
-func counterStriped(b *testing.B, threads int) {
-	c := new(counter.Striped)
-	c.Add(0) // allocate the stripes outside the measurement
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.Add(1)
-		}
-	})
-}
-
-// counterAdder starts from a fresh Adder, as a user's counter does: on
-// its base at 1 goroutine, on cells once goroutines collide.
-func counterAdder(b *testing.B, threads int) {
-	c := new(counter.Adder)
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.Add(1)
-		}
-	})
-}
-
 // lockedInt is the textbook counter: an int64 under a sync.Mutex.
 type lockedInt struct {
 	mu sync.Mutex
@@ -558,21 +363,3 @@ type lockedInt struct {
 }
 
 func (c *lockedInt) Add(d int64) { c.mu.Lock(); c.v += d; c.mu.Unlock() }
-
-func counterMutex(b *testing.B, threads int) {
-	c := new(padded[lockedInt])
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.v.Add(1)
-		}
-	})
-}
-
-func counterAtomic(b *testing.B, threads int) {
-	c := new(padded[atomic.Int64])
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.v.Add(1)
-		}
-	})
-}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -253,25 +254,15 @@ func MeasureLockWait(cfg LockWaitConfig) ([]LockWaitResult, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, err
 	}
-	type kindNew struct {
-		kind    string
-		newLock func() sync.Locker
-	}
-	var kinds []kindNew
-	if cfg.Kinds == nil {
-		for _, k := range lockKinds {
-			kinds = append(kinds, kindNew{k.kind, k.newLock})
-		}
-	}
-	for _, want := range cfg.Kinds {
-		found := false
-		for _, k := range lockKinds {
-			if k.kind == want {
-				kinds, found = append(kinds, kindNew{k.kind, k.newLock}), true
+	kinds := lockKinds
+	if cfg.Kinds != nil {
+		kinds = kinds[:0:0]
+		for _, want := range cfg.Kinds {
+			i := slices.IndexFunc(lockKinds, func(k lockKind) bool { return k.kind == want })
+			if i < 0 {
+				return nil, fmt.Errorf("suite: lock wait: unknown kind %q (want one of %v)", want, LockWaitKinds())
 			}
-		}
-		if !found {
-			return nil, fmt.Errorf("suite: lock wait: unknown kind %q (want one of %v)", want, LockWaitKinds())
+			kinds = append(kinds, lockKinds[i])
 		}
 	}
 	if len(kinds) == 0 {

@@ -4,7 +4,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gohal/gohal/counter"
 	"github.com/gohal/gohal/internal/cacheline"
 	"github.com/gohal/gohal/lab/cyclebench"
 	"github.com/gohal/gohal/percpu"
@@ -43,16 +42,6 @@ func init() {
 	})
 }
 
-func counterPercpu(b *testing.B, threads int) {
-	c := new(padded[percpu.Counter])
-	c.v.Add(0) // allocate the shards outside the measurement
-	cyclebench.RunLoop(b, threads, func(_, n int) {
-		for range n {
-			c.v.Add(1)
-		}
-	})
-}
-
 // touchAll adds to every P's part of c, so Load reads filled lines.
 func touchAll(add func()) {
 	var wg sync.WaitGroup
@@ -60,26 +49,6 @@ func touchAll(add func()) {
 		wg.Go(add)
 	}
 	wg.Wait()
-}
-
-func loadStriped(b *testing.B) {
-	c := new(counter.Striped)
-	touchAll(func() { c.Add(1) })
-	m := cyclebench.Start(b)
-	for b.Loop() {
-		use(uint64(c.Load()))
-	}
-	m.Stop()
-}
-
-func loadPercpu(b *testing.B) {
-	c := new(percpu.Counter)
-	touchAll(func() { c.Add(1) })
-	m := cyclebench.Start(b)
-	for b.Loop() {
-		use(uint64(c.Load()))
-	}
-	m.Stop()
 }
 
 // cacheItem is the cached object: 8 words, one line on amd64.
@@ -133,41 +102,11 @@ type lockedList struct {
 	_  cacheline.Line
 }
 
-func cacheMutex(b *testing.B, threads int) {
-	c := new(lockedList)
-	cyclebench.RunLoop(b, threads, func(w, n int) {
-		for i := range n {
-			c.mu.Lock()
-			it := c.l.get()
-			c.mu.Unlock()
-			it.work(uint64(i))
-			c.mu.Lock()
-			c.l.put(it)
-			c.mu.Unlock()
-		}
-	})
-}
-
 // spinList is a free list under spin.Backoff (which pads its own word).
 type spinList struct {
 	mu spin.Backoff
 	l  freeList
 	_  cacheline.Line
-}
-
-func cacheSpin(b *testing.B, threads int) {
-	c := new(spinList)
-	cyclebench.RunLoop(b, threads, func(w, n int) {
-		for i := range n {
-			c.mu.Lock()
-			it := c.l.get()
-			c.mu.Unlock()
-			it.work(uint64(i))
-			c.mu.Lock()
-			c.l.put(it)
-			c.mu.Unlock()
-		}
-	})
 }
 
 func cachePool(b *testing.B, threads int) {

@@ -197,42 +197,6 @@ func rwRun(b *testing.B, threads int, x *guarded, op func(i int) bool) {
 	}
 }
 
-func rwPercpu(wpm int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x := new(padded[percpu.RWMutex]), new(guarded)
-		rwRun(b, threads, x, func(i int) bool {
-			if i%1000 < wpm {
-				l.v.Lock()
-				x.v++
-				l.v.Unlock()
-				return true
-			}
-			l.v.RLock()
-			_ = x.v
-			l.v.RUnlock()
-			return false
-		})
-	}
-}
-
-func rwSync(wpm int) func(*testing.B, int) {
-	return func(b *testing.B, threads int) {
-		l, x := new(padded[sync.RWMutex]), new(guarded)
-		rwRun(b, threads, x, func(i int) bool {
-			if i%1000 < wpm {
-				l.v.Lock()
-				x.v++
-				l.v.Unlock()
-				return true
-			}
-			l.v.RLock()
-			_ = x.v
-			l.v.RUnlock()
-			return false
-		})
-	}
-}
-
 func rwMutex(wpm int) func(*testing.B, int) {
 	return func(b *testing.B, threads int) {
 		l, x := new(paddedMutex), new(guarded)
@@ -246,37 +210,5 @@ func rwMutex(wpm int) func(*testing.B, int) {
 			_ = x.v
 			return false
 		})
-	}
-}
-
-func rwRevokePercpu(b *testing.B) {
-	l, x := new(padded[percpu.RWMutex]), new(guarded)
-	RunRevoke(b, func() {
-		l.v.RLock()
-		_ = x.v
-		l.v.RUnlock()
-	}, func() {
-		l.v.Lock()
-		x.v++
-		l.v.Unlock()
-	})
-	if x.v != int64(b.N) {
-		b.Fatalf("%d writes incremented the guarded counter to %d: a writer was not alone", b.N, x.v)
-	}
-}
-
-func rwRevokeSync(b *testing.B) {
-	l, x := new(padded[sync.RWMutex]), new(guarded)
-	RunRevoke(b, func() {
-		l.v.RLock()
-		_ = x.v
-		l.v.RUnlock()
-	}, func() {
-		l.v.Lock()
-		x.v++
-		l.v.Unlock()
-	})
-	if x.v != int64(b.N) {
-		b.Fatalf("%d writes incremented the guarded counter to %d: a writer was not alone", b.N, x.v)
 	}
 }
