@@ -56,26 +56,28 @@ const (
 	// like rwRebiasEvery, a power of two in the solo word's count.
 	rwLaneReads = 1024
 
-	// rwShortWait: how long (ns) a reader that finds a writer spins for it
-	// to leave before it queues on the writers' mutex (and may park), and
-	// a writer that took that mutex at once spins for readers before it
-	// yields its P. About a goroutine switch: a writer's critical section,
-	// or a reader's, that is shorter is cheaper to wait out than to park
-	// or yield for, which also leaves Ps idle (with goroutines parked, a
-	// P may find nothing to run). A writer that had to queue, or that sees
-	// readers came in through the writers' mutex since the last writer
+	// rwShortWait: how long (ns) a reader that finds a writer spins for
+	// the flag to go down before it counts itself parked (awaitWriter),
+	// and a writer that took the writers' mutex at once spins for readers
+	// before it yields its P. About a goroutine switch: a writer's
+	// critical section, or a reader's, that is shorter is cheaper to wait
+	// out than to park or yield for, which also leaves Ps idle (with
+	// goroutines parked, a P may find nothing to run). A writer that had
+	// to queue, or that sees readers were admitted since the last writer
 	// looked, yields at once: the readers it waits for may be waiting for
-	// its P (sync.Mutex's handoff in starvation mode gives the P away).
+	// its P. A reader spins only while sync.Mutex's waiters would
+	// (pin.CanSpin), for the same reason.
 	rwShortWait = 1000
 
 	// rwWriterSpin: how long (ns) a writer waits for readers to leave
-	// before it parks. About one wake-up's cost: a reader's critical
-	// section shorter than that is cheaper to wait out than to park for
-	// (and a parking writer pays a heavy fence first, see waitReaders).
-	// Past rwShortWait it spins only while sync.Mutex would
-	// (pin.CanSpin); with goroutines queued on its P, the readers it waits
-	// for may be among them and cannot run while it spins, so it yields
-	// the P instead.
+	// before it parks, and a parked reader spins for its admission before
+	// it blocks on the gate (awaitAdmission). About one wake-up's cost: a
+	// critical section shorter than that is cheaper to wait out than to
+	// park for (and a parking writer pays a heavy fence first, see
+	// waitReaders). Past rwShortWait a writer spins only while sync.Mutex
+	// would (pin.CanSpin); with goroutines queued on its P, the readers it
+	// waits for may be among them and cannot run while it spins, so it
+	// yields the P instead.
 	rwWriterSpin = 2000
 
 	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins
