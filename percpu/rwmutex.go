@@ -338,9 +338,14 @@ func (rw *RWMutex) raise() {
 // release clears the writer flag, admits the readers parked while it was
 // up (admitReaders), and unlocks w. [W-release]
 //
-// The flag goes down with a sequentially consistent store or
-// read-modify-write, and the count of parked readers is read after it:
-// see parkReader for the reader's half of that pair.
+// The flag goes down with a read-modify-write, and the count of parked
+// readers is read after it: see parkReader for the reader's half of that
+// pair. Go's sequentially consistent Store would do by the memory model,
+// but this is a store-buffering pair, and qemu-user's arm64 emulation on
+// x86 hosts (where arm64 code is often tested) lets a store-release pass a
+// later load-acquire (shared/NOTES.md): the writer then misses a reader
+// that missed its flag, and that reader waits for good. A read-modify-write
+// is a locked instruction there, and costs a writer next to nothing.
 func (rw *RWMutex) release() {
 	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 {
 		// With soloIn clear nobody else can write the word while the
@@ -352,7 +357,7 @@ func (rw *RWMutex) release() {
 		}
 		if v&soloIn == 0 {
 			// [W-release-solo]
-			atomic.StoreUint32(&rw.solo, 0)
+			atomic.SwapUint32(&rw.solo, 0)
 		}
 	} else {
 		// Nobody else writes the state while the flag is up; readers
@@ -361,7 +366,7 @@ func (rw *RWMutex) release() {
 		// that read the state before the flag went up and reads it
 		// again after the release that the state changed.
 		// [W-release-state]
-		rw.state.Store(rw.state.Load()&^rwWriter + rwGen)
+		rw.state.Swap(rw.state.Load()&^rwWriter + rwGen)
 	}
 	// [W-admit]
 	if atomic.LoadInt32(&rw.parked) != 0 {

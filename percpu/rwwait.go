@@ -217,8 +217,9 @@ func (rw *RWMutex) takeTicket() bool {
 // way, on false the caller tries to count in again.
 //
 // [R-park] The count of parked readers goes up, then the flag is read,
-// both sequentially consistent; a releasing writer lowers its flag and
-// then reads that count (release): so either this reader sees the flag
+// both sequentially consistent (the count's add a read-modify-write, as
+// the writer's flag-down is, see release); a releasing writer lowers its
+// flag and then reads that count: so either this reader sees the flag
 // down, or the writer that lowers it sees the count and admits it. Both
 // happen under waits.mu, so the writer never counts in a reader that
 // leaves again.
