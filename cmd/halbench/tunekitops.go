@@ -54,7 +54,7 @@ func kitTypeOpsFor(pinned bool) map[string][]string {
 		// The pair (fenceheavy) sets both FenceLight and FenceHeavy, and
 		// whether the lock biases toward readers at all.
 		"percpu.RWMutex": {"cas64", "cpu", "fence", "fenceheavy", "loadacquire32", "loadacquireuintptr", "pause",
-			"storerelease32", "storerelease64", "storereleaseuintptr"},
+			"storerelease32", "storerelease64", "storereleaseuintptr", "swap64"},
 
 		"percpu.Cache": {"cpu", "loadacquire32"},
 		"sync.Pool":    nil,
