@@ -93,12 +93,21 @@ func TestGOROOTSyncAtomicTests(t *testing.T) {
 	// skips, so that CI's emulated runs cannot pass unseen.
 	prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC"))
 	args := append(prefix, bin, "-test.count=1", "-test.short", "-test.v")
-	if runtime.GOARCH == "arm64" && len(prefix) > 0 {
+	switch {
+	case runtime.GOARCH == "arm64" && len(prefix) > 0:
 		// qemu-aarch64 (7.2) does not keep an STLR before a later LDAR
 		// in order, so Go's own store/load seq-cst tests fail under it
 		// with sync/atomic itself: they can only run on hardware.
 		args = append(args, "-test.skip", "^TestStoreLoadSeqCst(32|64)$")
 		t.Log("TestStoreLoadSeqCst32/64 skipped: qemu-aarch64 reorders STLR and a later LDAR, for sync/atomic too")
+	case strings.HasPrefix(runtime.GOARCH, "ppc64") && len(prefix) > 0:
+		// qemu-ppc64le (7.2) now and then reports a nil atomic access's
+		// SIGSEGV at a wrong, non-nil address, which the runtime must
+		// take for a real fault ("unexpected fault address", fatal), not
+		// a nil dereference: about 1 run in 12 here, in sync/atomic's own
+		// (*Int32).Add as in hal's ops. Hardware reports address 0.
+		args = append(args, "-test.skip", "^TestNilDeref$")
+		t.Log("TestNilDeref skipped: qemu-ppc64le now and then reports a nil atomic access's fault at a wrong address, for sync/atomic too")
 	}
 	run := exec.Command(args[0], args[1:]...)
 	run.Dir = tmp
