@@ -121,10 +121,13 @@ func rwWaitRun(res *RWWaitResult, window, hold time.Duration) {
 	var stop atomic.Bool
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	// Each goroutine makes at least one call, even if it first runs
+	// after the window (a loaded machine can keep a new goroutine off
+	// the CPUs for longer): every kind then has waits to report.
 	run := func(write bool, hold time.Duration) {
 		var h WaitHist
 		var n uint64
-		for !stop.Load() {
+		for n == 0 || !stop.Load() {
 			t0 := time.Since(base)
 			if write {
 				l.Lock()
