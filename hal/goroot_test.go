@@ -104,8 +104,8 @@ func TestGOROOTSyncAtomicTests(t *testing.T) {
 		// qemu-ppc64le (7.2) now and then reports a nil atomic access's
 		// SIGSEGV at a wrong, non-nil address, which the runtime must
 		// take for a real fault ("unexpected fault address", fatal), not
-		// a nil dereference: about 1 run in 12 here, in sync/atomic's own
-		// (*Int32).Add as in hal's ops. Hardware reports address 0.
+		// a nil dereference, in sync/atomic's own (*Int32).Add as in
+		// hal's ops. Hardware reports address 0.
 		args = append(args, "-test.skip", "^TestNilDeref$")
 		t.Log("TestNilDeref skipped: qemu-ppc64le now and then reports a nil atomic access's fault at a wrong address, for sync/atomic too")
 	}
