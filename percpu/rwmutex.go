@@ -345,7 +345,8 @@ func (rw *RWMutex) raise() {
 // x86 hosts (where arm64 code is often tested) lets a store-release pass a
 // later load-acquire (shared/NOTES.md): the writer then misses a reader
 // that missed its flag, and that reader waits for good. A read-modify-write
-// is a locked instruction there, and costs a writer next to nothing.
+// is a locked instruction there too. On amd64 it is the XCHG that Go's
+// Store already is; elsewhere it is one locked instruction per write.
 func (rw *RWMutex) release() {
 	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 {
 		// With soloIn clear nobody else can write the word while the
