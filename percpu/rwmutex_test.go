@@ -109,6 +109,31 @@ func hammerRW(t *testing.T, rw *RWMutex, procs, readers, iters int) {
 	if s := bad.Load(); s != nil {
 		t.Fatalf("GOMAXPROCS %d, %d readers: %s", procs, readers, s)
 	}
+	if s := quiescent(rw); s != "" {
+		t.Fatalf("GOMAXPROCS %d, %d readers: every goroutine done, but %s", procs, readers, s)
+	}
+}
+
+// quiescent describes what an RWMutex that nobody holds or waits for
+// still has set, or returns "": no flag, the counts in and out summed
+// equal (I4), no reader counted parked, and no ticket left (I5: a ticket
+// left would be a count in that no reader counts out, and the next
+// writer would wait for it forever).
+func quiescent(rw *RWMutex) string {
+	var left []string
+	if rw.writerFlag() {
+		left = append(left, "a writer's flag is up")
+	}
+	if gone, err := rw.readersGone(); !gone || err != "" {
+		left = append(left, fmt.Sprintf("the counts in and out differ (%q)", err))
+	}
+	if n := atomic.LoadInt32(&rw.parked); n != 0 {
+		left = append(left, fmt.Sprintf("%d readers are counted parked", n))
+	}
+	if ws := rw.waits.Load(); ws != nil && ws.tickets.Load() != 0 {
+		left = append(left, fmt.Sprintf("%d tickets are left", ws.tickets.Load()))
+	}
+	return strings.Join(left, "; ")
 }
 
 func TestRWMutexHammer(t *testing.T) {
