@@ -57,7 +57,8 @@ Flags:
                    per lock and cell in each of -rounds rounds (default 3;
                    -quick: 30ms, 2 rounds). Targets: percpu's p50 and p99
                    at most 2× sync.RWMutex's (a wait under 1µs counts as
-                   1µs), and as many operations done. Takes -rounds,
+                   1µs), and as many operations done; each side's mean
+                   wait is printed beside them. Takes -rounds,
                    -quick and -json only
 `
 

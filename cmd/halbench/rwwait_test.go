@@ -24,7 +24,8 @@ func TestRWWaitArgs(t *testing.T) {
 func TestRWWaitTargets(t *testing.T) {
 	row := func(shape string, g int, kind string, rp50, rp99, wp50, wp99, ops float64) rwWaitRow {
 		return rwWaitRow{Shape: shape, Goroutines: g, Kind: kind, Baseline: kind == "rwmutex",
-			Read: waitStats{P50: rp50, P99: rp99}, Write: waitStats{P50: wp50, P99: wp99}, ReadsPerS: ops}
+			Read:  waitStats{P50: rp50, P99: rp99, Mean: (rp50 + rp99) / 2},
+			Write: waitStats{P50: wp50, P99: wp99, Mean: (wp50 + wp99) / 2}, ReadsPerS: ops}
 	}
 	rows := []rwWaitRow{
 		row("writers", 2, "percpu", 1900, 40e3, 30, 1e6, 100), // 1.9 µs against 1 µs: pass
@@ -49,4 +50,19 @@ func TestRWWaitTargets(t *testing.T) {
 	if s := out.String(); !strings.Contains(s, "MISS RLock p50 2.10×, ops 0.99×") || !strings.Contains(s, "1 of 2 cells miss a target") {
 		t.Errorf("table:\n%s", s)
 	}
+	// Each side's mean stands before its p50 and p99.
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 11 || f[0] != "readers" || f[2] != "percpu" {
+			continue
+		}
+		r := rows[2]
+		want := []string{durText(r.Read.Mean), durText(r.Read.P50), durText(r.Read.P99), "0",
+			durText(r.Write.Mean), durText(r.Write.P50), durText(r.Write.P99)}
+		if got := f[4:11]; strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("readers/2 percpu: columns %q, want %q\n%s", got, want, line)
+		}
+		return
+	}
+	t.Errorf("no readers/2 percpu row:\n%s", out.String())
 }
