@@ -70,14 +70,14 @@ const (
 	rwShortWait = 1000
 
 	// rwWriterSpin: how long (ns) a writer waits for readers to leave
-	// before it parks, and a parked reader spins for its admission before
-	// it blocks on the gate (awaitAdmission). About one wake-up's cost: a
-	// critical section shorter than that is cheaper to wait out than to
-	// park for (and a parking writer pays a heavy fence first, see
-	// waitReaders). Past rwShortWait a writer spins only while sync.Mutex
-	// would (pin.CanSpin); with goroutines queued on its P, the readers it
-	// waits for may be among them and cannot run while it spins, so it
-	// yields the P instead.
+	// before it parks. About one wake-up's cost: a critical section
+	// shorter than that is cheaper to wait out than to park for (and a
+	// parking writer pays a heavy fence first, see waitReaders). Past
+	// rwShortWait a writer spins only while sync.Mutex would
+	// (pin.CanSpin); with goroutines queued on its P, the readers it waits
+	// for may be among them and cannot run while it spins, so it yields
+	// the P instead. A parked reader does not spin for its admission: see
+	// parkReader.
 	rwWriterSpin = 2000
 
 	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins
@@ -140,17 +140,16 @@ type rwWaits struct {
 	// then inside, counted in, and counts out as any reader does.
 	tickets atomic.Int32
 
-	// mu guards gate and the lock's parked, and orders admitted's
-	// changes with them.
+	// mu guards gate, admitted and the lock's parked.
 	mu sync.Mutex
 
 	// admitted counts the writers that have admitted parked readers
-	// (admitReaders): a parked reader spins until it changes
-	// (awaitAdmission), and only then makes or takes the gate.
-	admitted atomic.Uint32
+	// (admitReaders), so that a parked reader knows whether it has been.
+	admitted uint32
 
 	// gate is closed by the writer that admits the parked readers, after
-	// it has counted them in: nil while no parked reader blocks on it.
+	// it has counted them in: made by the first reader that parks after
+	// the last admission, nil while none has.
 	gate chan struct{}
 }
 
@@ -223,6 +222,13 @@ func (rw *RWMutex) takeTicket() bool {
 // down, or the writer that lowers it sees the count and admits it. Both
 // happen under waits.mu, so the writer never counts in a reader that
 // leaves again.
+//
+// A parked reader does not spin for its admission. Where the CPUs
+// running the program pass a cache line between them slowly, a reader
+// polling the words the writer must write next makes every write wait
+// for those transfers; a blocked reader leaves the writer to run alone,
+// as sync.RWMutex's readers do (results/z5-issue40-turns.md). It only
+// lets go of waits.mu once before it blocks.
 func (rw *RWMutex) parkReader() bool {
 	ws := rw.waitsOf()
 	ws.mu.Lock()
@@ -232,48 +238,24 @@ func (rw *RWMutex) parkReader() bool {
 		ws.mu.Unlock()
 		return false
 	}
-	seen := ws.admitted.Load()
+	seen := ws.admitted
 	ws.mu.Unlock()
-	if !awaitAdmission(ws, seen) {
-		// Block on the gate, made by the first reader that blocks
-		// after the last admission, unless the writer has admitted
-		// the parked readers since the spin gave up.
-		ws.mu.Lock()
-		if ws.admitted.Load() != seen {
-			ws.mu.Unlock()
-		} else {
-			if ws.gate == nil {
-				ws.gate = make(chan struct{})
-			}
-			gate := ws.gate
-			ws.mu.Unlock()
-			<-gate
+	// A releasing writer admits parked readers under waits.mu: one that
+	// waits for it now may admit this reader before the reader takes it
+	// again, and then the reader goes in without blocking.
+	ws.mu.Lock()
+	if ws.admitted != seen {
+		ws.mu.Unlock()
+	} else {
+		if ws.gate == nil {
+			ws.gate = make(chan struct{})
 		}
+		gate := ws.gate
+		ws.mu.Unlock()
+		<-gate
 	}
 	// [R-admitted] counted in by the writer, unless another reader took its ticket
 	return rw.takeTicket()
-}
-
-// awaitAdmission spins until a writer admits the parked readers, counting
-// from seen, and reports whether one did. It spins for at most
-// rwWriterSpin, and only while spinning can pay: most writes end sooner
-// than a goroutine parks and wakes, and a reader that spins is admitted
-// without a wake-up, where one that blocks makes the writer that follows
-// wait for its wake-up.
-//
-// A reader spins, here and in awaitWriter, only while sync.Mutex's
-// waiters would (pin.CanSpin: another P is running, and none of this P's
-// goroutines waits to run): with goroutines queued on its P, the writer
-// it waits for may be among them, and cannot run while it spins.
-func awaitAdmission(ws *rwWaits, seen uint32) bool {
-	start := monotonic()
-	for i := 0; ws.admitted.Load() == seen; i++ {
-		if i%8 == 0 && (monotonic() > start+rwWriterSpin || !pin.CanSpin()) {
-			return false
-		}
-		spinPause()
-	}
-	return true
 }
 
 // admitReaders counts in the readers parked for the releasing writer, and
@@ -286,7 +268,7 @@ func (rw *RWMutex) admitReaders() {
 		atomic.StoreInt32(&rw.parked, 0)
 		atomic.AddUintptr(&rw.locks, uintptr(n))
 		ws.tickets.Add(n)
-		ws.admitted.Add(1)
+		ws.admitted++
 		if ws.gate != nil {
 			close(ws.gate)
 			ws.gate = nil
@@ -308,8 +290,11 @@ func (rw *RWMutex) waitsOf() *rwWaits {
 }
 
 // awaitWriter spins while a writer's flag is up, for at most
-// rwShortWait and only while spinning can pay (see awaitAdmission), and
-// reports whether the flag went down.
+// rwShortWait and only while spinning can pay, and reports whether the
+// flag went down. A reader spins only while sync.Mutex's waiters would
+// (pin.CanSpin: another P is running, and none of this P's goroutines
+// waits to run): with goroutines queued on its P, the writer it waits for
+// may be among them, and cannot run while it spins.
 func (rw *RWMutex) awaitWriter() bool {
 	var until int64
 	// [R-await]
