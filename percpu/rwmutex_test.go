@@ -124,8 +124,10 @@ func quiescent(rw *RWMutex) string {
 	if rw.writerFlag() {
 		left = append(left, "a writer's flag is up")
 	}
-	if gone, err := rw.readersGone(); !gone || err != "" {
-		left = append(left, fmt.Sprintf("the counts in and out differ (%q)", err))
+	if gone, err := rw.readersGone(); err != "" {
+		left = append(left, "the counts in and out differ: "+err)
+	} else if !gone {
+		left = append(left, "the counts in exceed the counts out")
 	}
 	if n := atomic.LoadInt32(&rw.parked); n != 0 {
 		left = append(left, fmt.Sprintf("%d readers are counted parked", n))
