@@ -23,12 +23,12 @@ const (
 	mLocks          // RWMutex.locks
 	mUnlocks        // RWMutex.unlocks
 	mCells          // 1 once the per-P lines are made
-	mWake           // 1 once rwWaits (the writer's wake-up channel, the gate) is made
+	mWake           // 1 once rwWaits (the writer's wake-up channel, the readers' admission) is made
 	mPending        // 1 while a wake-up is pending in that channel
 	mW              // RWMutex.w, the writers' sync.Mutex: 1 while held
-	mParked         // RWMutex.parked: readers parked on the gate
+	mParked         // RWMutex.parked: readers parked for their admission
 	mMu             // rwWaits.mu: 1 while held
-	mGate           // how many gates the writer has closed (admitReaders)
+	mGate           // the gate: how many admissions writers have made (rwWaits.admitted)
 	mTickets        // rwWaits.tickets: admitted counts in that no reader has taken
 	mLine           // line i's locks at mLine+2i, its unlocks at mLine+2i+1
 )
@@ -227,7 +227,7 @@ type rwThread struct {
 	light bool  // the reader counted in without a locked add
 	try   bool  // rlock(true): a failure goes on to the writers' mutex, not rlockSlow
 	iter  uint8 // lock/unlock pairs done
-	gate  uint8 // the gate a parked reader waits on: mGate when it parked
+	gate  uint8 // mGate when the reader parked: it waits until that changes
 	// saw is, while the reader is parked, 1 + the index of the write
 	// whose flag it saw (the writer's iter then): Check's ghost for
 	// "readers that waited go in before the next writer".
@@ -307,7 +307,7 @@ func rwModel(c rwModelConfig) modelcheck.Spec[rwModelState] {
 				if s.th[t].pc == uLane {
 					return fmt.Sprintf("lost exclusion: the writer and reader R%d are both inside", t)
 				}
-				// A reader on a closed gate has gone in in number: its
+				// A reader whose admission was made has gone in in number: its
 				// ticket is taken, by itself or by a reader in its place.
 				r := s.th[t]
 				admitted := r.pc == rParkWait && s.m.Mem[mGate] != r.gate
@@ -339,7 +339,7 @@ func rwStuck(s rwModelState) string {
 		case wPark:
 			why = append(why, "lost wake-up: the writer is parked for readers and no wake-up is pending")
 		case rParkWait:
-			why = append(why, fmt.Sprintf("lost wake-up: reader R%d is parked on the gate and no writer will admit it", t))
+			why = append(why, fmt.Sprintf("lost wake-up: reader R%d waits for an admission that no writer will make", t))
 		case wLock, rWLock:
 			why = append(why, fmt.Sprintf("thread %d waits for the writers' mutex", t))
 		case rParkMu, wAdmitMu:
@@ -735,7 +735,7 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		switch {
 		case up && c.mut == mutParkLookFirst:
 			th.pc = rParkAdd
-		case up: // take the gate, unlock mu, and park on it
+		case up: // wait on admission, which unlocks mu
 			th.saw = s.th[writerThread].iter + 1
 			th.gate = m.Load(t, mGate)
 			m.Swap(t, mMu, 0)
@@ -751,9 +751,10 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 			th.try, th.pc = true, rCells
 		}
 		move("[R-park]", n)
-	case rParkWait: // <-gate: closed by the admitting writer
-		// The receive and the takeTicket after it are one move: a
-		// closed gate stays closed, and the receive writes nothing.
+	case rParkWait: // admission.Wait: woken by the admitting writer
+		// The wake-up and the takeTicket after it are one move: the
+		// count of admissions only grows, and the wake-up writes
+		// nothing the protocol reads.
 		// Admitted, the reader has gone in in number, by itself or by
 		// the reader that took its ticket (Check: tickets).
 		if m.Load(t, mGate) != th.gate {
@@ -1023,7 +1024,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 			th.pc = wAdmitN
 			move("[W-admit]", n)
 		}
-	case wAdmitN: // under mu: count the parked readers in, make their tickets, close the gate, unlock mu
+	case wAdmitN: // under mu: count the parked readers in, make their tickets, count the admission, unlock mu (then wake them)
 		// One move, though takeTicket does not take mu: a reader's
 		// [R-ticket] between the adds sees what it sees before them,
 		// since only a writer under w reads locks.

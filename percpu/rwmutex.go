@@ -120,8 +120,8 @@ import (
 // whose lines are 128 bytes); in the fallback build, one line per CPU
 // instead of per P. The first writer that has to wait for readers, or
 // reader that has to park, allocates where they wait (rwWaits and its
-// wake-up channel: 160 bytes on amd64), and each write for which readers
-// parked, a channel to wake them (112 bytes).
+// wake-up channel: 208 bytes on amd64); readers that park allocate
+// nothing more.
 // TestRWMutexMemory computes these figures. A map sharded into many locks
 // that are each read by one goroutine at a time, and written at least
 // every rwLaneReads reads, never allocates either. If GOMAXPROCS grows,

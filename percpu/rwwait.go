@@ -140,18 +140,28 @@ type rwWaits struct {
 	// then inside, counted in, and counts out as any reader does.
 	tickets atomic.Int32
 
-	// mu guards gate, admitted and the lock's parked.
+	// mu guards admitted and the lock's parked.
 	mu sync.Mutex
 
 	// admitted counts the writers that have admitted parked readers
 	// (admitReaders), so that a parked reader knows whether it has been.
 	admitted uint32
 
-	// gate is closed by the writer that admits the parked readers, after
-	// it has counted them in: made by the first reader that parks after
-	// the last admission, nil while none has.
-	gate chan struct{}
+	// admission wakes the parked readers when a writer admits them, in
+	// the order they parked (sync.Cond's), as sync.RWMutex's writer
+	// releases its readers' semaphore: the last to park runs first on the
+	// writer's P. Its Locker is mu, but Wait returns without it
+	// (mutexAfterWait).
+	admission sync.Cond
 }
+
+// mutexAfterWait is rwWaits.mu as admission's Locker: sync.Cond.Wait
+// unlocks it as the reader parks and does not lock it again, since the
+// reader needs nothing under it once admitted.
+type mutexAfterWait rwWaits
+
+func (m *mutexAfterWait) Lock()   {}
+func (m *mutexAfterWait) Unlock() { m.mu.Unlock() }
 
 // rlockSlow waits for the writer that made rlock fail. It spins for the
 // writer to leave (awaitWriter), as most writes are short, and counts in
@@ -247,12 +257,7 @@ func (rw *RWMutex) parkReader() bool {
 	if ws.admitted != seen {
 		ws.mu.Unlock()
 	} else {
-		if ws.gate == nil {
-			ws.gate = make(chan struct{})
-		}
-		gate := ws.gate
-		ws.mu.Unlock()
-		<-gate
+		ws.admission.Wait() // unlocks mu
 	}
 	// [R-admitted] counted in by the writer, unless another reader took its ticket
 	return rw.takeTicket()
@@ -269,12 +274,9 @@ func (rw *RWMutex) admitReaders() {
 		atomic.AddUintptr(&rw.locks, uintptr(n))
 		ws.tickets.Add(n)
 		ws.admitted++
-		if ws.gate != nil {
-			close(ws.gate)
-			ws.gate = nil
-		}
 	}
 	ws.mu.Unlock()
+	ws.admission.Broadcast()
 }
 
 // waitsOf returns the lock's rwWaits, making it if no one has.
@@ -283,6 +285,7 @@ func (rw *RWMutex) waitsOf() *rwWaits {
 		return ws
 	}
 	ws := &rwWaits{wake: make(chan struct{}, 1)}
+	ws.admission.L = (*mutexAfterWait)(ws)
 	if rw.waits.CompareAndSwap(nil, ws) {
 		return ws
 	}
