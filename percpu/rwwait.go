@@ -147,17 +147,17 @@ type rwWaits struct {
 	// (admitReaders), so that a parked reader knows whether it has been.
 	admitted uint32
 
-	// admission wakes the parked readers when a writer admits them, in
-	// the order they parked (sync.Cond's), as sync.RWMutex's writer
-	// releases its readers' semaphore: the last to park runs first on the
-	// writer's P. Its Locker is mu, but Wait returns without it
-	// (mutexAfterWait).
+	// admission wakes the parked readers that a writer admits. Its
+	// Broadcast readies them in the order they parked, as sync.RWMutex's
+	// writer releases its readers' semaphore, so the last to park runs
+	// first on the writer's P. Its Locker is mu, but Wait returns without
+	// it (mutexAfterWait).
 	admission sync.Cond
 }
 
-// mutexAfterWait is rwWaits.mu as admission's Locker: sync.Cond.Wait
-// unlocks it as the reader parks and does not lock it again, since the
-// reader needs nothing under it once admitted.
+// mutexAfterWait is rwWaits.mu as the Locker of rwWaits.admission.
+// sync.Cond.Wait unlocks it as the reader parks, and does not lock it
+// again: the reader needs nothing under it once admitted.
 type mutexAfterWait rwWaits
 
 func (m *mutexAfterWait) Lock()   {}
