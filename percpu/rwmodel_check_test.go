@@ -199,6 +199,7 @@ func TestRWMutexModelBroken(t *testing.T) {
 		{mutQueueOnW, rwTwoWrites, modelcheck.Assertion},
 		{mutCloseUnderWriter, rwFreshPortable, modelcheck.Assertion},
 		{mutRaiseSoloClosed, rwFreshPortable, modelcheck.Assertion},
+		{mutRaiseKeepsIn, rwFreshPortable, modelcheck.Stuck},
 		{mutNoTickets, rwBiasedTwoWrites, modelcheck.Stuck},
 		{mutTicketUnchecked, rwFreshPortable, modelcheck.Assertion},
 		{mutAdmittedNoTicket, rwBiasedTwoWrites, modelcheck.Assertion},

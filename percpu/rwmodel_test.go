@@ -33,6 +33,22 @@ const (
 	mLine           // line i's locks at mLine+2i, its unlocks at mLine+2i+1
 )
 
+// The model's solo word is the code's (rwmutex_solo.go) shifted down by
+// modelSoloShift into one byte: its flags, not the count of lane reads.
+const (
+	modelSoloShift = 28
+	modelIn        = soloIn >> modelSoloShift
+	modelWriter    = soloWriter >> modelSoloShift
+	modelClosed    = soloClosed >> modelSoloShift
+	modelHeld      = soloHeld >> modelSoloShift
+	modelInside    = soloInside >> modelSoloShift
+)
+
+// modelSoloWith is soloWith on the model's solo word.
+func modelSoloWith(v, flag uint8) uint8 {
+	return uint8(soloWith(uint32(v)<<modelSoloShift, uint32(flag)<<modelSoloShift) >> modelSoloShift)
+}
+
 // mLines is how many per-P lines the model has: reader 0 counts on line
 // 0; reader 1 counts in on line 1 and out on line 2, as a reader that
 // migrates between RLock and RUnlock does.
@@ -60,6 +76,7 @@ const (
 	mutQueueOnW                    // [R-park]: a reader that gives up waits on the writers' mutex (the protocol before admission)
 	mutCloseUnderWriter            // [S-close]: closeLane closes the lane under a writer's soloWriter
 	mutRaiseSoloClosed             // [W-raise-solo]: the writer puts its flag in the solo word of a closed lane
+	mutRaiseKeepsIn                // [W-raise-solo]: the lane's reader stays soloIn beside soloWriter (soloWith)
 	mutLightBackout                // [R-backout]: the count out is as light as the count in was
 	mutNoTickets                   // [W-admit]: the admitting writer counts the readers in but makes no tickets
 	mutTicketUnchecked             // [R-ticket]: a reader takes a ticket without checking that one is left
@@ -89,6 +106,7 @@ var rwMutationNames = map[rwMutation]string{
 	mutQueueOnW:         "[R-park] queues on the writers' mutex",
 	mutCloseUnderWriter: "[S-close] under soloWriter",
 	mutRaiseSoloClosed:  "[W-raise-solo] on a closed lane",
+	mutRaiseKeepsIn:     "[W-raise-solo] keeps soloIn beside soloWriter",
 	mutLightBackout:     "[R-backout] as light as its count in",
 	mutNoTickets:        "[W-admit] makes no tickets",
 	mutTicketUnchecked:  "[R-ticket] takes a ticket none is left of",
@@ -261,7 +279,7 @@ const writerThread = 2
 func rwModel(c rwModelConfig) modelcheck.Spec[rwModelState] {
 	var init rwModelState
 	if c.spread {
-		init.m.Mem[mSolo] = soloClosed
+		init.m.Mem[mSolo] = modelClosed
 		init.m.Mem[mCells] = 1
 		if c.biased {
 			init.m.Mem[mState] = rwBiased
@@ -458,7 +476,7 @@ func (c rwModelConfig) sub(s rwModelState, t int, move func(string, rwModelState
 		}
 		move("[R-wake]", n)
 	case xWakeSolo:
-		if m.Load(t, mSolo)&soloWriter != 0 {
+		if m.Load(t, mSolo)&modelWriter != 0 {
 			th.pc = xSigFence
 		} else {
 			th.pc = th.ret
@@ -514,9 +532,9 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		v := m.Load(t, mSolo)
 		free := v == 0
 		if c.mut == mutLaneIgnoresFlag {
-			free = v&^soloWriter == 0
+			free = v&^modelWriter == 0
 		}
-		if free && m.CAS(t, mSolo, v, v|soloIn) {
+		if free && m.CAS(t, mSolo, v, v|modelIn) {
 			th.pc = uLane
 			move("[R-lane]", n)
 			if c.laneSpreads {
@@ -595,7 +613,7 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		}
 		move("[R-backout]", n)
 	case rNoLine:
-		if m.Load(t, mSolo)&soloClosed == 0 {
+		if m.Load(t, mSolo)&modelClosed == 0 {
 			th.pc = rOpen
 		} else {
 			th.pc = rNoLineCells
@@ -611,7 +629,7 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 	case rOpen:
 		v := m.Load(t, mSolo)
 		switch {
-		case v&soloClosed != 0:
+		case v&modelClosed != 0:
 			th.pc = rCells
 		case v == 0:
 			th.pc = rOpenCAS
@@ -621,14 +639,14 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 				move("[R-open] (count full)", n)
 			}
 			return
-		case v&soloWriter != 0:
+		case v&modelWriter != 0:
 			th.pc = failed(th)
 		default: // another reader is inside: spread
 			th.pc = rSpClose
 		}
 		move("[R-open]", n)
 	case rOpenCAS:
-		if m.CAS(t, mSolo, 0, soloIn) {
+		if m.CAS(t, mSolo, 0, modelIn) {
 			th.pc = uLane
 		} else {
 			th.pc = rOpen
@@ -637,11 +655,11 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 	case rSpClose: // closeLane: a load and the compare-and-swap it feeds
 		v := m.Load(t, mSolo)
 		switch {
-		case v&soloClosed != 0:
+		case v&modelClosed != 0:
 			th.pc = rSpGrow
-		case v&soloWriter != 0 && c.mut != mutCloseUnderWriter:
+		case v&modelWriter != 0 && c.mut != mutCloseUnderWriter:
 			th.pc = rOpen // spread returns nil: rlockOpen loops
-		case m.CAS(t, mSolo, v, v|soloClosed):
+		case m.CAS(t, mSolo, v, modelSoloWith(v, modelClosed)):
 			th.pc = rSpGrow
 		}
 		if c.noSlots && th.pc == rSpGrow {
@@ -696,7 +714,7 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		move("[R-ticket]", n)
 	case rAwait: // awaitWriter: wait for the flag to go down, or give up
 		th.try = true
-		if m.Load(t, mState)&rwWriter == 0 && m.Load(t, mSolo)&soloWriter == 0 {
+		if m.Load(t, mState)&rwWriter == 0 && m.Load(t, mSolo)&modelWriter == 0 {
 			th.pc = rCells
 			move("[R-await]", n)
 		} else {
@@ -730,7 +748,7 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 	case rParkState, rParkSolo: // writerFlag
 		up := m.Load(t, mState)&rwWriter != 0
 		if th.pc == rParkSolo {
-			up = m.Load(t, mSolo)&soloWriter != 0
+			up = m.Load(t, mSolo)&modelWriter != 0
 		}
 		switch {
 		case up && c.mut == mutParkLookFirst:
@@ -785,14 +803,16 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 
 	// RUnlock
 	case uLane:
-		if m.CAS(t, mSolo, soloIn, 0) {
+		// The load and the compare-and-swap it feeds, as RUnlock's
+		// counting form: v >= soloIn is the lane's reader alone.
+		if v := m.Load(t, mSolo); v >= modelIn && m.CAS(t, mSolo, v, v-modelIn) {
 			c.endRead(th)
 		} else {
 			th.pc = uSolo
 		}
 		move("[U-lane]", n)
 	case uSolo:
-		if m.Load(t, mSolo)&soloIn != 0 {
+		if m.Load(t, mSolo)&modelInside != 0 {
 			th.pc = uSoloCAS
 		} else {
 			th.pc = uCells
@@ -801,10 +821,10 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 	case uSoloCAS:
 		v := m.Load(t, mSolo)
 		switch {
-		case v&soloIn == 0:
+		case v&modelInside == 0:
 			th.pc = uCells
-		case m.CAS(t, mSolo, v, v&^soloIn):
-			if v&soloWriter != 0 {
+		case m.CAS(t, mSolo, v, v&^modelInside):
+			if v&modelWriter != 0 {
 				call(th, xSigFence, 0)
 				c.afterRead(th)
 			} else {
@@ -883,9 +903,11 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 	case wRaiseSolo:
 		v := m.Load(t, mSolo)
 		switch {
-		case v&soloClosed != 0 && c.mut != mutRaiseSoloClosed:
+		case v&modelClosed != 0 && c.mut != mutRaiseSoloClosed:
 			th.pc = wRaise
-		case m.CAS(t, mSolo, v, v|soloWriter):
+		case c.mut == mutRaiseKeepsIn && m.CAS(t, mSolo, v, v|modelWriter):
+			c.startSum(th, wFirst)
+		case c.mut != mutRaiseKeepsIn && m.CAS(t, mSolo, v, modelSoloWith(v, modelWriter)):
 			c.startSum(th, wFirst)
 		}
 		move("[W-raise-solo]", n)
@@ -933,7 +955,9 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		move("[W-sum-out]", n)
 	case wSumSolo:
 		if c.mut != mutNoSoloInSum {
-			th.in = m.Load(t, mSolo) & soloIn
+			if m.Load(t, mSolo)&modelInside != 0 {
+				th.in = 1
+			}
 		}
 		th.pc = wSumIn
 		move("[W-sum-solo]", n)
@@ -979,7 +1003,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 	case wHeavy:
 		// Not while the flag is in the solo word: every reader then
 		// counts out with a locked instruction.
-		if m.Load(t, mSolo)&soloWriter == 0 && c.mut != mutNoHeavyFence {
+		if m.Load(t, mSolo)&modelWriter == 0 && c.mut != mutNoHeavyFence {
 			c.fenceHeavy(m, t)
 		}
 		c.startSum(th, wParking)
@@ -993,15 +1017,15 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 	case wRel: // inside; release
 		v := m.Load(t, mSolo)
 		switch {
-		case v&soloWriter == 0:
+		case v&modelWriter == 0:
 			th.pc = wRelState
-		case v&soloIn == 0 && c.mut == mutReleasePlain:
+		case v&modelHeld == 0 && c.mut == mutReleasePlain:
 			m.Store(t, mSolo, 0)
 			th.pc = wAdmit
-		case v&soloIn == 0:
+		case v&modelHeld == 0:
 			m.Swap(t, mSolo, 0)
 			th.pc = wAdmit
-		case m.CAS(t, mSolo, v, soloIn):
+		case m.CAS(t, mSolo, v, modelIn):
 			th.pc = wAdmit
 		}
 		move("[W-release] [W-release-solo]", n)

@@ -153,6 +153,16 @@ import (
 // releases the lock and panics with that message. The lock is usable after
 // the panic is recovered.
 type RWMutex struct {
+	// solo is the lane of a reader that finds the lock idle (the solo
+	// word, rwmutex_solo.go). It comes first: at offset 0 RLock and
+	// RUnlock fit the inliner's budget (TestRWMutexReadPathsInline).
+	solo uint32
+
+	// parked is how many readers wait, parked, for the writer whose
+	// flag they saw to admit them (parkReader, admitReaders). It changes
+	// only under waits.mu; a releasing writer reads it without the mutex.
+	parked int32
+
 	state hal.Uint64 // gen*rwGen | rwBiased | rwWriter
 
 	// locks and unlocks count readers in and out on the lock itself:
@@ -165,16 +175,6 @@ type RWMutex struct {
 	w     sync.Mutex              // writers exclude each other here
 	until atomic.Int32            // the tick before which readers keep the bias off (ticks, inhibited)
 	seen  atomic.Uint32           // the state's generation, truncated, when readers last looked (tryBias)
-
-	// solo is the lane of a reader that finds the lock idle: soloIn,
-	// soloWriter and soloClosed. RLock and RUnlock inline to a
-	// compare-and-swap on it and no call.
-	solo uint32
-
-	// parked is how many readers wait, parked, for the writer whose
-	// flag they saw to admit them (parkReader, admitReaders). It changes
-	// only under waits.mu; a releasing writer reads it without the mutex.
-	parked int32
 }
 
 // The state word.
@@ -188,10 +188,11 @@ const (
 // locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
 func (rw *RWMutex) RLock() {
 	// [R-lane] The lane's fast path: an idle lock is taken with one
-	// compare-and-swap, what sync.RWMutex's add costs. Small enough to
-	// inline where the lane does not count its reads (laneCounts).
+	// compare-and-swap, what sync.RWMutex's add costs, inlined. Where
+	// the lane counts its reads (laneCounts), v < soloFull says no flag
+	// is set and the count is not full.
 	if laneCounts {
-		if v := atomic.LoadUint32(&rw.solo); v&(soloFlags|soloFull) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, v, v+(soloIn+soloRead)) {
+		if v := atomic.LoadUint32(&rw.solo); v >= soloFull || !atomic.CompareAndSwapUint32(&rw.solo, v, v+(soloIn+soloRead)) {
 			rwRLock(rw) // the pinless read path (rwread.go)
 		}
 	} else if atomic.LoadUint32(&rw.solo) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
@@ -202,7 +203,7 @@ func (rw *RWMutex) RLock() {
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 // It fails when a writer holds the lock or waits for it.
 func (rw *RWMutex) TryRLock() bool {
-	if v := atomic.LoadUint32(&rw.solo); v&(soloFlags|soloFull) == 0 && atomic.CompareAndSwapUint32(&rw.solo, v, laneTake(v)) {
+	if v := atomic.LoadUint32(&rw.solo); v < soloFull && atomic.CompareAndSwapUint32(&rw.solo, v, laneTake(v)) {
 		return true // the lane, as in RLock
 	}
 	if rw.rlock(true) {
@@ -230,9 +231,10 @@ func (rw *RWMutex) rlockFailed(try bool) bool {
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	// [U-lane]
+	// [U-lane] v >= soloIn says the lane's reader is inside and no other
+	// flag is set (the solo word).
 	if laneCounts {
-		if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, v, v^soloIn) {
+		if v := atomic.LoadUint32(&rw.solo); v < soloIn || !atomic.CompareAndSwapUint32(&rw.solo, v, v-soloIn) {
 			rwRUnlock(rw) // the pinless read path (rwread.go)
 		}
 	} else if atomic.LoadUint32(&rw.solo) != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, soloIn, 0) {
@@ -309,7 +311,7 @@ func (rw *RWMutex) raise() {
 	// writer to the state word.
 	// [W-raise-solo] while the lane is open
 	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
-		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloWriter) {
+		if atomic.CompareAndSwapUint32(&rw.solo, v, soloWith(v, soloWriter)) {
 			return
 		}
 	}
@@ -349,14 +351,14 @@ func (rw *RWMutex) raise() {
 // Store already is; elsewhere it is one locked instruction per write.
 func (rw *RWMutex) release() {
 	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 {
-		// With soloIn clear nobody else can write the word while the
-		// flag is up; with it set (a TryLock that failed) its reader
-		// may clear it at any time. Either way the lane's count of
-		// reads restarts: a write came.
-		for v&soloIn != 0 && !atomic.CompareAndSwapUint32(&rw.solo, v, soloIn) {
+		// With no reader inside nobody else can write the word while
+		// the flag is up; with one (soloHeld: a TryLock that failed)
+		// that reader may leave at any time. Either way the lane's count
+		// of reads restarts: a write came.
+		for v&soloHeld != 0 && !atomic.CompareAndSwapUint32(&rw.solo, v, soloIn) {
 			v = atomic.LoadUint32(&rw.solo)
 		}
-		if v&soloIn == 0 {
+		if v&soloHeld == 0 {
 			// [W-release-solo]
 			atomic.SwapUint32(&rw.solo, 0)
 		}
@@ -409,11 +411,15 @@ func (rw *RWMutex) readersGone() (bool, string) {
 	for _, c := range cs {
 		out += atomic.LoadUintptr(&c.unlocks)
 	}
-	// A reader that clears soloIn leaves its counts in behind, for the
-	// reader that came through the lane: reading the word between the
-	// sums keeps every reader inside in one of them (see the solo word).
+	// A reader that clears the lane's reader leaves its counts in
+	// behind, for the reader that came through the lane: reading the word
+	// between the sums keeps every reader inside in one of them (see the
+	// solo word).
 	// [W-sum-solo]
-	in := uintptr(atomic.LoadUint32(&rw.solo) & soloIn)
+	var in uintptr
+	if atomic.LoadUint32(&rw.solo)&soloInside != 0 {
+		in = 1
+	}
 	// [W-sum-in]
 	in += atomic.LoadUintptr(&rw.locks)
 	for _, c := range cs {

@@ -136,7 +136,7 @@ func (rw *RWMutex) rlockOwn(try bool) bool {
 	return rw.rlockFailed(try)
 }
 
-// runlock is RUnlock off the lane's fast path: it clears soloIn if set
+// runlock is RUnlock off the lane's fast path: it clears soloInside if set
 // (see the solo word), else counts out on the current P's line or, before
 // the lines are made, on the lock's own counters (runlockNoLine). The
 // per-P path is written out here, as in rlock, so that it costs one call.
@@ -147,7 +147,7 @@ func (rw *RWMutex) rlockOwn(try bool) bool {
 // flag sees the flag.
 func (rw *RWMutex) runlock() {
 	// [U-solo]
-	if atomic.LoadUint32(&rw.solo)&soloIn != 0 {
+	if atomic.LoadUint32(&rw.solo)&soloInside != 0 {
 		rw.runlockSolo()
 		return
 	}
@@ -204,7 +204,7 @@ func (rw *RWMutex) runlockNoLine() {
 // runlockOwn is RUnlock on the lock's own counters, before the lines are
 // made. Every count so far is on the lock itself (cells, once made,
 // stay), so this RUnlock's RLock counted in here, or through the lane,
-// whose reader then counts out here for the RUnlock that cleared soloIn.
+// whose reader then counts out here for the RUnlock that cleared soloInside.
 func (rw *RWMutex) runlockOwn() {
 	// [U-own]
 	if u := atomic.AddUintptr(&rw.unlocks, 1); int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.writerFlag() {

@@ -491,7 +491,7 @@ func TestRWMutexStaysWhereSpreadingDoesNotPay(t *testing.T) {
 	rw := new(RWMutex)
 	rw.RLock() // through the lane
 	rw.RLock() // finds it taken: closes it, and counts in on locks
-	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn|soloClosed || rw.cells.Load() != nil || rw.locks != 1 {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloHeld|soloClosed || rw.cells.Load() != nil || rw.locks != 1 {
 		t.Fatalf("after two readers: solo %#x, cells %v, locks %d; want the lane closed, no cells, one count in", v, rw.cells.Load() != nil, rw.locks)
 	}
 	rw.RUnlock()

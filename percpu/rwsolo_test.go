@@ -68,19 +68,19 @@ func TestRWMutexLaneCountsReads(t *testing.T) {
 
 // TestRWMutexSoloOverlapCloses: a second reader that finds the lane's
 // reader inside closes the lane and spreads, and a writer then waits for
-// both, whichever of them leaves first (an RUnlock may clear soloIn for
-// another reader: their counts move, the sum does not). The second
-// RLock's count in is on a per-P line and the first RUnlock clears
-// soloIn: the writer must count the reader left inside from the line.
+// both, whichever of them leaves first (an RUnlock may clear the lane's
+// reader for another reader: their counts move, the sum does not). The
+// second RLock's count in is on a per-P line and the first RUnlock clears
+// soloHeld: the writer must count the reader left inside from the line.
 func TestRWMutexSoloOverlapCloses(t *testing.T) {
 	setSlotsPay(t, true)
 	var rw RWMutex
 	rw.RLock() // through the lane
 	rw.RLock() // finds it taken: closes and spreads
-	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn|soloClosed || rw.cells.Load() == nil {
+	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloHeld|soloClosed || rw.cells.Load() == nil {
 		t.Fatalf("solo word %#x, cells %v after two readers", v, rw.cells.Load() != nil)
 	}
-	rw.RUnlock() // clears soloIn, whichever RLock it undoes
+	rw.RUnlock() // clears soloHeld, whichever RLock it undoes
 	if rw.TryLock() {
 		t.Fatal("TryLock succeeded with a reader inside")
 	}
@@ -97,20 +97,20 @@ func TestRWMutexSoloOverlapCloses(t *testing.T) {
 }
 
 // TestRWMutexReadPathsInline: RLock and RUnlock inline into the caller,
-// as sync.RWMutex's do, where the lane does not count its reads: each is
-// a load and a compare-and-swap on the solo word, calling out only off the
-// lane. One more node in either adds a call to every read of a lock read
-// by one goroutine at a time. Where the lane counts (laneCounts: the
-// pinless build), a spread read is a call as well, and the count does not
-// fit the inliner's budget, so the check compiles the purego build.
+// as sync.RWMutex's do: each is a load, one comparison and a
+// compare-and-swap on the solo word, calling out only off the lane. The
+// counting form (laneCounts: the pinless build) is at the budget: one more
+// node in either adds a call to every read of a lock read by one goroutine
+// at a time. The host's default build, and the purego build, which never
+// counts, are checked.
 func TestRWMutexReadPathsInline(t *testing.T) {
-	// The purego build never counts: every GOARCH builds it.
+	inlinecheck.Inlinable(t, "(*RWMutex).RLock", "(*RWMutex).RUnlock")
 	inlinecheck.InlinableWith(t, []string{"-tags=purego"}, "(*RWMutex).RLock", "(*RWMutex).RUnlock")
 }
 
 // TestRWMutexSoloReaderAfterClose: the lane closes while its reader is
 // inside, with nothing counted on the lines; a writer, now on the state
-// word, still waits for that reader (readersGone counts soloIn).
+// word, still waits for that reader (readersGone counts soloHeld).
 func TestRWMutexSoloReaderAfterClose(t *testing.T) {
 	var rw RWMutex
 	rw.RLock() // through the lane

@@ -17,14 +17,14 @@ const pinlessBuild = true
 
 // A build fails here (constant index out of range) when RWMutex or
 // rwCell no longer has the layout or flags the assembly was written for.
-var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.state)^0]
-var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.cells)^24]
-var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.solo)^56]
+var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.state)^8]
+var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.cells)^32]
+var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.solo)^0]
 var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.locks)^0]
 var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.unlocks)^8]
 var _ = [1]struct{}{}[rwWriter^1]
 var _ = [1]struct{}{}[rwBiased^2]
-var _ = [1]struct{}{}[soloIn^1]
+var _ = [1]struct{}{}[soloInside^0x90000000]
 var _ = [1]struct{}{}[rwRebiasEvery^1024]
 
 // rwRLock is RLock past the solo lane. With the per-P lines made and no

@@ -21,7 +21,7 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
-	MOVQ    24(DI), SI
+	MOVQ    32(DI), SI
 	TESTQ   SI, SI
 	JEQ     slow
 	MOVQ TLS, CX
@@ -33,7 +33,7 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	JCC     slow
 	MOVQ    (SI), SI
 	MOVQ    (SI)(CX*8), SI
-	MOVQ    (DI), AX
+	MOVQ    8(DI), AX
 	TESTQ   $0x00000001, AX
 	JNE     slow
 	TESTQ   $0x00000002, AX
@@ -48,7 +48,7 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	ORQ     $0x00, (SP)
 
 light:
-	CMPQ AX, (DI)
+	CMPQ AX, 8(DI)
 	JNE  backout
 	RET
 
@@ -63,7 +63,7 @@ backout:
 locked:
 	LOCK
 	INCQ (SI)
-	CMPQ AX, (DI)
+	CMPQ AX, 8(DI)
 	JNE  backoutLocked
 
 	// [R-rebias] Every rwRebiasEvery-th count in on a line, a reader may turn
@@ -86,20 +86,20 @@ slow:
 // func rwRUnlock(rw *RWMutex)
 TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
 	// As rwRLock: no call before RET, so the P stays. The lane's reader
-	// (soloIn) is cleared by runlock's slow path. The count out is a plain
-	// INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:
-	// a writer heavy-fences before it parks for a reader (waitReaders), after
-	// which the flag's test sees its flag. Else it is a locked INCQ. The byte
-	// is tested again after the plain INCQ, as in rwRLock.
+	// (soloInside) is cleared by runlock's slow path. The count out is a
+	// plain INCQ while hal.FenceLight needs no fence, biased or not, as in
+	// runlock: a writer heavy-fences before it parks for a reader
+	// (waitReaders), after which the flag's test sees its flag. Else it is a
+	// locked INCQ. The byte is tested again after the plain INCQ, as in rwRLock.
 	// Model steps: [U-solo] the solo word's test, [U-cells] the table's
 	// pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or
 	// nothing), [U-flag] the state's test.
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
-	TESTL   $0x00000001, 56(DI)
+	TESTL   $0x90000000, (DI)
 	JNE     slow
-	MOVQ    24(DI), SI
+	MOVQ    32(DI), SI
 	TESTQ   SI, SI
 	JEQ     slow
 	MOVQ TLS, CX
@@ -128,7 +128,7 @@ locked:
 	INCQ 8(SI)
 
 check:
-	TESTQ $0x00000001, (DI)
+	TESTQ $0x00000001, 8(DI)
 	JNE   signal
 	RET
 

@@ -60,11 +60,11 @@ var Layout = Runtime{GOOS: "linux", MinMinor: 26, MaxMinor: 27, GM: 48, MP: 208,
 // declarations at compile time, so a change there fails the build until
 // this is updated and the files regenerated.
 var Mutex = struct {
-	State, Cells, Solo     int // offsets in RWMutex: state, cells (pin.Table, its pointer first), solo
-	Locks, Unlocks         int // offsets in rwCell
-	Writer, Biased, SoloIn int // rwWriter, rwBiased, soloIn
-	RebiasEvery            int // rwRebiasEvery, a power of two
-}{State: 0, Cells: 24, Solo: 56, Locks: 0, Unlocks: 8, Writer: 1, Biased: 2, SoloIn: 1, RebiasEvery: 1024}
+	State, Cells, Solo         int // offsets in RWMutex: state, cells (pin.Table, its pointer first), solo
+	Locks, Unlocks             int // offsets in rwCell
+	Writer, Biased, SoloInside int // rwWriter, rwBiased, soloInside (the lane's reader, either way)
+	RebiasEvery                int // rwRebiasEvery, a power of two
+}{State: 8, Cells: 32, Solo: 0, Locks: 0, Unlocks: 8, Writer: 1, Biased: 2, SoloInside: 0x90000000, RebiasEvery: 1024}
 
 // tags is the build constraint of the assembly and its declarations;
 // the fallback file has its negation. Race builds keep the Go path, so
@@ -119,7 +119,7 @@ func declFile() string {
 	p("var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.unlocks)^%d]\n", Mutex.Unlocks)
 	p("var _ = [1]struct{}{}[rwWriter^%d]\n", Mutex.Writer)
 	p("var _ = [1]struct{}{}[rwBiased^%d]\n", Mutex.Biased)
-	p("var _ = [1]struct{}{}[soloIn^%d]\n", Mutex.SoloIn)
+	p("var _ = [1]struct{}{}[soloInside^%#x]\n", Mutex.SoloInside)
 	p("var _ = [1]struct{}{}[rwRebiasEvery^%d]\n\n", Mutex.RebiasEvery)
 	p("// rwRLock is RLock past the solo lane. With the per-P lines made and no\n")
 	p("// writer, it counts the caller in on its P's line, as rlock does, without\n")
@@ -315,11 +315,11 @@ func asmFile() ([]byte, error) {
 	c.Signature(sig)
 	c.Comment(
 		"As rwRLock: no call before RET, so the P stays. The lane's reader",
-		"(soloIn) is cleared by runlock's slow path. The count out is a plain",
-		"INCQ while hal.FenceLight needs no fence, biased or not, as in runlock:",
-		"a writer heavy-fences before it parks for a reader (waitReaders), after",
-		"which the flag's test sees its flag. Else it is a locked INCQ. The byte",
-		"is tested again after the plain INCQ, as in rwRLock.",
+		"(soloInside) is cleared by runlock's slow path. The count out is a",
+		"plain INCQ while hal.FenceLight needs no fence, biased or not, as in",
+		"runlock: a writer heavy-fences before it parks for a reader",
+		"(waitReaders), after which the flag's test sees its flag. Else it is a",
+		"locked INCQ. The byte is tested again after the plain INCQ, as in rwRLock.",
 		"Model steps: [U-solo] the solo word's test, [U-cells] the table's",
 		"pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or",
 		"nothing), [U-flag] the state's test.",
@@ -327,7 +327,7 @@ func asmFile() ([]byte, error) {
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
 	c.JEQ(operand.LabelRef("slow"))
-	c.TESTL(operand.U32(Mutex.SoloIn), operand.Mem{Base: reg.RDI, Disp: Mutex.Solo})
+	c.TESTL(operand.U32(Mutex.SoloInside), operand.Mem{Base: reg.RDI, Disp: Mutex.Solo})
 	c.JNE(operand.LabelRef("slow"))
 	cellInto(c, "slow")
 	lightFree(c, "locked")
