@@ -14,40 +14,38 @@ import (
 // kind=percpu or sync; writes=0 reads only (a fresh percpu lock spreads
 // after rwLaneReads reads where laneSpreads says so), writes=10 makes
 // every 10th operation a Lock and Unlock, which keeps percpu's lock on
-// its solo lane.
+// its solo lane. Both kinds run the same loop and its same branches.
 func BenchmarkRWMutexOneGoroutine(b *testing.B) {
 	for _, every := range []int{0, 10} {
-		suffix := "/writes=0"
-		if every > 0 {
-			suffix = "/writes=10"
+		for _, kind := range []string{"percpu", "sync"} {
+			name := "kind=" + kind + "/writes=0"
+			if every > 0 {
+				name = "kind=" + kind + "/writes=10"
+			}
+			b.Run(name, func(b *testing.B) {
+				var p percpu.RWMutex
+				var s sync.RWMutex
+				onPercpu := kind == "percpu"
+				m := cyclebench.Start(b)
+				for i := 0; b.Loop(); i++ {
+					write := every > 0 && i%every == 0
+					switch {
+					case onPercpu && write:
+						p.Lock()
+						p.Unlock()
+					case onPercpu:
+						p.RLock()
+						p.RUnlock()
+					case write:
+						s.Lock()
+						s.Unlock()
+					default:
+						s.RLock()
+						s.RUnlock()
+					}
+				}
+				m.Stop()
+			})
 		}
-		b.Run("kind=percpu"+suffix, func(b *testing.B) {
-			var rw percpu.RWMutex
-			m := cyclebench.Start(b)
-			for i := 0; b.Loop(); i++ {
-				if every > 0 && i%every == 0 {
-					rw.Lock()
-					rw.Unlock()
-					continue
-				}
-				rw.RLock()
-				rw.RUnlock()
-			}
-			m.Stop()
-		})
-		b.Run("kind=sync"+suffix, func(b *testing.B) {
-			var rw sync.RWMutex
-			m := cyclebench.Start(b)
-			for i := 0; b.Loop(); i++ {
-				if every > 0 && i%every == 0 {
-					rw.Lock()
-					rw.Unlock()
-					continue
-				}
-				rw.RLock()
-				rw.RUnlock()
-			}
-			m.Stop()
-		})
 	}
 }
