@@ -902,12 +902,14 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		}
 	case wRaiseSolo:
 		v := m.Load(t, mSolo)
+		raised := modelSoloWith(v, modelWriter)
+		if c.mut == mutRaiseKeepsIn {
+			raised = v | modelWriter
+		}
 		switch {
 		case v&modelClosed != 0 && c.mut != mutRaiseSoloClosed:
 			th.pc = wRaise
-		case c.mut == mutRaiseKeepsIn && m.CAS(t, mSolo, v, v|modelWriter):
-			c.startSum(th, wFirst)
-		case c.mut != mutRaiseKeepsIn && m.CAS(t, mSolo, v, modelSoloWith(v, modelWriter)):
+		case m.CAS(t, mSolo, v, raised):
 			c.startSum(th, wFirst)
 		}
 		move("[W-raise-solo]", n)
