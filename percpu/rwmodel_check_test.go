@@ -200,6 +200,7 @@ func TestRWMutexModelBroken(t *testing.T) {
 		{mutCloseUnderWriter, rwFreshPortable, modelcheck.Assertion},
 		{mutRaiseSoloClosed, rwFreshPortable, modelcheck.Assertion},
 		{mutRaiseKeepsIn, rwFreshPortable, modelcheck.Stuck},
+		{mutIdleWithReader, rwFreshPortable, modelcheck.Assertion},
 		{mutNoTickets, rwBiasedTwoWrites, modelcheck.Stuck},
 		{mutTicketUnchecked, rwFreshPortable, modelcheck.Assertion},
 		{mutAdmittedNoTicket, rwBiasedTwoWrites, modelcheck.Assertion},

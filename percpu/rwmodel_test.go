@@ -77,6 +77,7 @@ const (
 	mutCloseUnderWriter            // [S-close]: closeLane closes the lane under a writer's soloWriter
 	mutRaiseSoloClosed             // [W-raise-solo]: the writer puts its flag in the solo word of a closed lane
 	mutRaiseKeepsIn                // [W-raise-solo]: the lane's reader stays soloIn beside soloWriter (soloWith)
+	mutIdleWithReader              // Lock's idleGone after a raise that found the lane's reader inside
 	mutLightBackout                // [R-backout]: the count out is as light as the count in was
 	mutNoTickets                   // [W-admit]: the admitting writer counts the readers in but makes no tickets
 	mutTicketUnchecked             // [R-ticket]: a reader takes a ticket without checking that one is left
@@ -107,6 +108,7 @@ var rwMutationNames = map[rwMutation]string{
 	mutCloseUnderWriter: "[S-close] under soloWriter",
 	mutRaiseSoloClosed:  "[W-raise-solo] on a closed lane",
 	mutRaiseKeepsIn:     "[W-raise-solo] keeps soloIn beside soloWriter",
+	mutIdleWithReader:   "idleGone's sums after a raise beside the lane's reader",
 	mutLightBackout:     "[R-backout] as light as its count in",
 	mutNoTickets:        "[W-admit] makes no tickets",
 	mutTicketUnchecked:  "[R-ticket] takes a ticket none is left of",
@@ -257,6 +259,10 @@ type rwThread struct {
 	at      uint8
 	out, in uint8
 	phase   uint8 // wFirst, wSpinning or wParking
+	// idle says [W-raise-solo] found the solo word with no flag and no
+	// reader: the first sum is then Lock's idleGone, which loads neither
+	// cells nor the solo word.
+	idle bool
 }
 
 // The phases of waitReaders.
@@ -911,6 +917,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 			th.pc = wRaise
 		case m.CAS(t, mSolo, v, raised):
 			c.startSum(th, wFirst)
+			th.idle = v == 0 || c.mut == mutIdleWithReader
 		}
 		move("[W-raise-solo]", n)
 	case wRaise:
@@ -934,7 +941,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		c.startSum(th, wFirst)
 		move("[W-revoke]", n)
 	case wSumCells:
-		th.cells = m.Load(t, mCells) != 0
+		th.cells = !th.idle && m.Load(t, mCells) != 0
 		th.pc = wSumOut
 		if c.mut == mutInsFirst {
 			th.pc = wSumSolo
@@ -956,7 +963,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		}
 		move("[W-sum-out]", n)
 	case wSumSolo:
-		if c.mut != mutNoSoloInSum {
+		if c.mut != mutNoSoloInSum && !th.idle {
 			if m.Load(t, mSolo)&modelInside != 0 {
 				th.in = 1
 			}
@@ -1080,5 +1087,5 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 
 // startSum begins a readersGone in waitReaders' phase.
 func (c rwModelConfig) startSum(th *rwThread, phase uint8) {
-	th.pc, th.at, th.in, th.out, th.cells, th.phase = wSumCells, 0, 0, 0, false, phase
+	th.pc, th.at, th.in, th.out, th.cells, th.phase, th.idle = wSumCells, 0, 0, 0, false, phase, false
 }

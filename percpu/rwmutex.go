@@ -258,11 +258,35 @@ func (rw *RWMutex) Lock() {
 	if queued {
 		rw.lockWriters()
 	}
-	rw.raise()
+	if queued || !rw.raiseIdle() {
+		rw.raise()
+	} else if rw.idleGone() {
+		return // raise and readersGone's steps, on the lane, with no call
+	}
 	if err := rw.waitReaders(queued); err != "" {
 		rw.release()
 		rwPanic(err)
 	}
+}
+
+// raiseIdle is raise's [W-raise-solo] on a lane with no flag set and no
+// reader on it, the lane's write while readers come one at a time. It
+// reports whether it raised the flag; if not, raise goes on.
+func (rw *RWMutex) raiseIdle() bool {
+	v := atomic.LoadUint32(&rw.solo)
+	return v < soloHeld && atomic.CompareAndSwapUint32(&rw.solo, v, v|soloWriter)
+}
+
+// idleGone is readersGone after raiseIdle, with no call: the lane had no
+// reader, none can take it under the flag, and a lane open at the raise
+// has no per-P lines (I2 in DESIGN.md), so [W-sum-solo] would find none
+// and the sums are the lock's own counters. It reports whether no reader
+// is inside; if not, waitReaders goes on (and finds an RUnlock without
+// RLock).
+func (rw *RWMutex) idleGone() bool {
+	// [W-sum-out] [W-sum-in]
+	out := atomic.LoadUintptr(&rw.unlocks)
+	return atomic.LoadUintptr(&rw.locks) == out
 }
 
 // lockWriters locks w when TryLock failed: parking, or spinning for a
@@ -383,6 +407,19 @@ func (rw *RWMutex) release() {
 // panics. As with sync.RWMutex, a locked RWMutex is not associated with a
 // goroutine: one may Lock it and another Unlock it.
 func (rw *RWMutex) Unlock() {
+	if atomic.LoadUint32(&rw.solo)&soloFlags == soloWriter {
+		// release's steps on the lane with no reader held, without
+		// its call: nobody else writes the word while the flag is up.
+		// [W-release-solo]
+		atomic.SwapUint32(&rw.solo, 0)
+		// [W-admit]
+		if atomic.LoadInt32(&rw.parked) != 0 {
+			rw.admitReaders()
+		}
+		// [W-unlock]
+		rw.w.Unlock()
+		return
+	}
 	if !rw.writerFlag() {
 		rwPanic("percpu: Unlock of unlocked RWMutex")
 	}
