@@ -54,12 +54,14 @@ Flags:
                    percpu.RWMutex beside sync.RWMutex, under 2, 4 and 8
                    writers that each hold the lock 20µs beside one reader,
                    and 2, 4 and 8 such readers beside one writer; 100ms
-                   per lock and cell in each of -rounds rounds (default 3;
-                   -quick: 30ms, 2 rounds). Targets: percpu's p50 and p99
-                   at most 2× sync.RWMutex's (a wait under 1µs counts as
-                   1µs), and as many operations done; each side's mean
-                   wait is printed beside them. Takes -rounds,
-                   -quick and -json only
+                   per lock and cell in each of -rounds rounds (default 10,
+                   at least 4; -quick: 30ms, 4 rounds); each figure is the
+                   median over the rounds. Targets, round against round
+                   by the report's rule: percpu's p50 and p99 at most 2×
+                   sync.RWMutex's (a wait under 1µs counts as 1µs), and
+                   ops/s not significantly fewer; each side's mean wait is
+                   printed beside them. Takes -rounds, -quick and -json
+                   only
 `
 
 // lockWaitConfig is the parsed command line of halbench lockwait.

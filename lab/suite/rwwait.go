@@ -23,7 +23,13 @@ import (
 //
 // Every cell (shape, g) runs each kind for Window per round, the kinds'
 // order rotated by the round, so that load from other processes falls on
-// both alike; the rounds are merged per kind. A wait is read as in
+// both alike, each round on a fresh lock and fresh goroutines. Each
+// round's figures are kept, as well as their sum per kind: with few CPUs a
+// run of a cell settles into one of a few schedules (whether the lone
+// reader or writer runs on while the other side waits for a P, or they
+// take turns), drawn anew each round for either lock, and a round in the
+// schedule where the lone side runs on makes many times the calls, so
+// the sum's percentiles are mostly that round's. A wait is read as in
 // lockwait.go (one clock read on a fixed base).
 
 // RWWaitShapes are the two shapes, in the order they run.
@@ -41,17 +47,35 @@ type RWWaitConfig struct {
 	Rounds     int           // interleaved rounds (default 3)
 }
 
-// RWWaitResult is one kind's measurement in one cell, all rounds merged.
+// RWWaitResult is one kind's measurement in one cell: all rounds merged,
+// and each round's.
 type RWWaitResult struct {
 	Shape      string // "writers" or "readers"
 	Goroutines int    // the continuous side's goroutines
 	Kind       string // "percpu" or "rwmutex"
 
+	RWWaitRound // all rounds merged
+
+	// PerRound holds each round's figures, in the order they ran.
+	PerRound []RWWaitRound
+}
+
+// RWWaitRound is one kind's run of a cell: in one round, or merged.
+type RWWaitRound struct {
 	// Read and Write are the waits of RLock and of Lock. Reads and
 	// Writes count the calls made; Seconds is the time the runs took.
 	Read, Write   WaitHist
 	Reads, Writes uint64
 	Seconds       float64
+}
+
+// add merges o into r.
+func (r *RWWaitRound) add(o *RWWaitRound) {
+	r.Read.Merge(&o.Read)
+	r.Write.Merge(&o.Write)
+	r.Reads += o.Reads
+	r.Writes += o.Writes
+	r.Seconds += o.Seconds
 }
 
 func (c *RWWaitConfig) fill() error {
@@ -102,21 +126,24 @@ func MeasureRWWait(cfg RWWaitConfig, progress func(round, rounds int)) ([]RWWait
 		for cell := 0; cell < len(out); cell += nk {
 			for i := range nk {
 				res := &out[cell+(i+r)%nk]
-				rwWaitRun(res, cfg.Window, cfg.Hold)
+				var one RWWaitRound
+				rwWaitRun(&one, res.Shape, res.Kind, res.Goroutines, cfg.Window, cfg.Hold)
+				res.PerRound = append(res.PerRound, one)
+				res.add(&one)
 			}
 		}
 	}
 	return out, nil
 }
 
-// rwWaitRun runs res's cell once on a fresh lock of its kind for window,
-// adding to res.
-func rwWaitRun(res *RWWaitResult, window, hold time.Duration) {
+// rwWaitRun runs the cell (shape, g goroutines) once on a fresh lock of
+// kind for window, adding to res.
+func rwWaitRun(res *RWWaitRound, shape, kind string, g int, window, hold time.Duration) {
 	var l rwLocker = new(sync.RWMutex)
-	if res.Kind == "percpu" {
+	if kind == "percpu" {
 		l = new(percpu.RWMutex)
 	}
-	writers := res.Shape == "writers"
+	writers := shape == "writers"
 	base := time.Now()
 	var stop atomic.Bool
 	var mu sync.Mutex
@@ -155,7 +182,7 @@ func rwWaitRun(res *RWWaitResult, window, hold time.Duration) {
 		}
 		mu.Unlock()
 	}
-	for range res.Goroutines {
+	for range g {
 		wg.Go(func() { run(writers, hold) })
 	}
 	wg.Go(func() { run(!writers, 0) })

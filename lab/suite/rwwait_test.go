@@ -40,6 +40,24 @@ func testMeasureRWWait(t *testing.T, window time.Duration) {
 					t.Errorf("%s/%d/%s: %d reads (%d waits), %d writes (%d waits) in %.3f s",
 						shape, g, k, r.Reads, r.Read.Count(), r.Writes, r.Write.Count(), r.Seconds)
 				}
+				// Each round is kept, and the merged figures are their sum.
+				if len(r.PerRound) != 2 {
+					t.Fatalf("%s/%d/%s: %d rounds kept, want 2", shape, g, k, len(r.PerRound))
+				}
+				var sum RWWaitRound
+				for j := range r.PerRound {
+					one := &r.PerRound[j]
+					if one.Reads == 0 || one.Writes == 0 || one.Read.Count() != one.Reads || one.Seconds < window.Seconds() {
+						t.Errorf("%s/%d/%s round %d: %d reads (%d waits), %d writes in %.3f s",
+							shape, g, k, j+1, one.Reads, one.Read.Count(), one.Writes, one.Seconds)
+					}
+					sum.add(one)
+				}
+				if sum.Reads != r.Reads || sum.Writes != r.Writes || sum.Read.Count() != r.Read.Count() ||
+					sum.Write.Max() != r.Write.Max() || sum.Seconds != r.Seconds {
+					t.Errorf("%s/%d/%s: the rounds sum to %d reads, %d writes, %.6f s; merged %d, %d, %.6f s",
+						shape, g, k, sum.Reads, sum.Writes, sum.Seconds, r.Reads, r.Writes, r.Seconds)
+				}
 			}
 		}
 	}
