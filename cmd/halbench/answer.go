@@ -245,7 +245,15 @@ func writeAnswers(w io.Writer, qas []*questionAnswer) {
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	for i, line := range lines {
 		if i == 0 {
-			fmt.Fprintln(w, strings.TrimRight(line, " "))
+			// The header's last column goes under it, as a row's
+			// depends does, when the other columns leave it no room.
+			line = strings.TrimRight(line, " ")
+			if head, ok := strings.CutSuffix(line, "depends on"); ok && utf8.RuneCountInString(line) > answerWidth {
+				indent := strings.Repeat(" ", utf8.RuneCountInString(strings.SplitAfter(line, "use here")[0])-len("use here"))
+				fmt.Fprintln(w, strings.TrimRight(head, " "))
+				line = indent + "depends on"
+			}
+			fmt.Fprintln(w, line)
 			continue
 		}
 		prefix, _, _ := strings.Cut(line, "\x00")

@@ -50,7 +50,7 @@ func checkFirstScreen(t *testing.T, out string) {
 			t.Errorf("first-screen line of %d characters, want at most %d: %q", n, answerWidth, l)
 		}
 	}
-	if !regexp.MustCompile(`(?m)^question +use here +instead of +ratio \[95 % interval\] +goroutines +depends on$`).MatchString(screen) {
+	if !regexp.MustCompile(`(?m)^question +use here +instead of +ratio \[95 % interval\] +goroutines( +depends on|\n +depends on)$`).MatchString(screen) {
 		t.Errorf("first screen lacks the answer table's header:\n%s", screen)
 	}
 	if !strings.Contains(screen, "These figures move with load") {
@@ -162,5 +162,29 @@ func TestJudgeRule(t *testing.T) {
 		return jitter(1, 8)
 	}); a != nil {
 		t.Errorf("no standard choice measured: want no answer, got %+v", a)
+	}
+}
+
+// TestAnswerTableWideColumns: when the other columns leave the header's
+// "depends on" no room within answerWidth, it goes under the header, as a
+// row's depends does, and no line is wider than answerWidth.
+func TestAnswerTableWideColumns(t *testing.T) {
+	long := "read-mostly data under many goroutines"
+	qas := []*questionAnswer{{Ask: long, Depends: "1 goroutine → sync.RWMutex; 4 goroutines → tie",
+		Headline: &answer{Threads: 16, Use: "percpu.RWMutex", Tied: []string{"a", "b"}, Instead: "sync.RWMutex",
+			Ratio: ratioJSON{Ratio: 0.0123, Lo: 0.0111, Hi: 0.0345, Significant: true}}}}
+	var b strings.Builder
+	writeAnswers(&b, qas)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > answerWidth {
+			t.Errorf("line of %d characters, want at most %d: %q", n, answerWidth, l)
+		}
+	}
+	if len(lines) < 2 || strings.Contains(lines[0], "depends on") || strings.TrimSpace(lines[1]) != "depends on" {
+		t.Errorf("want the header's \"depends on\" on a line of its own under it:\n%s", b.String())
+	}
+	if !regexp.MustCompile(`(?m)^question +use here +instead of +ratio \[95 % interval\] +goroutines( +depends on|\n +depends on)$`).MatchString(b.String()) {
+		t.Errorf("the header does not match checkFirstScreen's:\n%s", b.String())
 	}
 }
