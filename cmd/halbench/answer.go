@@ -243,13 +243,14 @@ func writeAnswers(w io.Writer, qas []*questionAnswer) {
 	}
 	tw.Flush()
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	// Wrapped depends lines start at the second column.
+	indent := strings.Repeat(" ", utf8.RuneCountInString(strings.SplitAfter(lines[0], "use here")[0])-len("use here"))
 	for i, line := range lines {
 		if i == 0 {
 			// The header's last column goes under it, as a row's
 			// depends does, when the other columns leave it no room.
 			line = strings.TrimRight(line, " ")
 			if head, ok := strings.CutSuffix(line, "depends on"); ok && utf8.RuneCountInString(line) > answerWidth {
-				indent := strings.Repeat(" ", utf8.RuneCountInString(strings.SplitAfter(line, "use here")[0])-len("use here"))
 				fmt.Fprintln(w, strings.TrimRight(head, " "))
 				line = indent + "depends on"
 			}
@@ -264,7 +265,6 @@ func writeAnswers(w io.Writer, qas []*questionAnswer) {
 		// The rest of the line first, then lines under the row from
 		// its second column, so that none is wider than answerWidth.
 		col := utf8.RuneCountInString(prefix)
-		indent := strings.Repeat(" ", utf8.RuneCountInString(strings.SplitAfter(lines[0], "use here")[0])-len("use here"))
 		line, empty := prefix, true
 		// Break only after a comma or semicolon, so that a phrase ("4
 		// goroutines → tie;") is never split.

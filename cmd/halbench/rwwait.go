@@ -121,17 +121,20 @@ func runRWWait(cfg *lockWaitConfig, stdout, stderr io.Writer) int {
 	return exitFor(stderr, "halbench lockwait", writeOut(stdout, cfg.json, rep, writeRWWaitText))
 }
 
+// perRound returns f of each of the row's rounds, in order.
+func (r *rwWaitRow) perRound(f func(*rwWaitFigs) float64) []float64 {
+	v := make([]float64, len(r.Rounds))
+	for i := range r.Rounds {
+		v[i] = f(&r.Rounds[i])
+	}
+	return v
+}
+
 // fillMedians sets the row's figures from its rounds: each duration and
 // rate the median over the rounds, each count (calls, waits of 1 ms and
 // of 32 ms or more) their sum.
 func (r *rwWaitRow) fillMedians() {
-	med := func(f func(*rwWaitFigs) float64) float64 {
-		v := make([]float64, len(r.Rounds))
-		for i := range r.Rounds {
-			v[i] = f(&r.Rounds[i])
-		}
-		return median(v)
-	}
+	med := func(f func(*rwWaitFigs) float64) float64 { return median(r.perRound(f)) }
 	side := func(s func(*rwWaitFigs) *waitStats) waitStats {
 		var st waitStats
 		for i := range r.Rounds {
@@ -161,16 +164,9 @@ func markRWWaitTargets(rows []rwWaitRow) {
 			base[cell(&rows[i])] = &rows[i]
 		}
 	}
-	figs := func(r *rwWaitRow, f func(*rwWaitFigs) float64) []float64 {
-		v := make([]float64, len(r.Rounds))
-		for i := range r.Rounds {
-			v[i] = f(&r.Rounds[i])
-		}
-		return v
-	}
 	wait := func(r, b *rwWaitRow, f func(*rwWaitFigs) float64) rwRatioMark {
 		floor := func(g *rwWaitFigs) float64 { return max(f(g), 1e3) }
-		ci := compareRatio(figs(b, floor), figs(r, floor), 0.95)
+		ci := compareRatio(b.perRound(floor), r.perRound(floor), 0.95)
 		return rwRatioMark{Pass: ci.Ratio <= 2, Ratio: ci, Limit: 2}
 	}
 	for i := range rows {
@@ -179,7 +175,7 @@ func markRWWaitTargets(rows []rwWaitRow) {
 			continue
 		}
 		ops := func(f *rwWaitFigs) float64 { return f.ReadsPerS + f.WritesPerS }
-		oc := compareRatio(figs(b, ops), figs(r, ops), 0.95)
+		oc := compareRatio(b.perRound(ops), r.perRound(ops), 0.95)
 		t := rwWaitTargets{
 			ReadP50:  wait(r, b, func(f *rwWaitFigs) float64 { return f.Read.P50 }),
 			ReadP99:  wait(r, b, func(f *rwWaitFigs) float64 { return f.Read.P99 }),
