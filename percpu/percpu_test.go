@@ -393,11 +393,10 @@ func runChildUnder(t *testing.T, wrap []string, what string, env ...string) (std
 // returns to find no P ("stopm holding locks"), and a panic ("panic
 // holding locks").
 //
-// The runtime's throw prints "fatal error: " and its message in two
-// calls, and Gosched puts the goroutine on the run queue and wakes a P
-// before schedule throws: another thread may run the goroutine on (its
-// Unpin then panics, on another P) and print between the two. So the
-// test looks for both parts, not for them side by side.
+// Each child runs at GOMAXPROCS 1, so the throwing thread holds the only
+// P: a goroutine it made runnable before throwing (Gosched queues the
+// caller, a timer or a sender readies it) cannot run on elsewhere, reach
+// Unpin on an unpinned thread and print its panic over the throw's.
 func TestBlockingWhilePinnedIsFatal(t *testing.T) {
 	if !Pinned {
 		t.Skip("the fallback build does not pin")
@@ -418,8 +417,8 @@ func TestBlockingWhilePinnedIsFatal(t *testing.T) {
 		if what == "syscall-pinned" && !haveSleepSyscall {
 			continue
 		}
-		stderr, code := runChild(t, what)
-		if code == 0 || !strings.Contains(stderr, "fatal error: ") || !strings.Contains(stderr, want) {
+		stderr, code := runChildUnder(t, nil, what, "GOMAXPROCS=1")
+		if code == 0 || !strings.Contains(stderr, "fatal error: "+want) {
 			t.Errorf("%s: exit %d, stderr %q; want a fatal error %q", what, code, firstLines(stderr, 3), want)
 		}
 	}
