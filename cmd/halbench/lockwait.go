@@ -60,8 +60,11 @@ Flags:
                    by the report's rule: percpu's p50 and p99 at most 2×
                    sync.RWMutex's (a wait under 1µs counts as 1µs), and
                    ops/s not significantly fewer; each side's mean wait is
-                   printed beside them. Takes -rounds, -quick and -json
-                   only
+                   printed beside them. Takes -rounds, -quick, -control
+                   and -json only
+  -control         with -rw: also run a second sync.RWMutex, judged
+                   against sync.RWMutex by the same rule as percpu: how
+                   often this machine's noise alone misses a target
 `
 
 // lockWaitConfig is the parsed command line of halbench lockwait.
@@ -85,12 +88,16 @@ func parseLockWaitArgs(args []string) (*lockWaitConfig, error) {
 	kinds := fs.String("kinds", "", "")
 	asJSON := fs.Bool("json", false, "")
 	rw := fs.Bool("rw", false, "")
+	control := fs.Bool("control", false, "")
 	set, err := parseFlags(fs, args)
 	if err != nil {
 		return nil, err
 	}
 	if *rw {
-		return parseRWWaitArgs(set, *quick, *asJSON, *rounds)
+		return parseRWWaitArgs(set, *quick, *asJSON, *control, *rounds)
+	}
+	if set["control"] {
+		return nil, &usageError{"-control: only with -rw"}
 	}
 	if *quick {
 		for name, v := range map[string]*int{"acquisitions": acq, "occasional": occ, "rounds": rounds} {

@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/gohal/gohal/lab/suite"
 )
 
 // TestRWWaitArgs: -rw takes -rounds, -quick and -json, and names any
@@ -17,6 +19,12 @@ func TestRWWaitArgs(t *testing.T) {
 		if cfg, err := parseLockWaitArgs(args); err != nil || cfg.rw.Rounds < minRuleSamples {
 			t.Errorf("%q: %+v, %v: want at least %d rounds", args, cfg, err, minRuleSamples)
 		}
+	}
+	if cfg, err := parseLockWaitArgs([]string{"-rw", "-control"}); err != nil || !cfg.rw.Control {
+		t.Errorf("-rw -control: %+v, %v: want the control run", cfg, err)
+	}
+	if _, err := parseLockWaitArgs([]string{"-control"}); err == nil || !strings.Contains(err.Error(), "-control") {
+		t.Errorf("-control without -rw: %v, want a usage error naming -control", err)
 	}
 	for _, args := range [][]string{{"-rw", "-kinds", "ticket"}, {"-rw", "-cap", "1s"}, {"-rw", "-rounds", "0"}, {"-rw", "-rounds", "3"}} {
 		if _, err := parseLockWaitArgs(args); err == nil || !strings.Contains(err.Error(), args[1]) {
@@ -41,7 +49,8 @@ func rwTestRow(shape string, kind string, rp50, ops []float64) rwWaitRow {
 // TestRWWaitTargets: each percpu row is checked against the sync.RWMutex
 // row of its own cell, round against round: a wait under 1 µs counts as
 // 1 µs, a round in another schedule does not decide the verdict, and
-// operations miss only when significantly fewer.
+// operations miss only when significantly fewer. The control is judged as
+// percpu is, and its misses counted apart.
 func TestRWWaitTargets(t *testing.T) {
 	six := func(v ...float64) []float64 { return v }
 	same := func(x float64) []float64 { return six(x, x, x, x, x, x) }
@@ -60,6 +69,8 @@ func TestRWWaitTargets(t *testing.T) {
 		rwTestRow("mixed", "rwmutex", six(27e3, 28e3, 27e3, 28e3, 27e3, 28e3), six(41, 40, 39, 40, 41, 40)),
 		rwTestRow("flip", "percpu", six(28e3, 28e3, 27e3, 28e3, 28e3, 27e3), six(40, 41, 39, 40, 41, 40)),
 		rwTestRow("flip", "rwmutex", six(28e3, 20, 28e3, 20, 28e3, 28e3), six(41, 800, 40, 790, 39, 40)),
+		// The control in the readers cell: ops 0.8×, a miss.
+		rwTestRow("readers", suite.RWWaitControl, same(1000), same(80)),
 	}
 	markRWWaitTargets(rows)
 	for i := 1; i < len(rows); i += 2 {
@@ -86,7 +97,11 @@ func TestRWWaitTargets(t *testing.T) {
 	if err := writeRWWaitText(&out, &rwWaitReport{hostInfo: thisHost(), Rows: rows}); err != nil {
 		t.Fatal(err)
 	}
-	if s := out.String(); !strings.Contains(s, "MISS RLock p50 2.10×, ops 0.80× [") || !strings.Contains(s, "1 of 4 cells miss a target") {
+	if c := rows[8].Targets; c == nil || c.Ops.Pass || !c.ReadP50.Pass {
+		t.Errorf("readers control: %+v, want ops missed, RLock p50 met", c)
+	}
+	if s := out.String(); !strings.Contains(s, "MISS RLock p50 2.10×, ops 0.80× [") || !strings.Contains(s, "1 of 4 cells miss a target") ||
+		!strings.Contains(s, "misses a target in 1 of 1 cells") {
 		t.Errorf("table:\n%s", s)
 	}
 	// Each side's mean stands before its p50 and p99.

@@ -38,6 +38,11 @@ var RWWaitShapes = []string{"writers", "readers"}
 // RWWaitKinds are the locks measured, sync.RWMutex (the baseline) last.
 var RWWaitKinds = []string{"percpu", "rwmutex"}
 
+// RWWaitControl is the kind a Control run adds before the baseline: a
+// second sync.RWMutex, measured as the others are, so that the rule that
+// compares percpu with the baseline can be tried on a lock against itself.
+const RWWaitControl = "control"
+
 // RWWaitConfig sets the sizes of a [MeasureRWWait] run; zero fields take
 // the defaults.
 type RWWaitConfig struct {
@@ -45,6 +50,17 @@ type RWWaitConfig struct {
 	Window     time.Duration // each kind's run of a cell in a round (default 100 ms)
 	Hold       time.Duration // how long the continuous side holds the lock (default 20 µs)
 	Rounds     int           // interleaved rounds (default 3)
+	Control    bool          // also run RWWaitControl, a second sync.RWMutex
+}
+
+// kinds returns the kinds a run measures, in RWWaitKinds' order, with
+// RWWaitControl before the baseline if c.Control.
+func (c *RWWaitConfig) kinds() []string {
+	ks := append([]string(nil), RWWaitKinds...)
+	if c.Control {
+		ks = append(ks[:len(ks)-1], RWWaitControl, ks[len(ks)-1])
+	}
+	return ks
 }
 
 // RWWaitResult is one kind's measurement in one cell: all rounds merged,
@@ -104,21 +120,22 @@ func (c *RWWaitConfig) fill() error {
 
 // MeasureRWWait runs the reader/writer lock-wait measurement (see the
 // comment at the top of rwwait.go) and returns a result per shape,
-// goroutine count and kind, in that order. progress, if not nil, is
-// called as each round starts.
+// goroutine count and kind (cfg.kinds()), in that order. progress, if
+// not nil, is called as each round starts.
 func MeasureRWWait(cfg RWWaitConfig, progress func(round, rounds int)) ([]RWWaitResult, error) {
 	if err := cfg.fill(); err != nil {
 		return nil, err
 	}
+	kinds := cfg.kinds()
 	var out []RWWaitResult
 	for _, shape := range RWWaitShapes {
 		for _, g := range cfg.Goroutines {
-			for _, k := range RWWaitKinds {
+			for _, k := range kinds {
 				out = append(out, RWWaitResult{Shape: shape, Goroutines: g, Kind: k})
 			}
 		}
 	}
-	nk := len(RWWaitKinds)
+	nk := len(kinds)
 	for r := range cfg.Rounds {
 		if progress != nil {
 			progress(r+1, cfg.Rounds)
@@ -137,7 +154,8 @@ func MeasureRWWait(cfg RWWaitConfig, progress func(round, rounds int)) ([]RWWait
 }
 
 // rwWaitRun runs the cell (shape, g goroutines) once on a fresh lock of
-// kind for window, adding to res.
+// kind for window, adding to res. Every kind but percpu is a
+// sync.RWMutex.
 func rwWaitRun(res *RWWaitRound, shape, kind string, g int, window, hold time.Duration) {
 	var l rwLocker = new(sync.RWMutex)
 	if kind == "percpu" {

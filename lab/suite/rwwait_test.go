@@ -11,15 +11,21 @@ import (
 // making progress, even with a window shorter than a goroutine's start
 // (each goroutine makes one call at least, so a loaded machine that starts
 // one late still gets waits from it).
+//
+// With Control, the control is measured as the others, before the
+// baseline.
 func TestMeasureRWWait(t *testing.T) {
 	for _, w := range []time.Duration{5 * time.Millisecond, time.Nanosecond} {
-		t.Run(w.String(), func(t *testing.T) { testMeasureRWWait(t, w) })
+		t.Run(w.String(), func(t *testing.T) { testMeasureRWWait(t, w, false, RWWaitKinds) })
 	}
+	t.Run("control", func(t *testing.T) {
+		testMeasureRWWait(t, time.Millisecond, true, []string{"percpu", RWWaitControl, "rwmutex"})
+	})
 }
 
-func testMeasureRWWait(t *testing.T, window time.Duration) {
+func testMeasureRWWait(t *testing.T, window time.Duration, control bool, kinds []string) {
 	var rounds []int
-	res, err := MeasureRWWait(RWWaitConfig{Goroutines: []int{1, 2}, Window: window, Rounds: 2},
+	res, err := MeasureRWWait(RWWaitConfig{Goroutines: []int{1, 2}, Window: window, Rounds: 2, Control: control},
 		func(r, n int) { rounds = append(rounds, r) })
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +36,7 @@ func testMeasureRWWait(t *testing.T, window time.Duration) {
 	i := 0
 	for _, shape := range RWWaitShapes {
 		for _, g := range []int{1, 2} {
-			for _, k := range RWWaitKinds {
+			for _, k := range kinds {
 				r := res[i]
 				i++
 				if r.Shape != shape || r.Goroutines != g || r.Kind != k {
