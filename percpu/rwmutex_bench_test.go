@@ -48,6 +48,46 @@ func BenchmarkRWMutex(b *testing.B) {
 	}
 }
 
+// BenchmarkRWMutexWork is the shape of GOROOT's RWMutexWorkWrite10 and
+// RWMutexWorkWrite100: each read does 100 steps of work inside the lock,
+// each write none, one operation in every 10 or 100 a write. Run at -cpu 2
+// it re-measures the turn meter's constants (rwTurnShare in rwwait.go):
+// with writes every 10 operations it gains from readers that take turns
+// where cache-line transfers are slow, and loses to them where they are
+// fast; with writes every 100, it loses wherever they do.
+func BenchmarkRWMutexWork(b *testing.B) {
+	for _, every := range []int{10, 100} {
+		for _, k := range []struct {
+			name string
+			new  func() rwLocker
+		}{
+			{"percpu", func() rwLocker { return new(RWMutex) }},
+			{"sync", func() rwLocker { return new(sync.RWMutex) }},
+		} {
+			b.Run(k.name+"/write-every="+strconv.Itoa(every), func(b *testing.B) {
+				l := k.new()
+				b.RunParallel(func(pb *testing.PB) {
+					foo := 0
+					for pb.Next() {
+						foo++
+						if foo%every == 0 {
+							l.Lock()
+							l.Unlock()
+						} else {
+							l.RLock()
+							for i := 0; i != 100; i++ {
+								foo *= 2
+								foo /= 2
+							}
+							l.RUnlock()
+						}
+					}
+				})
+			})
+		}
+	}
+}
+
 // BenchmarkRWMutexRevocation is the first write after a read-only
 // stretch on a lock biased toward readers: Lock revokes the bias (the
 // heavy fence) and Unlock; between iterations, outside the timer, the bias

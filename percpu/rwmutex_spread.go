@@ -17,10 +17,12 @@ import (
 // rwread.go's.
 
 // rwCell is one P's reader counts for one RWMutex, on a cache line of its
-// own: written only by goroutines pinned to that P.
+// own: the counts written only by goroutines pinned to that P, the turn
+// meter by its readers that wait for writers (rwturn.go).
 type rwCell struct {
 	rwCounts
-	_ [cacheline.Size - unsafe.Sizeof(rwCounts{})%cacheline.Size]byte
+	turn turnMeter
+	_    [cacheline.Size - (unsafe.Sizeof(rwCounts{})+unsafe.Sizeof(turnMeter{}))%cacheline.Size]byte
 }
 
 // rwCounts are the counts a reader adds to on its P: RLocks and RUnlocks,

@@ -66,12 +66,12 @@ func TestRWMutexCountsOnOwnLine(t *testing.T) {
 		}
 		id := pin.ProcPin()
 		rw.RLock()
-		c := *rw.cells.Load()[id]
+		c := rw.cells.Load()[id].rwCounts
 		rw.RUnlock()
-		after := *rw.cells.Load()[id]
+		after := rw.cells.Load()[id].rwCounts
 		pin.ProcUnpin()
 		if c.locks != 1 || c.unlocks != 0 || after.locks != 1 || after.unlocks != 1 {
-			t.Fatalf("P %d's line after RLock %+v, after RUnlock %+v; want {1 0} and {1 1}", id, c.rwCounts, after.rwCounts)
+			t.Fatalf("P %d's line after RLock %+v, after RUnlock %+v; want {1 0} and {1 1}", id, c, after)
 		}
 	})
 }

@@ -80,6 +80,40 @@ const (
 	// parkReader.
 	rwWriterSpin = 2000
 
+	// rwTurnShare: the share of a P's time, in 1/1024, spent spinning for
+	// writers' flags, over which its readers park at once for a stint
+	// instead (rwturn.go). Rule: per write that a spinning reader meets,
+	// the reader and the writer lose some k times the spin's duration to
+	// the write's line transfers (the spin sees only part of them), so
+	// reading in parallel pays while k times the share is under half the
+	// P's time. GOROOT's WorkWrite and Write benchmarks at 2 goroutines
+	// give k about 4.5 whether a transfer is fast or slow, so the limit is
+	// near 1/9; it sits at 1/11, between the shares measured where
+	// parallel reads won and where taking turns won
+	// (results/z5-issue40-turns.md, "Taking turns"). Re-measure with
+	// `go test ./percpu -run '^$' -bench 'RWMutex(Work)?/' -cpu 2 -count 6`
+	// and `go run ./cmd/halbench -filter '^RWLock/'`, on a machine whose
+	// cache-line transfers are slow and on one where they are fast.
+	rwTurnShare = 1024 / 11
+
+	// rwTurnStint: how many readers that find a writer on a P park at once
+	// once its share is over rwTurnShare, before its readers spin again to
+	// measure it afresh. Readers that take turns cannot measure what
+	// spinning would cost (they share one P with the writers, and cannot
+	// spin there); the stint makes the measuring a few percent of the
+	// writes they meet.
+	rwTurnStint = 256
+
+	// rwTurnBlock: how many timed spins measure the share before it
+	// decides (their sums): enough that a few short gaps between spins do
+	// not start a stint where spinning pays.
+	rwTurnBlock = 32
+
+	// rwTurnSample: a reader times every rwTurnSample-th spin for the
+	// meter (a power of two): a clock read costs about as much as a short
+	// spin, and the spins between stand for themselves in the count.
+	rwTurnSample = 4
+
 	// rwPinnedWaitLimit: how long (ns) a goroutine that holds a Pin spins
 	// for the lock before it panics (see the type's "Pinned callers").
 	rwPinnedWaitLimit = time.Second
@@ -298,22 +332,39 @@ func (rw *RWMutex) waitsOf() *rwWaits {
 // (pin.CanSpin: another P is running, and none of this P's goroutines
 // waits to run): with goroutines queued on its P, the writer it waits for
 // may be among them, and cannot run while it spins.
+//
+// Where the lock has per-P lines, the caller's P's turn meter may say
+// that its readers do better taking turns with the writers than reading
+// beside them: it then gives up at once (rwturn.go).
 func (rw *RWMutex) awaitWriter() bool {
-	var until int64
+	m := rw.turnMeter()
+	var timed bool
+	if m != nil {
+		var park bool
+		if park, timed = m.start(); park {
+			return false
+		}
+	}
+	var start, until int64
 	// [R-await]
 	for i := 0; rw.writerFlag(); i++ {
 		if i%8 == 0 {
 			now := monotonic()
 			if until == 0 {
-				until = now + rwShortWait
-			} else if now > until {
-				return false
+				start, until = now, now+rwShortWait
 			}
-			if !pin.CanSpin() {
+			if now > until || !pin.CanSpin() {
 				return false
 			}
 		}
 		spinPause()
+	}
+	switch {
+	case m == nil || start == 0: // the flag was down: no spin
+	case timed:
+		m.record(start, monotonic())
+	default:
+		m.spun()
 	}
 	return true
 }
