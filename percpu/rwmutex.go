@@ -91,7 +91,9 @@ import (
 // that finds a writer spins about a microsecond for it to leave, as most
 // writes are shorter than a park and a wake-up (only while spinning can
 // pay, as for sync.Mutex's waiters: not while goroutines wait for its P,
-// the writer perhaps among them); then it parks, and the
+// the writer perhaps among them; nor, for a while, on a P whose readers
+// have spent about a tenth of its time or more so, where the writes' cache
+// line transfers make taking turns cheaper); then it parks, and the
 // writer, as it releases the lock and before the next writer can take it,
 // counts every parked reader in and wakes them together: readers that
 // waited during a write go in before the next writer, as sync.RWMutex's
