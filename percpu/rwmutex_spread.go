@@ -20,9 +20,15 @@ import (
 // own: the counts written only by goroutines pinned to that P, the turn
 // meter by its readers that wait for writers (rwturn.go).
 type rwCell struct {
+	rwCellWords
+	_ [cacheline.Size - unsafe.Sizeof(rwCellWords{})%cacheline.Size]byte
+}
+
+// rwCellWords are what an rwCell holds: the P's reader counts (first: the
+// assembly's offsets), and its turn meter.
+type rwCellWords struct {
 	rwCounts
 	turn turnMeter
-	_    [cacheline.Size - (unsafe.Sizeof(rwCounts{})+unsafe.Sizeof(turnMeter{}))%cacheline.Size]byte
 }
 
 // rwCounts are the counts a reader adds to on its P: RLocks and RUnlocks,
