@@ -13,18 +13,21 @@ type rwLocker interface {
 	RUnlock()
 }
 
+// rwBenchKinds are the locks the benchmarks compare.
+var rwBenchKinds = []struct {
+	name string
+	new  func() rwLocker
+}{
+	{"percpu", func() rwLocker { return new(RWMutex) }},
+	{"sync", func() rwLocker { return new(sync.RWMutex) }},
+}
+
 // BenchmarkRWMutex runs reads and writes on one lock from RunParallel's
 // goroutines (-cpu sets how many), writes per 1000 operations, against
 // sync.RWMutex. halbench's RWLock section is the full comparison.
 func BenchmarkRWMutex(b *testing.B) {
 	for _, wpm := range []int{0, 1, 10, 100, 500} {
-		for _, k := range []struct {
-			name string
-			new  func() rwLocker
-		}{
-			{"percpu", func() rwLocker { return new(RWMutex) }},
-			{"sync", func() rwLocker { return new(sync.RWMutex) }},
-		} {
+		for _, k := range rwBenchKinds {
 			b.Run(k.name+"/writes="+strconv.Itoa(wpm), func(b *testing.B) {
 				l := k.new()
 				var x [16]int64
@@ -57,13 +60,7 @@ func BenchmarkRWMutex(b *testing.B) {
 // fast; with writes every 100, it loses wherever they do.
 func BenchmarkRWMutexWork(b *testing.B) {
 	for _, every := range []int{10, 100} {
-		for _, k := range []struct {
-			name string
-			new  func() rwLocker
-		}{
-			{"percpu", func() rwLocker { return new(RWMutex) }},
-			{"sync", func() rwLocker { return new(sync.RWMutex) }},
-		} {
+		for _, k := range rwBenchKinds {
 			b.Run(k.name+"/write-every="+strconv.Itoa(every), func(b *testing.B) {
 				l := k.new()
 				b.RunParallel(func(pb *testing.PB) {
