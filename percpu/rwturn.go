@@ -85,10 +85,10 @@ func (m *turnMeter) record(start, end int64) {
 	if last == 0 {
 		return // the first after a stint, or ever, only marks the time
 	}
-	span := end - last
+	gap := end - last
 	// A spin is bounded by rwShortWait: one that lasted longer had its
 	// thread or CPU taken away, which says nothing of the lock.
-	spin, span := m.spin.Load()+min(n*min(end-start, rwShortWait), span), m.span.Load()+span
+	spin, span := m.spin.Load()+min(n*min(end-start, rwShortWait), gap), m.span.Load()+gap
 	if t := m.timed.Load() + 1; t < rwTurnBlock {
 		m.timed.Store(t)
 		m.spin.Store(spin)
