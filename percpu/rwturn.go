@@ -54,9 +54,9 @@ func (rw *RWMutex) turnMeter() *turnMeter {
 	return &cs[id].turn
 }
 
-// start says what a reader that found a writer does: park at once (a
+// begin says what a reader that found a writer does: park at once (a
 // stint is on), or spin, timed (every rwTurnSample-th spin) or not.
-func (m *turnMeter) start() (park, timed bool) {
+func (m *turnMeter) begin() (park, timed bool) {
 	if p := m.parks.Load(); p > 0 {
 		m.parks.Store(p - 1)
 		return true, false

@@ -14,7 +14,7 @@ func TestTurnMeter(t *testing.T) {
 	// park at once spin d ns. It returns how many parked at once.
 	run := func(calls int, d, gap int64) (parked int) {
 		for range calls {
-			switch park, time := m.start(); {
+			switch park, time := m.begin(); {
 			case park:
 				parked++
 			case time:

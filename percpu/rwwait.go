@@ -341,7 +341,7 @@ func (rw *RWMutex) awaitWriter() bool {
 	var timed bool
 	if m != nil {
 		var park bool
-		if park, timed = m.start(); park {
+		if park, timed = m.begin(); park {
 			return false
 		}
 	}

@@ -37,8 +37,8 @@ func parseRWWaitArgs(set map[string]bool, quick, asJSON, control bool, rounds in
 }
 
 // rwWaitRow is one lock's figures in one cell and, for percpu and the
-// control, its targets. Read, Write and the rates summarize its rounds (fillMedians),
-// which Rounds holds.
+// control, its targets. Read, Write and the rates summarize its rounds
+// (fillMedians), which Rounds holds.
 type rwWaitRow struct {
 	Shape      string         `json:"shape"`
 	Goroutines int            `json:"goroutines"`
