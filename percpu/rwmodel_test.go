@@ -33,21 +33,17 @@ const (
 	mLine           // line i's locks at mLine+2i, its unlocks at mLine+2i+1
 )
 
-// The model's solo word is the code's (rwmutex_solo.go) shifted down by
-// modelSoloShift into one byte: its flags, not the count of lane reads.
+// The model's solo word is the code's (rwmutex_solo.go) in one byte: its
+// two flags at the top, as the code's, and the count of readers below
+// them; not the overlaps, whose count the model leaves to a free choice
+// (a reader that finds others inside may close the lane, or not).
 const (
-	modelSoloShift = 28
-	modelIn        = soloIn >> modelSoloShift
-	modelWriter    = soloWriter >> modelSoloShift
-	modelClosed    = soloClosed >> modelSoloShift
-	modelHeld      = soloHeld >> modelSoloShift
-	modelInside    = soloInside >> modelSoloShift
+	modelClosed = soloClosed >> 24
+	modelWriter = soloWriter >> 24
+	modelReader = 4 // one reader counted on the word
+	modelCount  = modelWriter - modelReader
+	modelLeave  = 256 - modelReader // an add of minus modelReader
 )
-
-// modelSoloWith is soloWith on the model's solo word.
-func modelSoloWith(v, flag uint8) uint8 {
-	return uint8(soloWith(uint32(v)<<modelSoloShift, uint32(flag)<<modelSoloShift) >> modelSoloShift)
-}
 
 // mLines is how many per-P lines the model has: reader 0 counts on line
 // 0; reader 1 counts in on line 1 and out on line 2, as a reader that
@@ -69,15 +65,16 @@ const (
 	mutNoWakeOnLeave               // [U-flag]: a leaving reader that sees the flag does not wake the writer
 	mutNoWakeOnBackout             // [R-backout]: a reader that backs out does not wake the writer
 	mutNoSignalFence               // [G-fence]: signalWriter sends without fencing first
-	mutLaneIgnoresFlag             // [R-lane]: the lane's compare-and-swap ignores the writer's soloWriter
+	mutLaneIgnoresFlag             // [R-lane]: the lane's add ignores the writer's soloWriter
 	mutReleasePlain                // [W-release-state]/[W-release-solo]: the flag goes down with a plain (release) store
 	mutNoAdmit                     // [W-admit]: the releasing writer does not admit the parked readers
 	mutParkLookFirst               // [R-park]: the reader loads the flag before it counts itself parked
 	mutQueueOnW                    // [R-park]: a reader that gives up waits on the writers' mutex (the protocol before admission)
-	mutCloseUnderWriter            // [S-close]: closeLane closes the lane under a writer's soloWriter
+	mutCloseUnderWriter            // [S-close]: an overlapping reader closes the lane under a writer's soloWriter
 	mutRaiseSoloClosed             // [W-raise-solo]: the writer puts its flag in the solo word of a closed lane
-	mutRaiseKeepsIn                // [W-raise-solo]: the lane's reader stays soloIn beside soloWriter (soloWith)
-	mutIdleWithReader              // Lock's idleGone after a raise that found the lane's reader inside
+	mutIdleWithReader              // Lock's idleGone after a raise that found readers counted on the word
+	mutNoWakeOnLaneBack            // [R-lane-back]: a reader that counts out again past a writer's flag does not wake it
+	mutClosedOutOnWord             // [U-lane]: on a closed lane, an RUnlock counts out on the word while it counts readers
 	mutLightBackout                // [R-backout]: the count out is as light as the count in was
 	mutNoTickets                   // [W-admit]: the admitting writer counts the readers in but makes no tickets
 	mutTicketUnchecked             // [R-ticket]: a reader takes a ticket without checking that one is left
@@ -100,15 +97,16 @@ var rwMutationNames = map[rwMutation]string{
 	mutNoWakeOnLeave:    "drop [U-flag]'s wake-up",
 	mutNoWakeOnBackout:  "drop [R-backout]'s wake-up",
 	mutNoSignalFence:    "drop [G-fence]",
-	mutLaneIgnoresFlag:  "[R-lane] takes the lane under a writer's soloWriter",
+	mutLaneIgnoresFlag:  "[R-lane] goes in under a writer's soloWriter",
 	mutReleasePlain:     "[W-release-state] as a release store",
 	mutNoAdmit:          "drop [W-admit]",
 	mutParkLookFirst:    "swap [R-park]'s count and look",
 	mutQueueOnW:         "[R-park] queues on the writers' mutex",
 	mutCloseUnderWriter: "[S-close] under soloWriter",
 	mutRaiseSoloClosed:  "[W-raise-solo] on a closed lane",
-	mutRaiseKeepsIn:     "[W-raise-solo] keeps soloIn beside soloWriter",
-	mutIdleWithReader:   "idleGone's sums after a raise beside the lane's reader",
+	mutIdleWithReader:   "idleGone's sums after a raise beside the word's readers",
+	mutNoWakeOnLaneBack: "drop [R-lane-back]'s wake-up",
+	mutClosedOutOnWord:  "[U-lane] counts out on a closed lane's word",
 	mutLightBackout:     "[R-backout] as light as its count in",
 	mutNoTickets:        "[W-admit] makes no tickets",
 	mutTicketUnchecked:  "[R-ticket] takes a ticket none is left of",
@@ -125,14 +123,9 @@ type rwModelConfig struct {
 	reads   uint8 // RLock/RUnlock pairs per reader
 	writes  uint8 // Lock/Unlock pairs of the writer
 	migrate bool  // reader 1 counts out on another line than it counted in
-	// laneSpreads lets a lane reader find the lane's count of reads
-	// full and spread from an idle lane (laneSpreads: the pinless build
-	// with the asymmetric pair; asym only).
-	laneSpreads bool
 	// noSlots: readers never spread (slotsPay false: the fallback
-	// builds where finding a P's line costs a system call); a reader
-	// that finds another inside closes the lane, and readers count on
-	// the lock's own counters.
+	// builds where finding a P's line costs a system call); readers that
+	// find others inside stay on the lane.
 	noSlots bool
 	// oneReader leaves reader 1 out (it starts done).
 	oneReader bool
@@ -140,8 +133,8 @@ type rwModelConfig struct {
 }
 
 func (c rwModelConfig) String() string {
-	s := fmt.Sprintf("asym=%v spread=%v biased=%v reads=%d writes=%d migrate=%v laneSpreads=%v noSlots=%v",
-		c.asym, c.spread, c.biased, c.reads, c.writes, c.migrate, c.laneSpreads, c.noSlots)
+	s := fmt.Sprintf("asym=%v spread=%v biased=%v reads=%d writes=%d migrate=%v noSlots=%v",
+		c.asym, c.spread, c.biased, c.reads, c.writes, c.migrate, c.noSlots)
 	if c.oneReader {
 		s += " oneReader"
 	}
@@ -157,6 +150,10 @@ const (
 	pcDone uint8 = iota
 	// RLock
 	rLane
+	rLaneAdd
+	rLaneSlow
+	rLaneBack
+	rOverlap
 	rCells
 	rState
 	rIn
@@ -164,10 +161,6 @@ const (
 	rBackout
 	rNoLine
 	rNoLineCells
-	rOpen
-	rOpenCAS
-	rSpClose
-	rSpGrow
 	rOwnIn
 	rOwnFlag
 	rOwnGrow
@@ -185,9 +178,8 @@ const (
 	rWUnlock
 	// RUnlock (uLane: the reader is inside)
 	uLane
-	uSolo
-	uSoloCAS
-	uSoloFlag
+	uLaneAdd
+	uLaneSlow
 	uCells
 	uOut
 	uFlag
@@ -223,13 +215,13 @@ const (
 )
 
 var pcNames = [pcCount]string{
-	pcDone: "done", rLane: "R-lane", rCells: "R-cells", rState: "R-state", rIn: "R-in", rRecheck: "R-recheck",
-	rBackout: "R-backout", rNoLine: "R-noline", rNoLineCells: "R-noline(cells)", rOpen: "R-open",
-	rOpenCAS: "R-open(cas)", rSpClose: "S-close", rSpGrow: "S-grow", rOwnIn: "R-own-in", rOwnFlag: "R-own-flag", rOwnGrow: "S-grow(own)",
+	pcDone: "done", rLane: "R-lane", rLaneAdd: "R-lane(add)", rLaneSlow: "R-lane-slow", rLaneBack: "R-lane-back",
+	rOverlap: "R-overlap", rCells: "R-cells", rState: "R-state", rIn: "R-in", rRecheck: "R-recheck",
+	rBackout: "R-backout", rNoLine: "R-noline", rNoLineCells: "R-noline(cells)", rOwnIn: "R-own-in", rOwnFlag: "R-own-flag", rOwnGrow: "S-grow(own)",
 	rOwnOut: "R-own-out", rTicket: "R-ticket", rAwait: "R-await", rParkWaits: "R-park(waits)",
 	rParkMu: "R-park(mu)", rParkAdd: "R-park(parked++)", rParkState: "R-park(state)", rParkSolo: "R-park(solo)",
 	rParkWait: "R-admitted(parked)", rWLock: "R-park(w)", rSlowIn: "R-park(locks++)", rWUnlock: "R-park(w unlock)",
-	uLane: "U-lane(inside)", uSolo: "U-solo", uSoloCAS: "U-solo-cas", uSoloFlag: "U-solo-cas(flag)", uCells: "U-cells",
+	uLane: "U-lane(inside)", uLaneAdd: "U-lane(add)", uLaneSlow: "U-lane-slow", uCells: "U-cells",
 	uOut: "U-out", uFlag: "U-flag", uOwn: "U-own", xWakeState: "R-wake(state)", xWakeSolo: "R-wake(solo)",
 	xSigFence: "G-fence", xSigSend: "G-send", xBiasLoad: "B-load", xBiasCAS: "B-cas", wLock: "W-lock",
 	wRaiseSolo: "W-raise-solo", wRaise: "W-raise", wRevoke: "W-revoke", wSumCells: "W-sum-out(cells)",
@@ -260,8 +252,8 @@ type rwThread struct {
 	out, in uint8
 	phase   uint8 // wFirst, wSpinning or wParking
 	// idle says [W-raise-solo] found the solo word with no flag and no
-	// reader: the first sum is then Lock's idleGone, which loads neither
-	// cells nor the solo word.
+	// reader counted: the first sum is then Lock's idleGone, which loads
+	// neither cells nor the solo word.
 	idle bool
 }
 
@@ -530,28 +522,61 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 	in, out := mLine+2*c.inLine(t), mLine+2*c.outLine(t)+1
 	switch th.pc {
 	// RLock
-	case rLane:
-		// The word's count of lane reads is not modelled: a full
-		// count sends the reader to rlockOpen, which may spread
-		// (laneSpreads), as a free choice.
+	case rLane: // RLock's load: a closed lane goes to the per-P path
 		th.try = false
-		v := m.Load(t, mSolo)
-		free := v == 0
-		if c.mut == mutLaneIgnoresFlag {
-			free = v&^modelWriter == 0
+		if m.Load(t, mSolo) >= modelClosed {
+			th.pc = rCells
+		} else {
+			th.pc = rLaneAdd
 		}
-		if free && m.CAS(t, mSolo, v, v|modelIn) {
-			th.pc = uLane
-			move("[R-lane]", n)
-			if c.laneSpreads {
-				n = s
-				n.th[t].try, n.th[t].pc = false, rCells
-				move("[R-lane] (count full)", n)
-			}
-			return
-		}
-		th.pc = rCells
 		move("[R-lane]", n)
+	case rLaneAdd: // the lane's add, from RLock or rlockOpen
+		r := m.Add(t, mSolo, modelReader)
+		if c.mut == mutLaneIgnoresFlag {
+			r &^= modelWriter
+		}
+		if r < 2*modelReader {
+			th.pc = uLane
+		} else {
+			th.pc = rLaneSlow
+		}
+		move("[R-lane]", n)
+	case rLaneSlow: // rlockLane: the word again
+		v := m.Load(t, mSolo)
+		switch {
+		case v&(modelWriter|modelClosed) != 0:
+			th.s, th.pc = v, rLaneBack
+		case v&modelCount > modelReader && !c.noSlots:
+			// Others inside: laneOverlap may close the lane (its count of
+			// overlaps reached), or only count one.
+			th.pc = uLane
+			move("[R-lane-slow]", n)
+			th.pc = rOverlap
+		default:
+			th.pc = uLane
+		}
+		move("[R-lane-slow]", n)
+	case rLaneBack: // count out again, wake the writer, go on as rlock
+		m.Add(t, mSolo, modelLeave)
+		next := failed(th)
+		if th.s&modelClosed != 0 {
+			next = rCells
+		}
+		if c.mut == mutNoWakeOnLaneBack {
+			th.pc = next
+		} else {
+			call(th, xWakeState, next)
+		}
+		move("[R-lane-back]", n)
+	case rOverlap: // laneOverlap's close: a load and the compare-and-swap it feeds
+		v := m.Load(t, mSolo)
+		switch {
+		case v&modelClosed != 0 || v&modelWriter != 0 && c.mut != mutCloseUnderWriter:
+			th.pc = uLane // a writer came, or another closed it: inside
+		case m.CAS(t, mSolo, v, v|modelClosed):
+			th.pc = rOwnGrow // spreadClosed: the caller is inside
+		}
+		move("[R-overlap] [S-close]", n)
 	case rCells:
 		if m.Load(t, mCells) == 0 {
 			th.pc = rNoLine
@@ -620,7 +645,7 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		move("[R-backout]", n)
 	case rNoLine:
 		if m.Load(t, mSolo)&modelClosed == 0 {
-			th.pc = rOpen
+			th.pc = rLaneAdd // rlockOpen
 		} else {
 			th.pc = rNoLineCells
 		}
@@ -632,54 +657,6 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 			th.pc = rCells
 		}
 		move("[R-noline]", n)
-	case rOpen:
-		v := m.Load(t, mSolo)
-		switch {
-		case v&modelClosed != 0:
-			th.pc = rCells
-		case v == 0:
-			th.pc = rOpenCAS
-			move("[R-open]", n)
-			if c.laneSpreads { // the count is full
-				th.pc = rSpClose
-				move("[R-open] (count full)", n)
-			}
-			return
-		case v&modelWriter != 0:
-			th.pc = failed(th)
-		default: // another reader is inside: spread
-			th.pc = rSpClose
-		}
-		move("[R-open]", n)
-	case rOpenCAS:
-		if m.CAS(t, mSolo, 0, modelIn) {
-			th.pc = uLane
-		} else {
-			th.pc = rOpen
-		}
-		move("[R-open]", n)
-	case rSpClose: // closeLane: a load and the compare-and-swap it feeds
-		v := m.Load(t, mSolo)
-		switch {
-		case v&modelClosed != 0:
-			th.pc = rSpGrow
-		case v&modelWriter != 0 && c.mut != mutCloseUnderWriter:
-			th.pc = rOpen // spread returns nil: rlockOpen loops
-		case m.CAS(t, mSolo, v, modelSoloWith(v, modelClosed)):
-			th.pc = rSpGrow
-		}
-		if c.noSlots && th.pc == rSpGrow {
-			th.pc = rOpen // closeLane only, and rlockOpen loops
-		}
-		move("[S-close]", n)
-	case rSpGrow:
-		m.CAS(t, mCells, 0, 1)
-		if c.asym {
-			call(th, xBiasLoad, rCells)
-		} else {
-			th.pc = rCells
-		}
-		move("[S-grow]", n)
 	case rOwnIn:
 		m.Add(t, mLocks, 1)
 		th.pc = rOwnFlag
@@ -798,8 +775,12 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 			th.pc = rSlowIn
 			move("[R-park]", n)
 		}
-	case rSlowIn:
-		m.Add(t, mLocks, 1)
+	case rSlowIn: // counted in under w (countInUnderW): on the word while the lane is open
+		if m.Load(t, mSolo) < modelClosed {
+			m.Add(t, mSolo, modelReader)
+		} else {
+			m.Add(t, mLocks, 1)
+		}
 		th.pc = rWUnlock
 		move("[R-park]", n)
 	case rWUnlock:
@@ -808,44 +789,31 @@ func (c rwModelConfig) readerStep(s rwModelState, t int, move func(string, rwMod
 		move("[R-park]", n)
 
 	// RUnlock
-	case uLane:
-		// The load and the compare-and-swap it feeds, as RUnlock's
-		// counting form: v >= soloIn is the lane's reader alone.
-		if v := m.Load(t, mSolo); v >= modelIn && m.CAS(t, mSolo, v, v-modelIn) {
-			c.endRead(th)
+	case uLane: // RUnlock's load: a closed lane goes to the per-P path
+		if v := m.Load(t, mSolo); v >= modelClosed && c.mut == mutClosedOutOnWord && v&modelCount != 0 {
+			// The protocol before the word's count stopped moving at
+			// the close: any RUnlock could take a reader off it.
+			if m.CAS(t, mSolo, v, v-modelReader) {
+				c.endRead(th)
+			}
+		} else if v >= modelClosed {
+			th.pc = uCells
 		} else {
-			th.pc = uSolo
+			th.pc = uLaneAdd
 		}
 		move("[U-lane]", n)
-	case uSolo:
-		if m.Load(t, mSolo)&modelInside != 0 {
-			th.pc = uSoloCAS
-		} else {
-			th.pc = uCells
-		}
-		move("[U-solo]", n)
-	case uSoloCAS:
-		v := m.Load(t, mSolo)
-		switch {
-		case v&modelInside == 0:
-			th.pc = uCells
-		case m.CAS(t, mSolo, v, v&^modelInside):
-			if v&modelWriter != 0 {
-				call(th, xSigFence, 0)
-				c.afterRead(th)
-			} else {
-				th.pc = uSoloFlag
-			}
-		}
-		move("[U-solo-cas]", n)
-	case uSoloFlag:
-		if m.Load(t, mState)&rwWriter != 0 {
-			call(th, xSigFence, 0)
-			c.afterRead(th)
-		} else {
+	case uLaneAdd:
+		if m.Add(t, mSolo, modelLeave) < modelWriter {
 			c.endRead(th)
+		} else {
+			th.pc = uLaneSlow
 		}
-		move("[U-solo-cas]", n)
+		move("[U-lane]", n)
+	case uLaneSlow: // runlockLane: the word's test for an underflow, then wakeWriter
+		m.Load(t, mSolo)
+		call(th, xWakeState, 0)
+		c.afterRead(th)
+		move("[U-lane-slow]", n)
 	case uCells:
 		if m.Load(t, mCells) == 0 {
 			th.pc = uOwn
@@ -907,17 +875,16 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 			move("[W-lock]", n)
 		}
 	case wRaiseSolo:
+		// raiseIdle and raise's loop: one load and the compare-and-swap
+		// it feeds. A raise that found no reader counted on the word is
+		// raiseIdle's, whose first sum is idleGone.
 		v := m.Load(t, mSolo)
-		raised := modelSoloWith(v, modelWriter)
-		if c.mut == mutRaiseKeepsIn {
-			raised = v | modelWriter
-		}
 		switch {
 		case v&modelClosed != 0 && c.mut != mutRaiseSoloClosed:
 			th.pc = wRaise
-		case m.CAS(t, mSolo, v, raised):
+		case m.CAS(t, mSolo, v, v|modelWriter):
 			c.startSum(th, wFirst)
-			th.idle = v == 0 || c.mut == mutIdleWithReader
+			th.idle = v&modelCount == 0 || c.mut == mutIdleWithReader
 		}
 		move("[W-raise-solo]", n)
 	case wRaise:
@@ -964,9 +931,7 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		move("[W-sum-out]", n)
 	case wSumSolo:
 		if c.mut != mutNoSoloInSum && !th.idle {
-			if m.Load(t, mSolo)&modelInside != 0 {
-				th.in = 1
-			}
+			th.in = (m.Load(t, mSolo) & modelCount) / modelReader
 		}
 		th.pc = wSumIn
 		move("[W-sum-solo]", n)
@@ -1024,17 +989,15 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 			move("[W-park] (woken)", n)
 		}
 	case wRel: // inside; release
+		// Unlock's load and compare-and-swap (releaseSolo's, in release).
 		v := m.Load(t, mSolo)
 		switch {
 		case v&modelWriter == 0:
 			th.pc = wRelState
-		case v&modelHeld == 0 && c.mut == mutReleasePlain:
-			m.Store(t, mSolo, 0)
+		case c.mut == mutReleasePlain:
+			m.Store(t, mSolo, v&^modelWriter)
 			th.pc = wAdmit
-		case v&modelHeld == 0:
-			m.Swap(t, mSolo, 0)
-			th.pc = wAdmit
-		case m.CAS(t, mSolo, v, modelIn):
+		case m.CAS(t, mSolo, v, v&^modelWriter):
 			th.pc = wAdmit
 		}
 		move("[W-release] [W-release-solo]", n)
@@ -1063,7 +1026,11 @@ func (c rwModelConfig) writerStep(s rwModelState, move func(string, rwModelState
 		// since only a writer under w reads locks.
 		if p := m.Load(t, mParked); p > 0 {
 			m.Swap(t, mParked, 0)
-			m.Add(t, mLocks, p)
+			if m.Load(t, mSolo) < modelClosed { // few enough: on the word while the lane is open
+				m.Add(t, mSolo, p*modelReader)
+			} else {
+				m.Add(t, mLocks, p)
+			}
 			if c.mut != mutNoTickets {
 				m.Add(t, mTickets, p)
 			}

@@ -20,20 +20,19 @@ import (
 //
 // # Design
 //
-// Until a reader finds another inside, a reader takes an idle lock with
-// one compare-and-swap on a word of its own (the solo lane), which RLock
-// and RUnlock inline, as sync.RWMutex's add: a lock read by one goroutine
-// at a time costs what sync.RWMutex does, with no call. The first reader
-// that finds another inside closes the lane for good; so does, in builds
-// with the pinless read path (below) and the reader bias, a reader that
-// finds the lane read rwLaneReads times since the last write, since a
-// biased read on the lines there costs no locked instruction at all. From then on
+// At first readers count themselves in and out with one atomic add each
+// way on a word of their own (the solo lane), which RLock and RUnlock
+// inline, as sync.RWMutex's readers do on its word: a lock read by one
+// goroutine at a time, or taken again by a reader inside its own RLock,
+// costs what sync.RWMutex does, with no call. Once readers have found
+// others inside rwLaneOverlaps times with no write between, readers on
+// many Ps at once, a reader closes the lane for good. From then on
 // readers count themselves in, and out, on counters that only grow, each
 // P's pair on a cache line of its own (Linux's percpu-rwsem and SRCU), so
 // a reader writes only its P's line. A reader that migrates between RLock
 // and RUnlock counts in on one P and out on another; a writer sums every
-// P's counts out first and then every P's counts in (and the lane's
-// reader), and only equal sums mean no reader is inside.
+// P's counts out first and then every P's counts in (and the lane's), and
+// only equal sums mean no reader is inside.
 //
 // A spread reader must stay on its P while it writes the P's line. In Go
 // that takes the runtime's pin (procPin and procUnpin, two calls per
@@ -72,8 +71,11 @@ import (
 // core to core, and its cost grows with the readers. Where readers seldom
 // overlap (one core, or short critical sections read by one goroutine at
 // a time) this lock stays on its solo lane and costs about what
-// sync.RWMutex does; with frequent writes it gives up its reader bias,
-// yet each write still sums every P's counts, so it can cost more. There
+// sync.RWMutex does. Once spread, a read costs a lookup of its P's line,
+// which some machines make dearer than the locked add it saves where the
+// line is not contended; with frequent writes the lock gives up its
+// reader bias, yet each write still sums every P's counts. So with
+// frequent writes it can cost more. There
 // sync.RWMutex, smaller (24 bytes on 64-bit platforms) and with no per-P
 // lines, is the choice. halbench's read-mostly row says where the answer
 // turns on your machine; `halbench -filter '^RWLock/'` gives the figures.
@@ -125,13 +127,12 @@ import (
 // wake-up channel: 208 bytes on amd64); readers that park allocate
 // nothing more.
 // TestRWMutexMemory computes these figures. A map sharded into many locks
-// that are each read by one goroutine at a time, and written at least
-// every rwLaneReads reads, never allocates either. If GOMAXPROCS grows,
+// that are each read by one goroutine at a time never allocates either. If GOMAXPROCS grows,
 // the lines grow with it; they are not freed while the lock lives.
 //
 // An unlocked lock that has been used need not be == to, nor
 // reflect.DeepEqual with, a zero RWMutex (a sync.RWMutex is): once its
-// readers have overlapped or a writer has used the state word, its
+// lane has closed, its
 // counters and generation only grow, and its lines, channel and bias
 // stay. Compare locks by their behaviour, not their bits; a used lock
 // works as a fresh one does for every method.
@@ -149,15 +150,16 @@ import (
 //
 // Unlock of a lock that is not write-locked panics with "percpu: Unlock of
 // unlocked RWMutex". RUnlock without RLock panics with "percpu: RUnlock of
-// unlocked RWMutex" where it can tell at once (the solo lane is open: that
-// RUnlock, or the lane reader's, finds no reader to count out); otherwise
-// the next Lock finds more RUnlocks than RLocks, repairs the counts,
-// releases the lock and panics with that message. The lock is usable after
+// unlocked RWMutex" where it can tell at once (the solo lane is open and
+// its count would go below zero, in this RUnlock or in the next one);
+// otherwise the next Lock finds more RUnlocks than RLocks, repairs the
+// counts, releases the lock and panics with that message. The lock is usable after
 // the panic is recovered.
 type RWMutex struct {
-	// solo is the lane of a reader that finds the lock idle (the solo
-	// word, rwmutex_solo.go). It comes first: at offset 0 RLock and
-	// RUnlock fit the inliner's budget (TestRWMutexReadPathsInline).
+	// solo is where readers count themselves until readers on many Ps
+	// overlap (the solo word, rwmutex_solo.go). It comes first: at
+	// offset 0 RLock and RUnlock fit the inliner's budget
+	// (TestRWMutexReadPathsInline).
 	solo uint32
 
 	// parked is how many readers wait, parked, for the writer whose
@@ -189,32 +191,25 @@ const (
 // RLock locks rw for reading. It must not be used for recursive read
 // locking: a blocked Lock call excludes new readers, as for sync.RWMutex.
 func (rw *RWMutex) RLock() {
-	// [R-lane] The lane's fast path: an idle lock is taken with one
-	// compare-and-swap, what sync.RWMutex's add costs, inlined. Where
-	// the lane counts its reads (laneCounts), v < soloFull says no flag
-	// is set and the count is not full.
-	if laneCounts {
-		if v := atomic.LoadUint32(&rw.solo); v >= soloFull || !atomic.CompareAndSwapUint32(&rw.solo, v, v+(soloIn+soloRead)) {
-			rwRLock(rw) // the pinless read path (rwread.go)
-		}
-	} else if atomic.LoadUint32(&rw.solo) != 0 || !atomic.CompareAndSwapUint32(&rw.solo, 0, soloIn) {
-		rwRLock(rw) // rlock (rwread.go)
+	// [R-lane] The lane's fast path: one atomic add, as sync.RWMutex's
+	// reader makes, inlined; r < 2*soloReader after it says the caller
+	// is alone and unhindered. A closed lane (v >= soloClosed) is not
+	// added to: readers there count on their P's line.
+	if v := atomic.LoadUint32(&rw.solo); v >= soloClosed || atomic.AddUint32(&rw.solo, soloReader) >= 2*soloReader {
+		rwRLock(rw, v) // rlockLane, or the per-P path (rwread.go)
 	}
 }
 
 // TryRLock tries to lock rw for reading and reports whether it succeeded.
 // It fails when a writer holds the lock or waits for it.
 func (rw *RWMutex) TryRLock() bool {
-	if v := atomic.LoadUint32(&rw.solo); v < soloFull && atomic.CompareAndSwapUint32(&rw.solo, v, laneTake(v)) {
-		return true // the lane, as in RLock
-	}
 	if rw.rlock(true) {
 		return true
 	}
 	if !rw.w.TryLock() {
 		return false
 	}
-	atomic.AddUintptr(&rw.locks, 1) // no writer can start while we hold w
+	rw.countInUnderW() // no writer can start while we hold w
 	rw.w.Unlock()
 	return true
 }
@@ -233,14 +228,12 @@ func (rw *RWMutex) rlockFailed(try bool) bool {
 // than the RLock. RUnlock without RLock panics (see Misuse in the type's
 // documentation).
 func (rw *RWMutex) RUnlock() {
-	// [U-lane] v >= soloIn says the lane's reader is inside and no other
-	// flag is set (the solo word).
-	if laneCounts {
-		if v := atomic.LoadUint32(&rw.solo); v < soloIn || !atomic.CompareAndSwapUint32(&rw.solo, v, v-soloIn) {
-			rwRUnlock(rw) // the pinless read path (rwread.go)
-		}
-	} else if atomic.LoadUint32(&rw.solo) != soloIn || !atomic.CompareAndSwapUint32(&rw.solo, soloIn, 0) {
-		rwRUnlock(rw) // runlock (rwread.go)
+	// [U-lane] On an open lane every reader inside is counted on the
+	// word (see the solo word): one atomic add out, as sync.RWMutex's. A
+	// writer's flag after it, the lane closed meanwhile, or a count out
+	// of an empty word leave r >= soloWriter.
+	if v := atomic.LoadUint32(&rw.solo); v >= soloClosed || atomic.AddUint32(&rw.solo, soloLeave) >= soloWriter {
+		rwRUnlock(rw, v) // runlockLane, or the per-P path (rwread.go)
 	}
 }
 
@@ -276,7 +269,7 @@ func (rw *RWMutex) Lock() {
 // reports whether it raised the flag; if not, raise goes on.
 func (rw *RWMutex) raiseIdle() bool {
 	v := atomic.LoadUint32(&rw.solo)
-	return v < soloHeld && atomic.CompareAndSwapUint32(&rw.solo, v, v|soloWriter)
+	return v&(soloWriter|soloClosed|soloCount) == 0 && atomic.CompareAndSwapUint32(&rw.solo, v, v|soloWriter)
 }
 
 // idleGone is readersGone after raiseIdle, with no call: the lane had no
@@ -337,7 +330,7 @@ func (rw *RWMutex) raise() {
 	// writer to the state word.
 	// [W-raise-solo] while the lane is open
 	for v := atomic.LoadUint32(&rw.solo); v&soloClosed == 0; v = atomic.LoadUint32(&rw.solo) {
-		if atomic.CompareAndSwapUint32(&rw.solo, v, soloWith(v, soloWriter)) {
+		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloWriter) {
 			return
 		}
 	}
@@ -376,19 +369,7 @@ func (rw *RWMutex) raise() {
 // is a locked instruction there too. On amd64 it is the XCHG that Go's
 // Store already is; elsewhere it is one locked instruction per write.
 func (rw *RWMutex) release() {
-	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 {
-		// With no reader inside nobody else can write the word while
-		// the flag is up; with one (soloHeld: a TryLock that failed)
-		// that reader may leave at any time. Either way the lane's count
-		// of reads restarts: a write came.
-		for v&soloHeld != 0 && !atomic.CompareAndSwapUint32(&rw.solo, v, soloIn) {
-			v = atomic.LoadUint32(&rw.solo)
-		}
-		if v&soloHeld == 0 {
-			// [W-release-solo]
-			atomic.SwapUint32(&rw.solo, 0)
-		}
-	} else {
+	if !rw.releaseSolo() {
 		// Nobody else writes the state while the flag is up; readers
 		// need only see what the writer did before it. The new
 		// generation tells tryBias that a write was made, and a reader
@@ -405,16 +386,27 @@ func (rw *RWMutex) release() {
 	rw.w.Unlock()
 }
 
+// releaseSolo lowers the writer's flag if it is in the solo word, and
+// restarts the counts of overlaps and reads there (a write came); it
+// reports whether the flag was there. Readers that find the flag add to
+// the word and take their count back, so this is a compare-and-swap.
+func (rw *RWMutex) releaseSolo() bool {
+	for v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0; v = atomic.LoadUint32(&rw.solo) {
+		// [W-release-solo]
+		if atomic.CompareAndSwapUint32(&rw.solo, v, v&^(soloWriter|soloOverlaps)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Unlock unlocks rw for writing. Unlock of a lock that is not write-locked
 // panics. As with sync.RWMutex, a locked RWMutex is not associated with a
 // goroutine: one may Lock it and another Unlock it.
 func (rw *RWMutex) Unlock() {
-	if atomic.LoadUint32(&rw.solo)&soloFlags == soloWriter {
-		// release's steps on the lane with no reader held, without
-		// its call: nobody else writes the word while the flag is up.
-		// [W-release-solo]
-		atomic.SwapUint32(&rw.solo, 0)
-		// [W-admit]
+	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 && atomic.CompareAndSwapUint32(&rw.solo, v, v&^(soloWriter|soloOverlaps)) {
+		// release's steps on the lane, without its call.
+		// [W-release-solo] done; [W-admit]
 		if atomic.LoadInt32(&rw.parked) != 0 {
 			rw.admitReaders()
 		}
@@ -450,15 +442,11 @@ func (rw *RWMutex) readersGone() (bool, string) {
 	for _, c := range cs {
 		out += atomic.LoadUintptr(&c.unlocks)
 	}
-	// A reader that clears the lane's reader leaves its counts in
-	// behind, for the reader that came through the lane: reading the word
-	// between the sums keeps every reader inside in one of them (see the
-	// solo word).
+	// A reader that counts out on the word leaves its count in behind,
+	// for a reader counted in on the word: reading the word between the
+	// sums keeps every reader inside in one of them (see the solo word).
 	// [W-sum-solo]
-	var in uintptr
-	if atomic.LoadUint32(&rw.solo)&soloInside != 0 {
-		in = 1
-	}
+	in := uintptr(atomic.LoadUint32(&rw.solo)&soloCount) / soloReader
 	// [W-sum-in]
 	in += atomic.LoadUintptr(&rw.locks)
 	for _, c := range cs {

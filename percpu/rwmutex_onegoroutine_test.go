@@ -11,10 +11,10 @@ import (
 // BenchmarkRWMutexOneGoroutine (ns/op and cycles/op) is one goroutine's
 // RLock and RUnlock, called directly as a user writes them, so that each
 // lock's fast path inlines where it can, against sync.RWMutex. Names:
-// kind=percpu or sync; writes=0 reads only (a fresh percpu lock spreads
-// after rwLaneReads reads where laneSpreads says so), writes=10 makes
-// every 10th operation a Lock and Unlock, which keeps percpu's lock on
-// its solo lane. Both kinds run the same loop and its same branches.
+// kind=percpu or sync; writes=0 reads only, writes=10 makes every 10th
+// operation a Lock and Unlock. One goroutine's reads never overlap, so
+// percpu's lock stays on its solo lane. Both kinds run the same loop and
+// its same branches.
 func BenchmarkRWMutexOneGoroutine(b *testing.B) {
 	for _, every := range []int{0, 10} {
 		for _, kind := range []string{"percpu", "sync"} {

@@ -2,144 +2,154 @@ package percpu
 
 import "sync/atomic"
 
-// The solo lane: a reader that finds the lock idle takes it with one
-// compare-and-swap on the solo word, inlined in RLock and RUnlock; the
-// first reader that finds another inside (or, where laneSpreads, the
-// lane's rwLaneReads-th read since a write) closes it for good, and
-// readers then use the state word and the per-P lines (rwmutex_spread.go).
-// A writer's flag is in the solo word while the lane is open (raise).
+// The solo lane: while it is open, readers count themselves in and out
+// on the solo word with one atomic add each way, inlined in RLock and
+// RUnlock, as sync.RWMutex's readers do on its word. Readers that find
+// others inside rwLaneOverlaps times between two writes close the lane
+// for good; readers then use the state word and the per-P lines
+// (rwmutex_spread.go). A writer's flag is in the solo word while the lane
+// is open (raise).
 
-// The solo word. While the lane is open a reader that finds no flag set
-// takes the lock by setting soloIn, and a writer raises soloWriter there
-// instead of rwWriter in the state. The first reader that finds another
-// inside closes the lane for good and spreads; from then on readers use
-// the state word and the per-P counts, and the word only says whether a
-// reader that came through the lane before it closed is still inside.
+// The solo word, from the top bit down: the lane closed for good
+// (soloClosed), the writer's flag while the lane is open (soloWriter), the
+// count of readers counted in on the word (soloReader each), and, at the
+// bottom, the lane's overlaps since the last write (soloOverlap each).
+// So RLock's tests are two comparisons, v >= soloClosed before its add
+// (the lane is closed) and r >= 2*soloReader after it (a writer's flag,
+// the lane closed meanwhile, or another reader inside), and RUnlock's
+// likewise, r >= soloWriter after its add also catching a count out of an
+// empty word; each then fits the inliner's budget with its one call out.
 //
-// The lane's reader is soloIn while no other flag is set and soloHeld
-// beside soloWriter or soloClosed (soloWith moves it), so that RLock's
-// test is one comparison, v < soloFull (no flag, the count not full),
-// and RUnlock's another, v >= soloIn (the lane's reader alone): each then
-// fits the inliner's budget with its compare-and-swap and its call out.
-//
-// Readers are not told apart: any RUnlock that finds the lane's reader
-// inside may clear it, whichever way its RLock came in, and its counts in
-// stay for the reader that came through the lane to count out on. A
-// writer adds that reader to the counts in (readersGone), so the sums hold
-// either way.
-//
-// Below the flags the word counts the lane's RLocks since the last write,
-// up to rwLaneReads (soloFull): a lane reader that finds the count full
-// spreads where a spread read needs no locked instruction (laneSpreads),
-// and elsewhere restarts the count.
+// While the lane is open every reader inside is counted in on the word:
+// lane readers, and readers counted in on their behalf (admitReaders, and
+// countInUnderW for TryRLock and pinned readers). So an RUnlock that finds
+// the lane open counts out there, an add, without knowing how its RLock
+// came in: the lane closes for good, so it was open at that RLock too.
+// Once the lane is closed, every RUnlock counts out on a line or the
+// lock's own counters, and the word's count stops moving, but for readers
+// that add to it and take their add back (RLock's race with the close):
+// the counts in of the readers that were inside at the close stay there,
+// and their counts out go on the lines. A writer adds the word's count to
+// the counts in (readersGone), so the sums hold either way.
 const (
-	soloIn     = 1 << 31 // a reader is inside through the lane, and no other flag is set
-	soloWriter = 1 << 30 // a writer holds the lock or waits for readers, while the lane is open
-	soloClosed = 1 << 29 // readers have overlapped: the lane is closed for good
-	soloHeld   = 1 << 28 // a reader is inside through the lane, beside soloWriter or soloClosed
-	soloRead   = 1       // one RLock through the lane, counted below the flags
+	soloClosed  = 1 << 31 // readers have overlapped: the lane is closed for good
+	soloWriter  = 1 << 30 // a writer holds the lock or waits for readers, while the lane is open
+	soloReader  = 1 << 5  // a reader counted in on the word (25 bits)
+	soloOverlap = 1 << 0  // a lane reader found others inside since the last write (3 bits)
 
-	soloInside = soloIn | soloHeld // the lane's reader, either way
-	soloFlags  = soloIn | soloWriter | soloClosed | soloHeld
-	// soloFull is the count at which a lane reader leaves the fast path;
-	// the count stops there, below the flags.
-	soloFull = rwLaneReads * soloRead
+	soloCount    = soloWriter - soloReader // the readers' bits
+	soloCountTop = soloWriter >> 1         // set only by a count out of an empty word (or 2^24 readers)
+	soloOverlaps = 7 * soloOverlap         // the overlaps' bits
+	// soloLeave is what a reader adds to count out on the word: minus
+	// soloReader.
+	soloLeave = ^uint32(soloReader - 1)
+	// soloAdmitMax: a writer admits parked readers into the word only
+	// while the count stays under this, far below soloCountTop; more go
+	// on the lock's own counters, and the lane closes (admitReaders).
+	soloAdmitMax = 1 << 16
 )
 
-// The count stays below the flags: this fails to compile otherwise.
-const _ uint32 = soloHeld - soloFull - 1
+// The fields fit: these fail to compile otherwise.
+const (
+	_ uint32 = soloReader - soloOverlaps - 1                   // the overlaps below the count
+	_ uint32 = (soloOverlaps/soloOverlap + 1) - rwLaneOverlaps // rwLaneOverlaps fits the overlaps' bits
+	_ uint32 = soloCountTop - soloAdmitMax*soloReader          // admissions stay below the top of the count
+)
 
-// soloWith returns the solo word v with flag (soloWriter or soloClosed)
-// set, its reader, if any, moved from soloIn to soloHeld.
-func soloWith(v, flag uint32) uint32 {
-	if v&soloIn != 0 {
-		v = v&^soloIn | soloHeld
-	}
-	return v | flag
-}
-
-// rlockOpen is rlock while the solo lane is open: it takes the lane if the
-// lock is idle, fails (rlockFailed) if a writer holds it, and closes the
-// lane and spreads if another reader is inside.
-func (rw *RWMutex) rlockOpen(try bool) bool {
-	for {
-		// [R-open]
-		v := atomic.LoadUint32(&rw.solo)
-		switch {
-		case v&soloClosed != 0:
-			return rw.rlock(try)
-		case v&soloFlags == 0 && v >= soloFull && laneSpreads():
-			// Read rwLaneReads times with no write between: spread,
-			// where reads on the lines cost no locked instruction.
-			if rw.spread() != nil {
-				return rw.rlock(try)
-			}
-		case v&soloFlags == 0:
-			if atomic.CompareAndSwapUint32(&rw.solo, v, laneTake(v)) {
-				return true
-			}
-		case v&soloWriter != 0:
+// rlockLane ends an RLock whose add on the open lane's word left the fast
+// path (RLock's r >= 2*soloReader), and reports whether the caller is
+// inside: false only if try is set and a writer holds the lock. It reads
+// the word again. Past a writer's flag, or a lane closed meanwhile, it
+// counts out again (the add is a full fence: a writer that summed the
+// count in is woken) and goes on as rlock does; otherwise the caller is
+// inside, and another reader there is an overlap, which may close the
+// lane. Reading the word again rather than taking RLock's r is safe: a
+// writer's flag found now, and not in r, is a writer that came later and
+// may wait for this reader, which it wakes as it leaves; a flag in r and
+// gone now was raised and lowered by a writer that did not wait for it.
+func (rw *RWMutex) rlockLane(try bool) bool {
+	// [R-lane-slow]
+	v := atomic.LoadUint32(&rw.solo)
+	if v&(soloWriter|soloClosed) != 0 {
+		// [R-lane-back]
+		atomic.AddUint32(&rw.solo, soloLeave)
+		rw.wakeWriter()
+		if v&soloClosed == 0 {
 			return rw.rlockFailed(try)
-		default: // soloIn: another reader is inside, so readers overlap
-			if !slotsPay {
-				// Two system calls a read would cost far more than
-				// the shared line spreading avoids: count in on the
-				// lock's own counters, as sync.RWMutex's readers do.
-				rw.closeLane()
-				continue
-			}
-			if rw.spread() != nil {
-				return rw.rlock(try)
-			}
+		}
+		return rw.rlock(try)
+	}
+	if v&soloCount > soloReader && slotsPay {
+		// [R-overlap] Others are inside: count the overlap, here at
+		// once if the word has not changed, or close the lane
+		// (laneOverlap).
+		if v&soloOverlaps >= (rwLaneOverlaps-1)*soloOverlap || !atomic.CompareAndSwapUint32(&rw.solo, v, v+soloOverlap) {
+			rw.laneOverlap()
 		}
 	}
+	return true
 }
 
-// runlockSolo clears the lane's reader (soloInside; see the solo word), or
-// counts out as runlock does if another RUnlock clears it first.
-func (rw *RWMutex) runlockSolo() {
-	for v := atomic.LoadUint32(&rw.solo); v&soloInside != 0; v = atomic.LoadUint32(&rw.solo) {
-		// [U-solo-cas]
-		if atomic.CompareAndSwapUint32(&rw.solo, v, v&^soloInside) {
-			// The compare-and-swap is a full fence, so either the
-			// writer's sum sees the reader gone or this sees its flag.
-			if v&soloWriter != 0 || rw.state.Load()&rwWriter != 0 {
-				rw.signalWriter()
+// laneOverlap notes that a lane reader found others inside, and closes
+// the lane and spreads once rwLaneOverlaps have since the last write:
+// readers on many Ps at once are what the per-P lines pay for, while a
+// reader that takes the lock again inside its own RLock, on a lock written
+// as often, overlaps once per write. Not where slotsPay is false: there
+// the lane's add is the cheapest count a reader can make.
+func (rw *RWMutex) laneOverlap() {
+	if !slotsPay {
+		return
+	}
+	for v := atomic.LoadUint32(&rw.solo); v&(soloWriter|soloClosed) == 0; v = atomic.LoadUint32(&rw.solo) {
+		if v&soloOverlaps < (rwLaneOverlaps-1)*soloOverlap {
+			if atomic.CompareAndSwapUint32(&rw.solo, v, v+soloOverlap) {
+				return
 			}
+			continue
+		}
+		// [S-close]
+		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloClosed) {
+			rw.spreadClosed()
 			return
 		}
 	}
-	rw.runlock()
 }
 
-// laneSpreads reports whether a lane that has counted rwLaneReads reads
-// with no write between spreads. Only where readers on the lines pay no
-// locked instruction: the pinless read path with the asymmetric fence
-// pair, where a biased read costs a few loads and plain adds, against the
-// lane's two locked instructions per read (what sync.RWMutex's adds
-// cost). Where a read on a line pins (two calls) or, unbiased, pays a
-// locked add, the lane is as cheap or cheaper, and allocates nothing;
-// so also once hal has degraded the pair (heavyReaches).
-func laneSpreads() bool { return pinless && asymmetric && heavyReaches() }
-
-// laneCounts says whether the lane counts its reads: only in builds with
-// the pinless read path, the only ones where laneSpreads can be true.
-// Elsewhere the lane keeps its constant form (the word is 0 or soloIn),
-// whose RLock and RUnlock inline with the call out to rlock and runlock
-// inlined too, and the word never holds a count.
-const laneCounts = pinlessBuild
-
-// laneTake returns the solo word after a lane reader takes the lane from
-// v, which has no flags. That is soloIn, with the count one up where the
-// lane counts (restarted if full, where laneSpreads is false).
-func laneTake(v uint32) uint32 {
-	switch {
-	case !laneCounts:
-		return soloIn
-	case v >= soloFull:
-		return soloIn + soloRead
+// rlockOpen is rlock while the solo lane is open: the lane's add, as
+// RLock makes it.
+func (rw *RWMutex) rlockOpen(try bool) bool {
+	// [R-lane]
+	if atomic.AddUint32(&rw.solo, soloReader) >= 2*soloReader {
+		return rw.rlockLane(try)
 	}
-	return v + soloIn + soloRead
+	return true
+}
+
+// runlockLane ends an RUnlock whose count out on the open lane's word left
+// the fast path (RUnlock's r >= soloWriter): it wakes the writer whose
+// flag it found, or, if the word had no reader to count out (an RUnlock
+// without RLock), undoes its count out and panics.
+func (rw *RWMutex) runlockLane() {
+	// [U-lane-slow]
+	if atomic.LoadUint32(&rw.solo)&soloCountTop != 0 {
+		atomic.AddUint32(&rw.solo, soloReader)
+		rwPanic("percpu: RUnlock of unlocked RWMutex")
+	}
+	// The add is a full fence, so either the writer's sum saw the count
+	// out or this sees its flag.
+	rw.wakeWriter()
+}
+
+// countInUnderW counts a reader in for a caller that holds w, so that no
+// writer's flag is up (TryRLock, a pinned reader): on the solo word while
+// the lane is open, where its RUnlock will count out (see the solo word),
+// else on the lock's own counters.
+func (rw *RWMutex) countInUnderW() {
+	if atomic.LoadUint32(&rw.solo) < soloClosed {
+		atomic.AddUint32(&rw.solo, soloReader)
+	} else {
+		atomic.AddUintptr(&rw.locks, 1)
+	}
 }
 
 // closeLane closes the solo lane for good, and reports whether it is
@@ -150,7 +160,7 @@ func (rw *RWMutex) closeLane() bool {
 		if v&soloWriter != 0 {
 			return false
 		}
-		if atomic.CompareAndSwapUint32(&rw.solo, v, soloWith(v, soloClosed)) {
+		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloClosed) {
 			break
 		}
 	}

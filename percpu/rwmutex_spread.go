@@ -144,8 +144,7 @@ func (rw *RWMutex) rlockOwn(try bool) bool {
 	return rw.rlockFailed(try)
 }
 
-// runlock is RUnlock off the lane's fast path: it clears soloInside if set
-// (see the solo word), else counts out on the current P's line or, before
+// runlock is RUnlock on a closed lane (see the solo word): counts out on the current P's line or, before
 // the lines are made, on the lock's own counters (runlockNoLine). The
 // per-P path is written out here, as in rlock, so that it costs one call.
 //
@@ -154,11 +153,6 @@ func (rw *RWMutex) rlockOwn(try bool) bool {
 // before it parks (waitReaders), after which this reader's load of the
 // flag sees the flag.
 func (rw *RWMutex) runlock() {
-	// [U-solo]
-	if atomic.LoadUint32(&rw.solo)&soloInside != 0 {
-		rw.runlockSolo()
-		return
-	}
 	// [U-cells]
 	cs := rw.cells.Load() // before the pin, as in rlock
 	if cs == nil {
@@ -211,19 +205,26 @@ func (rw *RWMutex) runlockNoLine() {
 
 // runlockOwn is RUnlock on the lock's own counters, before the lines are
 // made. Every count so far is on the lock itself (cells, once made,
-// stay), so this RUnlock's RLock counted in here, or through the lane,
-// whose reader then counts out here for the RUnlock that cleared soloInside.
+// stay): this RUnlock's RLock counted in here, or on the solo word before
+// the lane closed, so more counts out here than in on both (ownIns) is an
+// RUnlock without RLock.
 func (rw *RWMutex) runlockOwn() {
 	// [U-own]
-	if u := atomic.AddUintptr(&rw.unlocks, 1); int(u-atomic.LoadUintptr(&rw.locks)) > 0 || rw.writerFlag() {
+	if u := atomic.AddUintptr(&rw.unlocks, 1); int(u-rw.ownIns()) > 0 || rw.writerFlag() {
 		rw.runlockCheck(u)
 	}
+}
+
+// ownIns is the counts in on the lock itself: its own counter's and the
+// solo word's.
+func (rw *RWMutex) ownIns() uintptr {
+	return atomic.LoadUintptr(&rw.locks) + uintptr(atomic.LoadUint32(&rw.solo)&soloCount)/soloReader
 }
 
 // runlockCheck ends an RUnlock on the lock's own counters that found more
 // outs than ins (u of them), an RUnlock without RLock, or a writer's flag.
 func (rw *RWMutex) runlockCheck(u uintptr) {
-	if int(u-atomic.LoadUintptr(&rw.locks)) > 0 {
+	if int(u-rw.ownIns()) > 0 {
 		atomic.AddUintptr(&rw.unlocks, ^uintptr(0))
 		rwPanic("percpu: RUnlock of unlocked RWMutex")
 	}
@@ -239,6 +240,12 @@ func (rw *RWMutex) spread() []*rwCell {
 	if !rw.closeLane() {
 		return nil
 	}
+	return rw.spreadClosed()
+}
+
+// spreadClosed is spread once the lane is closed: it makes the per-P
+// cells and tries the bias.
+func (rw *RWMutex) spreadClosed() []*rwCell {
 	cs := rw.cells.Grow(0) // [S-grow]
 	rw.tryBias()
 	return cs

@@ -46,6 +46,14 @@ func pinlessAgrees() bool {
 	return true
 }
 
+// rwRLockLane is where rwRLock jumps when RLock counted in on the open
+// solo lane and left its fast path: rlockLane.
+func rwRLockLane(rw *RWMutex) { rw.rlockLane(false) }
+
+// rwRUnlockLane is where rwRUnlock jumps when RUnlock counted out on the
+// open solo lane and left its fast path: runlockLane.
+func rwRUnlockLane(rw *RWMutex) { rw.runlockLane() }
+
 // rwRLockSlow is where rwRLock jumps when it cannot count on a P's line.
 func rwRLockSlow(rw *RWMutex) { rw.rlock(false) }
 

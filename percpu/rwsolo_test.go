@@ -10,99 +10,93 @@ import (
 
 // TestRWMutexSoloLane: one goroutine at a time reads through the solo
 // lane and leaves the lock as it found it (no lines made, the word 0); a
-// writer's flag goes in the word while the lane is open.
+// writer's flag goes in the word while the lane is open; a reader inside
+// another's RLock is counted on the word too, and notes an overlap, which
+// the next write forgets.
 func TestRWMutexSoloLane(t *testing.T) {
 	var rw RWMutex
 	for range 1000 {
 		rw.RLock()
-		if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloIn {
+		if v := atomic.LoadUint32(&rw.solo); v != soloReader {
 			t.Fatalf("solo word %#x inside a lone RLock", v)
 		}
 		rw.RUnlock()
 	}
+	var overlap uint32 // counted only where the lane may close (slotsPay)
+	if slotsPay {
+		overlap = soloOverlap
+	}
+	rw.RLock()
+	rw.RLock()
+	if v := atomic.LoadUint32(&rw.solo); v != 2*soloReader+overlap {
+		t.Fatalf("solo word %#x inside two RLocks: want two readers and, where slotsPay, an overlap", v)
+	}
+	rw.RUnlock()
+	rw.RUnlock()
 	rw.Lock()
-	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloWriter || rw.state.Load() != 0 {
+	if v := atomic.LoadUint32(&rw.solo); v != soloWriter|overlap || rw.state.Load() != 0 {
 		t.Fatalf("solo word %#x, state %#x under Lock on an open lane", v, rw.state.Load())
 	}
 	rw.Unlock()
 	if v := atomic.LoadUint32(&rw.solo); v != 0 || rw.cells.Load() != nil || rw.locks != 0 || rw.unlocks != 0 {
-		t.Fatalf("after lone reads and a write: solo %#x, cells %v, counts %d/%d", v, rw.cells.Load() != nil, rw.locks, rw.unlocks)
+		t.Fatalf("after reads and a write: solo %#x, cells %v, counts %d/%d", v, rw.cells.Load() != nil, rw.locks, rw.unlocks)
 	}
 }
 
-// TestRWMutexLaneCountsReads: the lane counts its reads since the last
-// write; a reader that finds rwLaneReads of them spreads where
-// laneSpreads says (reads on the lines then pay no locked instruction),
-// and elsewhere restarts the count and stays on the lane. A write
-// restarts the count too.
-func TestRWMutexLaneCountsReads(t *testing.T) {
-	var rw RWMutex
-	for range rwLaneReads - 1 {
-		rw.RLock()
-		rw.RUnlock()
-	}
-	rw.Lock()
-	rw.Unlock()
-	if v := atomic.LoadUint32(&rw.solo); v != 0 {
-		t.Fatalf("solo word %#x after a write: the count did not restart", v)
-	}
-	for range rwLaneReads + 1 {
-		rw.RLock()
-		rw.RUnlock()
-	}
-	v := atomic.LoadUint32(&rw.solo)
-	if laneSpreads() {
-		if v&soloClosed == 0 || rw.cells.Load() == nil {
-			t.Fatalf("solo word %#x, cells %v after %d lone reads: want spread", v, rw.cells.Load() != nil, rwLaneReads+1)
-		}
-		return
-	}
-	want := uint32(0) // the lane does not count here
-	if laneCounts {
-		want = soloRead // restarted by the 1025th read
-	}
-	if v != want || rw.cells.Load() != nil {
-		t.Fatalf("solo word %#x, cells %v after %d lone reads: want the lane, its count restarted", v, rw.cells.Load() != nil, rwLaneReads+1)
-	}
-}
-
-// TestRWMutexSoloOverlapCloses: a second reader that finds the lane's
-// reader inside closes the lane and spreads, and a writer then waits for
-// both, whichever of them leaves first (an RUnlock may clear the lane's
-// reader for another reader: their counts move, the sum does not). The
-// second RLock's count in is on a per-P line and the first RUnlock clears
-// soloHeld: the writer must count the reader left inside from the line.
-func TestRWMutexSoloOverlapCloses(t *testing.T) {
+// TestRWMutexLaneOverlapsClose: readers that find others inside
+// rwLaneOverlaps times with no write between close the lane and spread
+// (where slotsPay); fewer between writes, as a reader that takes the lock
+// again inside its own RLock on a lock written as often, do not, and a
+// write forgets them. A writer then waits for the reader that came in
+// through the lane and counts out on a line.
+func TestRWMutexLaneOverlapsClose(t *testing.T) {
 	setSlotsPay(t, true)
 	var rw RWMutex
-	rw.RLock() // through the lane
-	rw.RLock() // finds it taken: closes and spreads
-	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloHeld|soloClosed || rw.cells.Load() == nil {
-		t.Fatalf("solo word %#x, cells %v after two readers", v, rw.cells.Load() != nil)
+	for range 3 * rwLaneOverlaps {
+		for range rwLaneOverlaps - 1 {
+			rw.RLock()
+			rw.RLock()
+			rw.RUnlock()
+			rw.RUnlock()
+		}
+		rw.Lock()
+		rw.Unlock()
 	}
-	rw.RUnlock() // clears soloHeld, whichever RLock it undoes
+	if v := atomic.LoadUint32(&rw.solo); v != 0 || rw.cells.Load() != nil {
+		t.Fatalf("solo word %#x, cells %v: the lane closed with %d overlaps between writes", v, rw.cells.Load() != nil, rwLaneOverlaps-1)
+	}
+	rw.RLock() // through the lane, and stays inside
+	for range rwLaneOverlaps {
+		rw.RLock()   // the last of these closes the lane, counted on the word
+		rw.RUnlock() // on a closed lane: out on a line
+	}
+	// The word's count stops moving at the close: the two readers counted
+	// in there count out on the lines.
+	want := uint32(soloClosed | 2*soloReader)
+	if v := atomic.LoadUint32(&rw.solo); v&^soloOverlaps != want || rw.cells.Load() == nil {
+		t.Fatalf("solo word %#x, cells %v after %d overlaps: want %#x and the lines made", v, rw.cells.Load() != nil, rwLaneOverlaps, want)
+	}
+	rw.RLock() // on a line now
+	rw.RUnlock()
 	if rw.TryLock() {
 		t.Fatal("TryLock succeeded with a reader inside")
 	}
 	locked := lockAsync(&rw)
-	notYet(t, locked, "Lock returned with a reader inside")
+	notYet(t, locked, "Lock returned with the lane's reader inside")
 	rw.RUnlock()
 	<-locked
 	rw.Unlock()
-	rw.RLock() // the lane stays closed
-	if v := atomic.LoadUint32(&rw.solo); v&soloFlags != soloClosed {
-		t.Fatalf("solo word %#x: the lane reopened", v)
+	if v := atomic.LoadUint32(&rw.solo); v&^soloOverlaps != want {
+		t.Fatalf("solo word %#x: want %#x, the lane closed for good", v, want)
 	}
-	rw.RUnlock()
 }
 
 // TestRWMutexReadPathsInline: RLock and RUnlock inline into the caller,
-// as sync.RWMutex's do: each is a load, one comparison and a
-// compare-and-swap on the solo word, calling out only off the lane. The
-// counting form (laneCounts: the pinless build) is at the budget: one more
-// node in either adds a call to every read of a lock read by one goroutine
-// at a time. The host's default build, and the purego build, which never
-// counts, are checked.
+// as sync.RWMutex's do: each is a load, a comparison, an atomic add and
+// another comparison on the solo word, calling out only off the lane. Both
+// are near the budget: one more node adds a call to every read of a lock
+// read by one goroutine at a time. The host's default build and the purego
+// build are checked.
 func TestRWMutexReadPathsInline(t *testing.T) {
 	inlinecheck.Inlinable(t, "(*RWMutex).RLock", "(*RWMutex).RUnlock")
 	inlinecheck.InlinableWith(t, []string{"-tags=purego"}, "(*RWMutex).RLock", "(*RWMutex).RUnlock")
@@ -110,7 +104,7 @@ func TestRWMutexReadPathsInline(t *testing.T) {
 
 // TestRWMutexSoloReaderAfterClose: the lane closes while its reader is
 // inside, with nothing counted on the lines; a writer, now on the state
-// word, still waits for that reader (readersGone counts soloHeld).
+// word, still waits for that reader (readersGone counts the word's).
 func TestRWMutexSoloReaderAfterClose(t *testing.T) {
 	var rw RWMutex
 	rw.RLock() // through the lane

@@ -46,15 +46,15 @@ const (
 	// the clock read (tens of nanoseconds) is lost in the RLocks.
 	rwRebiasEvery = 1024
 
-	// rwLaneReads: a lock read this many times through the solo lane
-	// with no write between spreads where a spread read needs no locked
-	// instruction (laneSpreads). A lane read pays two locked instructions
-	// (what sync.RWMutex's reader pays), a biased read on the lines none;
-	// spreading costs a line per P, and the next write a revocation
-	// (FenceHeavy), after which the inhibition keeps a lock written that
-	// often unbiased. A few hundred lane reads cost about one revocation;
-	// like rwRebiasEvery, a power of two in the solo word's count.
-	rwLaneReads = 1024
+	// rwLaneOverlaps: a lane whose readers find others inside this many
+	// times with no write between closes and spreads (laneOverlap).
+	// Readers on many Ps at once, what the per-P lines pay for, overlap
+	// on every read; a reader that takes the lock again inside its own
+	// RLock (GOROOT's RWMutexUncontended) overlaps once per write, on a
+	// lock written that often, where the lane's adds cost what
+	// sync.RWMutex's do and the lines would cost a P lookup per read and a
+	// sum over the lines per write. At most 7, the solo word's bits.
+	rwLaneOverlaps = 4
 
 	// rwShortWait: how long (ns) a reader that finds a writer spins for
 	// the flag to go down before it counts itself parked (awaitWriter),
@@ -164,22 +164,22 @@ type rwWaits struct {
 	// out and sees the flag sends on it (signalWriter).
 	wake chan struct{}
 
-	// slowSeen is the lock's locks, truncated, when the last writer that
-	// waited for readers read it (waitReaders): written and read only
-	// under w.
-	slowSeen uint32
+	// admittedSeen is admitted when the last writer that waited for
+	// readers read it (waitReaders): written and read only under w.
+	admittedSeen uint32
 
 	// tickets is how many counts in admitReaders has made that no reader
 	// has taken yet: each is taken by one reader (takeTicket), which is
 	// then inside, counted in, and counts out as any reader does.
 	tickets atomic.Int32
 
-	// mu guards admitted and the lock's parked.
+	// mu guards the lock's parked, and orders admitted's changes with it.
 	mu sync.Mutex
 
 	// admitted counts the writers that have admitted parked readers
 	// (admitReaders), so that a parked reader knows whether it has been.
-	admitted uint32
+	// It changes under mu; a waiting writer also reads it without.
+	admitted atomic.Uint32
 
 	// admission wakes the parked readers that a writer admits. Its
 	// Broadcast readies them in the order they parked, as sync.RWMutex's
@@ -209,7 +209,7 @@ func (rw *RWMutex) rlockSlow() {
 		var clk pinnedClock
 		for !rw.rlock(true) {
 			if rw.w.TryLock() {
-				atomic.AddUintptr(&rw.locks, 1) // no writer can start while we hold w
+				rw.countInUnderW() // no writer can start while we hold w
 				rw.w.Unlock()
 				return
 			}
@@ -282,13 +282,13 @@ func (rw *RWMutex) parkReader() bool {
 		ws.mu.Unlock()
 		return false
 	}
-	seen := ws.admitted
+	seen := ws.admitted.Load()
 	ws.mu.Unlock()
 	// A releasing writer admits parked readers under waits.mu: one that
 	// waits for it now may admit this reader before the reader takes it
 	// again, and then the reader goes in without blocking.
 	ws.mu.Lock()
-	if ws.admitted != seen {
+	if ws.admitted.Load() != seen {
 		ws.mu.Unlock()
 	} else {
 		ws.admission.Wait() // unlocks mu
@@ -305,9 +305,18 @@ func (rw *RWMutex) admitReaders() {
 	ws.mu.Lock()
 	if n := atomic.LoadInt32(&rw.parked); n > 0 {
 		atomic.StoreInt32(&rw.parked, 0)
-		atomic.AddUintptr(&rw.locks, uintptr(n))
+		// On the solo word while the lane is open (see the solo word)
+		// and its count stays far from the top; else on the lock's own
+		// counters, with the lane closed so that their RUnlocks count
+		// out on the lines.
+		if v := atomic.LoadUint32(&rw.solo); v < soloClosed && n < soloAdmitMax && v&soloCount < soloAdmitMax*soloReader {
+			atomic.AddUint32(&rw.solo, uint32(n)*soloReader)
+		} else {
+			rw.closeLane()
+			atomic.AddUintptr(&rw.locks, uintptr(n))
+		}
 		ws.tickets.Add(n)
-		ws.admitted++
+		ws.admitted.Add(1)
 	}
 	ws.mu.Unlock()
 	ws.admission.Broadcast()
@@ -416,13 +425,13 @@ func (rw *RWMutex) waitReaders(queued bool) string {
 	pinned := pin.Held()
 	var clk pinnedClock
 	// Readers admitted by the last writer (admitReaders) are counted in
-	// on locks and may not run yet, or wait for this writer's P: a writer
-	// that sees locks changed since the last writer looked, as one that
+	// and may not run yet, or wait for this writer's P: a writer that
+	// sees an admission since the last writer looked, as one that
 	// queued, spins only where CanSpin says.
 	ws := rw.waitsOf()
-	slow := uint32(atomic.LoadUintptr(&rw.locks))
-	spinFirst := !queued && slow == ws.slowSeen
-	ws.slowSeen = slow
+	admitted := ws.admitted.Load()
+	spinFirst := !queued && admitted == ws.admittedSeen
+	ws.admittedSeen = admitted
 	start := monotonic()
 	for {
 		// [W-spin]

@@ -24,21 +24,24 @@ var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.locks)^0]
 var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.unlocks)^8]
 var _ = [1]struct{}{}[rwWriter^1]
 var _ = [1]struct{}{}[rwBiased^2]
-var _ = [1]struct{}{}[soloInside^0x90000000]
+var _ = [1]struct{}{}[soloClosed^0x80000000]
 var _ = [1]struct{}{}[rwRebiasEvery^1024]
 
 // rwRLock is RLock past the solo lane. With the per-P lines made and no
 // writer, it counts the caller in on its P's line, as rlock does, without
 // pinning; anything else jumps to rwRLockSlow. A reader that finds the
 // state changed counts out again and jumps to rwRLockFailed; one that
-// should turn the bias back on, to rwTryBias.
-func rwRLock(rw *RWMutex)
+// should turn the bias back on, to rwTryBias. A v below soloClosed, the
+// open lane's word as RLock loaded it, jumps to rwRLockLane.
+func rwRLock(rw *RWMutex, v uint32)
 
-// rwRUnlock is RUnlock past the solo lane: with the lane's reader gone
-// and the per-P lines made, it counts the caller out on its P's line,
+// rwRUnlock is RUnlock past the solo lane: with the lane closed and the
+// per-P lines made, it counts the caller out on its P's line,
 // as runlock does, without pinning, and jumps to rwSignalWriter if a
-// writer waits; anything else jumps to rwRUnlockSlow.
-func rwRUnlock(rw *RWMutex)
+// writer waits; anything else jumps to rwRUnlockSlow. A v below
+// soloClosed, the open lane's word as RUnlock loaded it, jumps to
+// rwRUnlockLane.
+func rwRUnlock(rw *RWMutex, v uint32)
 
 // procID returns the id of the calling goroutine's P, read as the
 // assembly reads it: for pinlessAgrees and the tests.

@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-// func rwRLock(rw *RWMutex)
-TEXT ·rwRLock(SB), NOSPLIT, $0-8
+// func rwRLock(rw *RWMutex, v uint32)
+TEXT ·rwRLock(SB), NOSPLIT, $0-12
 	// No call from here to RET or a jump to Go: the runtime does not preempt
 	// assembly asynchronously, so the goroutine keeps its P throughout, and
 	// only code running on that P writes its line (plain INCQ, as rlock's
@@ -18,6 +18,10 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-8
 	// [R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,
 	// or nothing while FenceLight needs none), [R-recheck] the state's reload,
 	// [R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.
+	// A v below soloClosed (the solo word as RLock loaded it): rwRLockLane's.
+	MOVL    v+8(FP), R9
+	CMPL    R9, $0x80000000
+	JCS     lane
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
@@ -83,22 +87,27 @@ backoutLocked:
 slow:
 	JMP ·rwRLockSlow+0(SB)
 
-// func rwRUnlock(rw *RWMutex)
-TEXT ·rwRUnlock(SB), NOSPLIT, $0-8
-	// As rwRLock: no call before RET, so the P stays. The lane's reader
-	// (soloInside) is cleared by runlock's slow path. The count out is a
+lane:
+	JMP ·rwRLockLane+0(SB)
+
+// func rwRUnlock(rw *RWMutex, v uint32)
+TEXT ·rwRUnlock(SB), NOSPLIT, $0-12
+	// As rwRLock: no call before RET, so the P stays. On a closed lane every
+	// reader counts out on a line (see the solo word). The count out is a
 	// plain INCQ while hal.FenceLight needs no fence, biased or not, as in
 	// runlock: a writer heavy-fences before it parks for a reader
 	// (waitReaders), after which the flag's test sees its flag. Else it is a
 	// locked INCQ. The byte is tested again after the plain INCQ, as in rwRLock.
-	// Model steps: [U-solo] the solo word's test, [U-cells] the table's
+	// Model steps: [U-cells] the table's
 	// pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or
 	// nothing), [U-flag] the state's test.
+	// A v below soloClosed (the solo word as RUnlock loaded it): rwRUnlockLane's.
+	MOVL    v+8(FP), R9
+	CMPL    R9, $0x80000000
+	JCS     lane
 	MOVQ    rw+0(FP), DI
 	CMPB    ·pinless+0(SB), $0x00
 	JEQ     slow
-	TESTL   $0x90000000, (DI)
-	JNE     slow
 	MOVQ    32(DI), SI
 	TESTQ   SI, SI
 	JEQ     slow
@@ -137,6 +146,9 @@ signal:
 
 slow:
 	JMP ·rwRUnlockSlow+0(SB)
+
+lane:
+	JMP ·rwRUnlockLane+0(SB)
 
 // func procID() int
 TEXT ·procID(SB), NOSPLIT, $0-8

@@ -8,11 +8,25 @@ package percpu
 // not this one, where every spread reader pins (rlock, runlock).
 const pinlessBuild = false
 
-// rwRLock is RLock past the solo lane: rlock.
-func rwRLock(rw *RWMutex) { rw.rlock(false) }
+// rwRLock is RLock past the solo lane's fast path: rlockLane if v, the
+// word as RLock loaded it, says the lane is open, else rlock.
+func rwRLock(rw *RWMutex, v uint32) {
+	if v < soloClosed {
+		rw.rlockLane(false)
+		return
+	}
+	rw.rlock(false)
+}
 
-// rwRUnlock is RUnlock past the solo lane: runlock.
-func rwRUnlock(rw *RWMutex) { rw.runlock() }
+// rwRUnlock is RUnlock past the solo lane's fast path: runlockLane if v,
+// the word as RUnlock loaded it, says the lane is open, else runlock.
+func rwRUnlock(rw *RWMutex, v uint32) {
+	if v < soloClosed {
+		rw.runlockLane()
+		return
+	}
+	rw.runlock()
+}
 
 // procID is never called in this build.
 func procID() int { panic("percpu: procID without the pinless read path") }

@@ -62,9 +62,9 @@ var Layout = Runtime{GOOS: "linux", MinMinor: 26, MaxMinor: 27, GM: 48, MP: 208,
 var Mutex = struct {
 	State, Cells, Solo         int // offsets in RWMutex: state, cells (pin.Table, its pointer first), solo
 	Locks, Unlocks             int // offsets in rwCell
-	Writer, Biased, SoloInside int // rwWriter, rwBiased, soloInside (the lane's reader, either way)
+	Writer, Biased, SoloClosed int // rwWriter, rwBiased, soloClosed (the solo word's top bit)
 	RebiasEvery                int // rwRebiasEvery, a power of two
-}{State: 8, Cells: 32, Solo: 0, Locks: 0, Unlocks: 8, Writer: 1, Biased: 2, SoloInside: 0x90000000, RebiasEvery: 1024}
+}{State: 8, Cells: 32, Solo: 0, Locks: 0, Unlocks: 8, Writer: 1, Biased: 2, SoloClosed: 0x80000000, RebiasEvery: 1024}
 
 // tags is the build constraint of the assembly and its declarations;
 // the fallback file has its negation. Race builds keep the Go path, so
@@ -119,27 +119,29 @@ func declFile() string {
 	p("var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.unlocks)^%d]\n", Mutex.Unlocks)
 	p("var _ = [1]struct{}{}[rwWriter^%d]\n", Mutex.Writer)
 	p("var _ = [1]struct{}{}[rwBiased^%d]\n", Mutex.Biased)
-	p("var _ = [1]struct{}{}[soloInside^%#x]\n", Mutex.SoloInside)
+	p("var _ = [1]struct{}{}[soloClosed^%#x]\n", Mutex.SoloClosed)
 	p("var _ = [1]struct{}{}[rwRebiasEvery^%d]\n\n", Mutex.RebiasEvery)
 	p("// rwRLock is RLock past the solo lane. With the per-P lines made and no\n")
 	p("// writer, it counts the caller in on its P's line, as rlock does, without\n")
 	p("// pinning; anything else jumps to rwRLockSlow. A reader that finds the\n")
 	p("// state changed counts out again and jumps to rwRLockFailed; one that\n")
-	p("// should turn the bias back on, to rwTryBias.\n")
-	p("func rwRLock(rw *RWMutex)\n\n")
-	p("// rwRUnlock is RUnlock past the solo lane: with the lane's reader gone\n")
-	p("// and the per-P lines made, it counts the caller out on its P's line,\n")
+	p("// should turn the bias back on, to rwTryBias. A v below soloClosed, the\n")
+	p("// open lane's word as RLock loaded it, jumps to rwRLockLane.\n")
+	p("func rwRLock(rw *RWMutex, v uint32)\n\n")
+	p("// rwRUnlock is RUnlock past the solo lane: with the lane closed and the\n")
+	p("// per-P lines made, it counts the caller out on its P's line,\n")
 	p("// as runlock does, without pinning, and jumps to rwSignalWriter if a\n")
-	p("// writer waits; anything else jumps to rwRUnlockSlow.\n")
-	p("func rwRUnlock(rw *RWMutex)\n\n")
+	p("// writer waits; anything else jumps to rwRUnlockSlow. A v below\n")
+	p("// soloClosed, the open lane's word as RUnlock loaded it, jumps to\n")
+	p("// rwRUnlockLane.\n")
+	p("func rwRUnlock(rw *RWMutex, v uint32)\n\n")
 	p("// procID returns the id of the calling goroutine's P, read as the\n")
 	p("// assembly reads it: for pinlessAgrees and the tests.\n")
 	p("func procID() int\n")
 	return b.String()
 }
 
-// fallbackFile: every other build's rwRLock and rwRUnlock, the Go path,
-// small enough that RLock and RUnlock inline them.
+// fallbackFile: every other build's rwRLock and rwRUnlock, the Go path.
 func fallbackFile() string {
 	var b strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
@@ -147,10 +149,12 @@ func fallbackFile() string {
 	p("// pinlessBuild reports whether this build has the pinless read path:\n")
 	p("// not this one, where every spread reader pins (rlock, runlock).\n")
 	p("const pinlessBuild = false\n\n")
-	p("// rwRLock is RLock past the solo lane: rlock.\n")
-	p("func rwRLock(rw *RWMutex) { rw.rlock(false) }\n\n")
-	p("// rwRUnlock is RUnlock past the solo lane: runlock.\n")
-	p("func rwRUnlock(rw *RWMutex) { rw.runlock() }\n\n")
+	p("// rwRLock is RLock past the solo lane's fast path: rlockLane if v, the\n")
+	p("// word as RLock loaded it, says the lane is open, else rlock.\n")
+	p("func rwRLock(rw *RWMutex, v uint32) {\n\tif v < soloClosed {\n\t\trw.rlockLane(false)\n\t\treturn\n\t}\n\trw.rlock(false)\n}\n\n")
+	p("// rwRUnlock is RUnlock past the solo lane's fast path: runlockLane if v,\n")
+	p("// the word as RUnlock loaded it, says the lane is open, else runlock.\n")
+	p("func rwRUnlock(rw *RWMutex, v uint32) {\n\tif v < soloClosed {\n\t\trw.runlockLane()\n\t\treturn\n\t}\n\trw.runlock()\n}\n\n")
 	p("// procID is never called in this build.\n")
 	p("func procID() int { panic(\"percpu: procID without the pinless read path\") }\n")
 	return b.String()
@@ -224,8 +228,17 @@ func state() operand.Mem       { return operand.Mem{Base: reg.RDI, Disp: Mutex.S
 func cell(off int) operand.Mem { return operand.Mem{Base: reg.RSI, Disp: off} }
 func enabled(c *build.Context) { c.CMPB(sym("pinless"), operand.U8(0)) }
 
+// laneFirst jumps to lane if the v argument, the solo word as RLock or
+// RUnlock loaded it, is below soloClosed: the caller then counted itself
+// in or out on the open lane, whose slow path is Go's.
+func laneFirst(c *build.Context, lane string) {
+	c.Load(c.Param("v"), reg.R9L)
+	c.CMPL(reg.R9L, operand.U32(Mutex.SoloClosed))
+	c.JCS(operand.LabelRef(lane))
+}
+
 // lockSignature is the signature of rwRLock and rwRUnlock as percpu
-// declares them: func(rw *RWMutex). The assembly's header comment then
+// declares them: func(rw *RWMutex, v uint32). The assembly's header comment then
 // names the type the Go declaration has. RWMutex is declared here as an
 // empty struct in a stand-in package percpu: only the pointer (one word,
 // at rw+0(FP)) matters to the frame.
@@ -234,7 +247,7 @@ func lockSignature() (*gotypes.Signature, error) {
 	obj := types.NewTypeName(0, pkg, "RWMutex", nil)
 	types.NewNamed(obj, types.NewStruct(nil, nil), nil)
 	pkg.Scope().Insert(obj)
-	return gotypes.ParseSignatureInPackage(pkg, "func(rw *RWMutex)")
+	return gotypes.ParseSignatureInPackage(pkg, "func(rw *RWMutex, v uint32)")
 }
 
 // asmFile writes the assembly with gen/amd64's backend: its avo context,
@@ -264,7 +277,9 @@ func asmFile() ([]byte, error) {
 		"[R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,",
 		"or nothing while FenceLight needs none), [R-recheck] the state's reload,",
 		"[R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.",
+		"A v below soloClosed (the solo word as RLock loaded it): rwRLockLane's.",
 	)
+	laneFirst(c, "lane")
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
 	c.JEQ(operand.LabelRef("slow"))
@@ -310,25 +325,28 @@ func asmFile() ([]byte, error) {
 	c.Label("slow")
 	b.TailJump("rwRLockSlow")
 
+	c.Label("lane")
+	b.TailJump("rwRLockLane")
+
 	c.Function("rwRUnlock")
 	c.Attributes(attr.NOSPLIT)
 	c.Signature(sig)
 	c.Comment(
-		"As rwRLock: no call before RET, so the P stays. The lane's reader",
-		"(soloInside) is cleared by runlock's slow path. The count out is a",
+		"As rwRLock: no call before RET, so the P stays. On a closed lane every",
+		"reader counts out on a line (see the solo word). The count out is a",
 		"plain INCQ while hal.FenceLight needs no fence, biased or not, as in",
 		"runlock: a writer heavy-fences before it parks for a reader",
 		"(waitReaders), after which the flag's test sees its flag. Else it is a",
 		"locked INCQ. The byte is tested again after the plain INCQ, as in rwRLock.",
-		"Model steps: [U-solo] the solo word's test, [U-cells] the table's",
+		"Model steps: [U-cells] the table's",
 		"pointer, [U-out] the INCQ ([U-fence] the locked INCQ's own, or",
 		"nothing), [U-flag] the state's test.",
+		"A v below soloClosed (the solo word as RUnlock loaded it): rwRUnlockLane's.",
 	)
+	laneFirst(c, "lane")
 	c.Load(c.Param("rw"), reg.RDI)
 	enabled(c)
 	c.JEQ(operand.LabelRef("slow"))
-	c.TESTL(operand.U32(Mutex.SoloInside), operand.Mem{Base: reg.RDI, Disp: Mutex.Solo})
-	c.JNE(operand.LabelRef("slow"))
 	cellInto(c, "slow")
 	lightFree(c, "locked")
 	c.INCQ(cell(Mutex.Unlocks))
@@ -345,6 +363,9 @@ func asmFile() ([]byte, error) {
 	b.TailJump("rwSignalWriter")
 	c.Label("slow")
 	b.TailJump("rwRUnlockSlow")
+
+	c.Label("lane")
+	b.TailJump("rwRUnlockLane")
 
 	c.Function("procID")
 	c.Attributes(attr.NOSPLIT)
