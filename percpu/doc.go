@@ -4,7 +4,8 @@
 // indexed by the P's number has exactly one writer, and three structures
 // built on it — a sharded [Counter], a per-P object [Cache] after FreeBSD's
 // UMA per-CPU buckets, and [RWMutex], a drop-in for sync.RWMutex whose
-// readers, once they overlap, write only their own P's cache line.
+// readers, once readers on many Ps overlap, write only their own P's cache
+// line.
 //
 // # Pin and Unpin
 //

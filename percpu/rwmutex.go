@@ -9,7 +9,7 @@ import (
 )
 
 // RWMutex is a reader/writer mutual exclusion lock whose readers, once
-// they overlap, write no shared cache line.
+// readers on many Ps overlap, write no shared cache line.
 //
 // It is a drop-in for [sync.RWMutex]: the same methods, the zero value is
 // an unlocked lock, RUnlock needs no token from RLock and may run on

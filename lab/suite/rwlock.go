@@ -30,7 +30,7 @@ func init() {
 	AddSection(Section{Name: "RWLock", Title: "Reader/writer locks: RLock + read + RUnlock, or Lock + write + Unlock",
 		Doc: "writes = writes per 1000 operations on each goroutine; ns/op is wall time per operation over all goroutines. Ratio: against sync.RWMutex at the same threads and writes."})
 	addLegends("RWLock", [][2]string{
-		{"kind=percpu", "percpu.RWMutex: readers count themselves on per-P lines once they overlap; biased toward readers where a heavy fence (membarrier) reaches every thread"},
+		{"kind=percpu", "percpu.RWMutex: readers count themselves on per-P lines once readers on many Ps overlap; biased toward readers where a heavy fence (membarrier) reaches every thread"},
 		{"kind=rwmutex", "sync.RWMutex, the baseline"},
 		{"kind=mutex", "sync.Mutex for reads and writes alike"},
 		{"writer=D", "every goroutine reads; one more goroutine writes every D (a timer), the shape of a service's config or feature-flag map"},
