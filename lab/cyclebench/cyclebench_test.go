@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gohal/gohal/hal"
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 func TestShare(t *testing.T) {
@@ -146,7 +147,14 @@ func TestSpinIsCalibrated(t *testing.T) {
 	const ns = 20000
 	// Other processes share the machine: a run that lost the CPU only
 	// gets longer, so judge the fastest of many runs, and accept a factor
-	// of two either way.
+	// of two either way. Under an emulator (go test -exec, which CI sets
+	// in GOHAL_TEST_EXEC) the loop's own speed changes within a run, by
+	// more than that: the fastest of 25 took 40.6 µs after calibrating
+	// for 20 under qemu-loongarch64 -cpu la464. There the factor is four.
+	factor := time.Duration(2)
+	if testexec.Emulated() {
+		factor = 4
+	}
 	ds := make([]time.Duration, 25)
 	for i := range ds {
 		t0 := time.Now()
@@ -154,7 +162,7 @@ func TestSpinIsCalibrated(t *testing.T) {
 		ds[i] = time.Since(t0)
 	}
 	slices.Sort(ds)
-	if fastest := ds[0]; fastest < ns/2 || fastest > 2*ns {
+	if fastest := ds[0]; fastest < ns/factor || fastest > factor*ns {
 		t.Errorf("Spin(%d) took %v (fastest of %d)", ns, fastest, len(ds))
 	}
 	// Spin(0) and Spin(-5) return at once: the fastest of five tries must
