@@ -83,10 +83,10 @@
 //
 // # RWMutex
 //
-// An [RWMutex] counts readers in and out on per-P lines once two readers
-// have overlapped, and is biased toward readers where a heavy fence
-// reaches every running thread: its type documentation says when it pays
-// and what it costs a writer. DESIGN.md, beside this file, states its
+// An [RWMutex] counts readers in and out on per-P lines once readers on
+// many Ps overlap often between writes, and is biased toward readers
+// where a heavy fence reaches every running thread: its type
+// documentation says when it pays and what it costs a writer. DESIGN.md, beside this file, states its
 // protocol step by step; its tests check that protocol as a model.
 //
 // # Fallback build

@@ -24,9 +24,10 @@ import (
 // way on a word of their own (the solo lane), which RLock and RUnlock
 // inline, as sync.RWMutex's readers do on its word: a lock read by one
 // goroutine at a time, or taken again by a reader inside its own RLock,
-// costs what sync.RWMutex does, with no call. Once readers have found
-// others inside rwLaneOverlaps times with no write between, readers on
-// many Ps at once, a reader closes the lane for good. From then on
+// costs what sync.RWMutex does, with no call. Readers that find others
+// inside add to an overlap score that each write halves; once it reaches
+// rwLaneOverlaps, readers on many Ps overlapping more often than about
+// rwLaneOverlaps/2 times per write, a reader closes the lane for good. From then on
 // readers count themselves in, and out, on counters that only grow, each
 // P's pair on a cache line of its own (Linux's percpu-rwsem and SRCU), so
 // a reader writes only its P's line. A reader that migrates between RLock
@@ -70,8 +71,9 @@ import (
 // sync.RWMutex's readers all write one word, so they pull its line from
 // core to core, and its cost grows with the readers. Where readers seldom
 // overlap (one core, or short critical sections read by one goroutine at
-// a time) this lock stays on its solo lane and costs about what
-// sync.RWMutex does. Once spread, a read costs a lookup of its P's line,
+// a time), or overlap a few hundred times per write at most, this lock
+// stays on its solo lane, whose readers count as sync.RWMutex's do and
+// park when they find a writer, and costs about what sync.RWMutex does. Once spread, a read costs a lookup of its P's line,
 // which some machines make dearer than the locked add it saves where the
 // line is not contended; with frequent writes the lock gives up its
 // reader bias, yet each write still sums every P's counts. So with
@@ -386,14 +388,20 @@ func (rw *RWMutex) release() {
 	rw.w.Unlock()
 }
 
+// afterWrite is the solo word v with the writer's flag lowered and the
+// overlap score halved ([W-release-solo]).
+func afterWrite(v uint32) uint32 {
+	return v&^(soloWriter|soloOverlaps) | v&soloOverlaps>>1
+}
+
 // releaseSolo lowers the writer's flag if it is in the solo word, and
-// restarts the counts of overlaps and reads there (a write came); it
-// reports whether the flag was there. Readers that find the flag add to
+// halves the overlap score there (a write came); it reports whether the
+// flag was there. Readers that find the flag add to
 // the word and take their count back, so this is a compare-and-swap.
 func (rw *RWMutex) releaseSolo() bool {
 	for v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0; v = atomic.LoadUint32(&rw.solo) {
 		// [W-release-solo]
-		if atomic.CompareAndSwapUint32(&rw.solo, v, v&^(soloWriter|soloOverlaps)) {
+		if atomic.CompareAndSwapUint32(&rw.solo, v, afterWrite(v)) {
 			return true
 		}
 	}
@@ -404,7 +412,7 @@ func (rw *RWMutex) releaseSolo() bool {
 // panics. As with sync.RWMutex, a locked RWMutex is not associated with a
 // goroutine: one may Lock it and another Unlock it.
 func (rw *RWMutex) Unlock() {
-	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 && atomic.CompareAndSwapUint32(&rw.solo, v, v&^(soloWriter|soloOverlaps)) {
+	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 && atomic.CompareAndSwapUint32(&rw.solo, v, afterWrite(v)) {
 		// release's steps on the lane, without its call.
 		// [W-release-solo] done; [W-admit]
 		if atomic.LoadInt32(&rw.parked) != 0 {

@@ -3,6 +3,7 @@ package percpu
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -46,6 +47,9 @@ func BenchmarkRWMutex(b *testing.B) {
 						}
 					}
 				})
+				if rw, ok := l.(*RWMutex); ok && k.name == "percpu" {
+					b.ReportMetric(float64(atomic.LoadUint32(&rw.solo)>>31), "closed")
+				}
 			})
 		}
 	}
@@ -80,6 +84,9 @@ func BenchmarkRWMutexWork(b *testing.B) {
 						}
 					}
 				})
+				if rw, ok := l.(*RWMutex); ok && k.name == "percpu" {
+					b.ReportMetric(float64(atomic.LoadUint32(&rw.solo)>>31), "closed")
+				}
 			})
 		}
 	}
@@ -116,4 +123,45 @@ func BenchmarkRWMutexRevocation(b *testing.B) {
 			rw.Unlock()
 		}
 	})
+}
+
+// BenchmarkRWMutexLane re-measures rwLaneOverlaps: reads and writes with
+// no work inside, a write every so many of a goroutine's operations
+// (every=0: none), on percpu.RWMutex as it chooses, kept on the solo lane
+// (lane: as where the lane never closes), spread from the start (spread),
+// and sync.RWMutex. Where the lane beats spreading, "percpu" should match
+// "lane"; where spreading wins, "spread"; run at -cpu 2 and more.
+func BenchmarkRWMutexLane(b *testing.B) {
+	kinds := []struct {
+		name string
+		new  func(b *testing.B) rwLocker
+	}{
+		{"percpu", func(*testing.B) rwLocker { return new(RWMutex) }},
+		{"lane", func(b *testing.B) rwLocker { setSlotsPay(b, false); return new(RWMutex) }},
+		{"spread", func(*testing.B) rwLocker { rw := new(RWMutex); rw.spread(); return rw }},
+		{"sync", func(*testing.B) rwLocker { return new(sync.RWMutex) }},
+	}
+	for _, every := range []int{10, 100, 300, 1000, 10000, 0} {
+		for _, k := range kinds {
+			b.Run("every="+strconv.Itoa(every)+"/"+k.name, func(b *testing.B) {
+				l := k.new(b)
+				b.RunParallel(func(pb *testing.PB) {
+					n := 0
+					for pb.Next() {
+						n++
+						if every > 0 && n%every == 0 {
+							l.Lock()
+							l.Unlock()
+						} else {
+							l.RLock()
+							l.RUnlock()
+						}
+					}
+				})
+				if rw, ok := l.(*RWMutex); ok && k.name == "percpu" {
+					b.ReportMetric(float64(atomic.LoadUint32(&rw.solo)>>31), "closed")
+				}
+			})
+		}
+	}
 }

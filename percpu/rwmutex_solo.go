@@ -5,15 +5,15 @@ import "sync/atomic"
 // The solo lane: while it is open, readers count themselves in and out
 // on the solo word with one atomic add each way, inlined in RLock and
 // RUnlock, as sync.RWMutex's readers do on its word. Readers that find
-// others inside rwLaneOverlaps times between two writes close the lane
-// for good; readers then use the state word and the per-P lines
-// (rwmutex_spread.go). A writer's flag is in the solo word while the lane
+// others inside add to the lane's overlap score, which each write halves;
+// at rwLaneOverlaps they close the lane for good, and readers then use the
+// state word and the per-P lines (rwmutex_spread.go). A writer's flag is in the solo word while the lane
 // is open (raise).
 
 // The solo word, from the top bit down: the lane closed for good
 // (soloClosed), the writer's flag while the lane is open (soloWriter), the
 // count of readers counted in on the word (soloReader each), and, at the
-// bottom, the lane's overlaps since the last write (soloOverlap each).
+// bottom, the lane's overlap score (soloOverlap each; writes halve it).
 // So RLock's tests are two comparisons, v >= soloClosed before its add
 // (the lane is closed) and r >= 2*soloReader after it (a writer's flag,
 // the lane closed meanwhile, or another reader inside), and RUnlock's
@@ -34,18 +34,22 @@ import "sync/atomic"
 const (
 	soloClosed  = 1 << 31 // readers have overlapped: the lane is closed for good
 	soloWriter  = 1 << 30 // a writer holds the lock or waits for readers, while the lane is open
-	soloReader  = 1 << 5  // a reader counted in on the word (25 bits)
-	soloOverlap = 1 << 0  // a lane reader found others inside since the last write (3 bits)
+	soloReader  = 1 << 10 // a reader counted in on the word (20 bits)
+	soloOverlap = 1 << 0  // a lane reader found others inside: the overlap score (10 bits)
 
 	soloCount    = soloWriter - soloReader // the readers' bits
-	soloCountTop = soloWriter >> 1         // set only by a count out of an empty word (or 2^24 readers)
-	soloOverlaps = 7 * soloOverlap         // the overlaps' bits
+	soloCountTop = soloWriter >> 1         // set only by a count out of an empty word (see soloAdmitMax)
+	soloOverlaps = 1023 * soloOverlap      // the overlap score's bits
 	// soloLeave is what a reader adds to count out on the word: minus
 	// soloReader.
 	soloLeave = ^uint32(soloReader - 1)
-	// soloAdmitMax: a writer admits parked readers into the word only
-	// while the count stays under this, far below soloCountTop; more go
-	// on the lock's own counters, and the lane closes (admitReaders).
+	// soloAdmitMax bounds the word's count far below soloCountTop: a
+	// writer admits parked readers into the word only while the count
+	// stays under this, a reader that finds this many there closes the
+	// lane (rlockLane), and TryRLock counts in on the word only below it
+	// (countInUnderW); the rest go on the lock's own counters, with the
+	// lane closed. So the count stays under twice this, but for adds
+	// about to be taken back.
 	soloAdmitMax = 1 << 16
 )
 
@@ -53,7 +57,7 @@ const (
 const (
 	_ uint32 = soloReader - soloOverlaps - 1                   // the overlaps below the count
 	_ uint32 = (soloOverlaps/soloOverlap + 1) - rwLaneOverlaps // rwLaneOverlaps fits the overlaps' bits
-	_ uint32 = soloCountTop - soloAdmitMax*soloReader          // admissions stay below the top of the count
+	_ uint32 = soloCountTop - 2*soloAdmitMax*soloReader        // admissions stay below the top of the count
 )
 
 // rlockLane ends an RLock whose add on the open lane's word left the fast
@@ -70,6 +74,11 @@ const (
 func (rw *RWMutex) rlockLane(try bool) bool {
 	// [R-lane-slow]
 	v := atomic.LoadUint32(&rw.solo)
+	// A count that reaches soloAdmitMax closes the lane, in every build,
+	// so that no number of readers carries it into the flags.
+	if v&soloCount >= soloAdmitMax*soloReader && rw.closeLane() {
+		v |= soloClosed
+	}
 	if v&(soloWriter|soloClosed) != 0 {
 		// [R-lane-back]
 		atomic.AddUint32(&rw.solo, soloLeave)
@@ -143,11 +152,13 @@ func (rw *RWMutex) runlockLane() {
 // countInUnderW counts a reader in for a caller that holds w, so that no
 // writer's flag is up (TryRLock, a pinned reader): on the solo word while
 // the lane is open, where its RUnlock will count out (see the solo word),
-// else on the lock's own counters.
+// else, or with soloAdmitMax readers on the word, on the lock's own
+// counters, with the lane closed.
 func (rw *RWMutex) countInUnderW() {
-	if atomic.LoadUint32(&rw.solo) < soloClosed {
+	if v := atomic.LoadUint32(&rw.solo); v < soloClosed && v&soloCount < soloAdmitMax*soloReader {
 		atomic.AddUint32(&rw.solo, soloReader)
 	} else {
+		rw.closeLane() // no writer's flag while we hold w
 		atomic.AddUintptr(&rw.locks, 1)
 	}
 }

@@ -43,28 +43,52 @@ func TestRWMutexSoloLane(t *testing.T) {
 	}
 }
 
-// TestRWMutexLaneOverlapsClose: readers that find others inside
-// rwLaneOverlaps times with no write between close the lane and spread
-// (where slotsPay); fewer between writes, as a reader that takes the lock
-// again inside its own RLock on a lock written as often, do not, and a
-// write forgets them. A writer then waits for the reader that came in
-// through the lane and counts out on a line.
+// TestRWMutexLaneOverlapsClose: each reader that finds others inside adds
+// one to the lane's overlap score and each write halves it (where
+// slotsPay); the overlap that would bring the score to rwLaneOverlaps
+// closes the lane and spreads. The test follows the rule step by step: a
+// reader that takes the lock again inside its own RLock overlaps once, so
+// rwLaneOverlaps/2-1 such overlaps per write never close the lane, and
+// rwLaneOverlaps/2+1 close it within a few writes. A writer then waits for
+// the reader that came in through the lane and counts out on a line.
 func TestRWMutexLaneOverlapsClose(t *testing.T) {
 	setSlotsPay(t, true)
-	var rw RWMutex
-	for range 3 * rwLaneOverlaps {
-		for range rwLaneOverlaps - 1 {
-			rw.RLock()
-			rw.RLock()
-			rw.RUnlock()
-			rw.RUnlock()
+	for _, perWrite := range []int{rwLaneOverlaps/2 - 1, rwLaneOverlaps/2 + 1} {
+		var rw RWMutex
+		score, closed := 0, false
+		for write := 0; write < 32 && !closed; write++ {
+			for range perWrite {
+				rw.RLock()
+				rw.RLock() // an overlap
+				rw.RUnlock()
+				rw.RUnlock()
+				if closed = score == rwLaneOverlaps-1; closed {
+					break
+				}
+				score++
+			}
+			if closed {
+				break
+			}
+			rw.Lock()
+			rw.Unlock()
+			score /= 2
+			if v := atomic.LoadUint32(&rw.solo); v != uint32(score)*soloOverlap || rw.cells.Load() != nil {
+				t.Fatalf("%d overlaps per write, after write %d: solo word %#x, cells %v; want the lane open with score %d",
+					perWrite, write+1, v, rw.cells.Load() != nil, score)
+			}
 		}
-		rw.Lock()
+		if v := atomic.LoadUint32(&rw.solo); (v&soloClosed != 0) != closed || (rw.cells.Load() != nil) != closed {
+			t.Fatalf("%d overlaps per write: solo word %#x, cells %v; the rule says closed %v", perWrite, v, rw.cells.Load() != nil, closed)
+		}
+		if closed != (2*perWrite > rwLaneOverlaps) {
+			t.Fatalf("%d overlaps per write: closed %v, yet the score settles near %d against %d", perWrite, closed, 2*perWrite, rwLaneOverlaps)
+		}
+		rw.Lock() // the lane's readers all counted out
 		rw.Unlock()
 	}
-	if v := atomic.LoadUint32(&rw.solo); v != 0 || rw.cells.Load() != nil {
-		t.Fatalf("solo word %#x, cells %v: the lane closed with %d overlaps between writes", v, rw.cells.Load() != nil, rwLaneOverlaps-1)
-	}
+
+	var rw RWMutex
 	rw.RLock() // through the lane, and stays inside
 	for range rwLaneOverlaps {
 		rw.RLock()   // the last of these closes the lane, counted on the word
@@ -141,4 +165,37 @@ func notYet(t *testing.T, ch <-chan struct{}, msg string) {
 		t.Fatal(msg)
 	case <-time.After(20 * time.Millisecond):
 	}
+}
+
+// TestRWMutexLaneCountCapped: the reader that finds soloAdmitMax readers
+// counted on the open lane closes it, even in builds where overlaps never
+// do (slotsPay false), so that no number of readers carries the word's
+// count into its flags. The readers past it count on the lock's other
+// counters; every reader counts out, and a writer then gets in.
+func TestRWMutexLaneCountCapped(t *testing.T) {
+	setSlotsPay(t, false)
+	rw := new(RWMutex)
+	n := soloAdmitMax + 3
+	for range n {
+		rw.RLock()
+	}
+	// The reader that found soloAdmitMax took its add back.
+	want := uint32(soloClosed | (soloAdmitMax-1)*soloReader)
+	if v := atomic.LoadUint32(&rw.solo); v != want {
+		t.Fatalf("after %d readers: solo word %#x, want %#x (closed, the count frozen)", n, v, want)
+	}
+	if rw.TryLock() {
+		t.Fatal("TryLock succeeded with readers inside")
+	}
+	for range n {
+		rw.RUnlock()
+	}
+	rw.Lock()
+	rw.Unlock()
+	rw.RLock()
+	rw.RUnlock()
+	if !rw.TryLock() {
+		t.Fatal("TryLock failed after every reader counted out")
+	}
+	rw.Unlock()
 }

@@ -39,8 +39,9 @@ type turnMeter struct {
 }
 
 // turnMeter returns the caller's P's turn meter, or nil where the lock has
-// no per-P lines (the lane is open, or they are not made yet, or
-// GOMAXPROCS grew since): readers there always spin.
+// no per-P lines (they are not made yet, or GOMAXPROCS grew since):
+// readers there always spin. While the lane is open readers park at once
+// and ask no meter (awaitWriter).
 func (rw *RWMutex) turnMeter() *turnMeter {
 	cs := rw.cells.Load()
 	if cs == nil {

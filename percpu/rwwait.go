@@ -46,18 +46,30 @@ const (
 	// the clock read (tens of nanoseconds) is lost in the RLocks.
 	rwRebiasEvery = 1024
 
-	// rwLaneOverlaps: a lane whose readers find others inside this many
-	// times with no write between closes and spreads (laneOverlap).
-	// Readers on many Ps at once, what the per-P lines pay for, overlap
-	// on every read; a reader that takes the lock again inside its own
-	// RLock (GOROOT's RWMutexUncontended) overlaps once per write, on a
-	// lock written that often, where the lane's adds cost what
-	// sync.RWMutex's do and the lines would cost a P lookup per read and a
-	// sum over the lines per write. At most 7, the solo word's bits.
-	rwLaneOverlaps = 4
+	// rwLaneOverlaps: the lane's overlap score at which it closes and
+	// spreads (laneOverlap). Each reader that finds others inside adds one
+	// to the score and each write halves it, so just before a write the
+	// score is near twice the overlaps per write: the lane closes once
+	// readers overlap more than about rwLaneOverlaps/2 times per write,
+	// and after rwLaneOverlaps overlaps where nothing writes. Rule: the
+	// per-P lines pay where readers on many Ps overlap many times per
+	// write. Each write on them sums every P's line, and each read finds
+	// its line through the P, dependent loads before its store, where a
+	// lane reader's add costs one transfer of the word's line per overlap,
+	// and readers that find a writer there take turns with it
+	// (awaitWriter) as sync.RWMutex's do. A lock that two goroutines each
+	// write every hundred operations (GOROOT's RWMutexWrite100) has under
+	// 200 reads between writes and stays on the lane; one written every
+	// thousand, at 2 goroutines, overlaps a few hundred times per write and
+	// spreads (results/m-issue40-lane-turns.md). A reader that takes the
+	// lock again inside its own RLock overlaps once per write. At most
+	// soloOverlaps, the solo word's bits. Re-measure with
+	// `go test ./percpu -run '^$' -bench 'RWMutexLane' -cpu 2,4 -count 6`.
+	rwLaneOverlaps = 512
 
-	// rwShortWait: how long (ns) a reader that finds a writer spins for
-	// the flag to go down before it counts itself parked (awaitWriter),
+	// rwShortWait: how long (ns) a reader on the per-P lines that finds a
+	// writer spins for the flag to go down before it counts itself parked
+	// (awaitWriter; the lane's readers park at once),
 	// and a writer that took the writers' mutex at once spins for readers
 	// before it yields its P. About a goroutine switch: a writer's
 	// critical section, or a reader's, that is shorter is cheaper to wait
@@ -342,10 +354,19 @@ func (rw *RWMutex) waitsOf() *rwWaits {
 // waits to run): with goroutines queued on its P, the writer it waits for
 // may be among them, and cannot run while it spins.
 //
-// Where the lock has per-P lines, the caller's P's turn meter may say
-// that its readers do better taking turns with the writers than reading
-// beside them: it then gives up at once (rwturn.go).
+// While the lane is open it gives up at once, so the reader parks, as
+// sync.RWMutex's readers do: the lane's readers and writers share one
+// word, and a reader that spins while a short write ends reads beside the
+// writers that follow, each operation passing the word's line between
+// CPUs, where readers that park leave the writer's goroutine to run alone
+// until they are admitted together. Where the lock has per-P lines, the
+// caller's P's turn meter may say that its readers do better taking turns
+// with the writers than reading beside them: it then gives up at once
+// (rwturn.go).
 func (rw *RWMutex) awaitWriter() bool {
+	if atomic.LoadUint32(&rw.solo) < soloClosed {
+		return false
+	}
 	m := rw.turnMeter()
 	var timed bool
 	if m != nil {
