@@ -20,6 +20,13 @@ func setAsymmetric(t testing.TB, v bool) { setForTest(t, &asymmetric, v) }
 func setSlotsPay(t testing.TB, v bool)   { setForTest(t, &slotsPay, v) }
 func setPinless(t testing.TB, v bool)    { setForTest(t, &pinless, v) }
 
+// setLaneCloseAt makes v the overlap score at which lanes close, as if
+// laneCloseAt had timed this machine so, for one test.
+func setLaneCloseAt(t testing.TB, v uint32) {
+	prev := laneCloseScore.Swap(v)
+	t.Cleanup(func() { laneCloseScore.Store(prev) })
+}
+
 func setForTest[T any](t testing.TB, p *T, v T) {
 	prev := *p
 	*p = v

@@ -92,8 +92,8 @@ func TestRWMutexUsedIsNotZero(t *testing.T) {
 	setSlotsPay(t, true) // readers that overlap close the lane, in every build
 	rw := new(RWMutex)
 	rw.RLock()
-	for range rwLaneOverlaps {
-		rw.RLock() // finds the first: after rwLaneOverlaps of these, the lane closes
+	for range laneCloseAt() {
+		rw.RLock() // finds the first: after laneCloseAt() of these, the lane closes
 		rw.RUnlock()
 	}
 	rw.RUnlock()

@@ -26,8 +26,10 @@ import (
 // goroutine at a time, or taken again by a reader inside its own RLock,
 // costs what sync.RWMutex does, with no call. Readers that find others
 // inside add to an overlap score that each write halves; once it reaches
-// rwLaneOverlaps, readers on many Ps overlapping more often than about
-// rwLaneOverlaps/2 times per write, a reader closes the lane for good. From then on
+// a threshold, readers on many Ps overlapping more often than about half
+// that per write, a reader closes the lane for good. The threshold is low
+// where a read on the per-P lines costs less than one on the lane, and
+// high where it costs more, as timed once per process (laneCloseAt). From then on
 // readers count themselves in, and out, on counters that only grow, each
 // P's pair on a cache line of its own (Linux's percpu-rwsem and SRCU), so
 // a reader writes only its P's line. A reader that migrates between RLock

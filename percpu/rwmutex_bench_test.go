@@ -125,9 +125,11 @@ func BenchmarkRWMutexRevocation(b *testing.B) {
 	})
 }
 
-// BenchmarkRWMutexLane re-measures rwLaneOverlaps: reads and writes with
+// BenchmarkRWMutexLane re-measures rwLaneOverlaps and rwLaneOverlapsCheap
+// (whichever laneCloseAt chose here): reads and writes with
 // no work inside, a write every so many of a goroutine's operations
-// (every=0: none), on percpu.RWMutex as it chooses, kept on the solo lane
+// (every=0: none), on percpu.RWMutex as it chooses, with each threshold
+// (low: rwLaneOverlapsCheap, high: rwLaneOverlaps), kept on the solo lane
 // (lane: as where the lane never closes), spread from the start (spread),
 // and sync.RWMutex. Where the lane beats spreading, "percpu" should match
 // "lane"; where spreading wins, "spread"; run at -cpu 2 and more.
@@ -137,6 +139,8 @@ func BenchmarkRWMutexLane(b *testing.B) {
 		new  func(b *testing.B) rwLocker
 	}{
 		{"percpu", func(*testing.B) rwLocker { return new(RWMutex) }},
+		{"low", func(b *testing.B) rwLocker { setLaneCloseAt(b, rwLaneOverlapsCheap); return new(RWMutex) }},
+		{"high", func(b *testing.B) rwLocker { setLaneCloseAt(b, rwLaneOverlaps); return new(RWMutex) }},
 		{"lane", func(b *testing.B) rwLocker { setSlotsPay(b, false); return new(RWMutex) }},
 		{"spread", func(*testing.B) rwLocker { rw := new(RWMutex); rw.spread(); return rw }},
 		{"sync", func(*testing.B) rwLocker { return new(sync.RWMutex) }},
@@ -158,7 +162,7 @@ func BenchmarkRWMutexLane(b *testing.B) {
 						}
 					}
 				})
-				if rw, ok := l.(*RWMutex); ok && k.name == "percpu" {
+				if rw, ok := l.(*RWMutex); ok && k.name != "lane" && k.name != "spread" {
 					b.ReportMetric(float64(atomic.LoadUint32(&rw.solo)>>31), "closed")
 				}
 			})

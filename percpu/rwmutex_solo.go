@@ -1,12 +1,16 @@
 package percpu
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/gohal/gohal/internal/pin"
+)
 
 // The solo lane: while it is open, readers count themselves in and out
 // on the solo word with one atomic add each way, inlined in RLock and
 // RUnlock, as sync.RWMutex's readers do on its word. Readers that find
 // others inside add to the lane's overlap score, which each write halves;
-// at rwLaneOverlaps they close the lane for good, and readers then use the
+// at laneCloseAt's score they close the lane for good, and readers then use the
 // state word and the per-P lines (rwmutex_spread.go). A writer's flag is in the solo word while the lane
 // is open (raise).
 
@@ -57,7 +61,8 @@ const (
 const (
 	_ uint32 = soloReader - soloOverlaps - 1                   // the overlaps below the count
 	_ uint32 = (soloOverlaps/soloOverlap + 1) - rwLaneOverlaps // rwLaneOverlaps fits the overlaps' bits
-	_ uint32 = soloCountTop - 2*soloAdmitMax*soloReader        // admissions stay below the top of the count
+	_ uint32 = rwLaneOverlaps - rwLaneOverlapsCheap
+	_ uint32 = soloCountTop - 2*soloAdmitMax*soloReader // admissions stay below the top of the count
 )
 
 // rlockLane ends an RLock whose add on the open lane's word left the fast
@@ -92,7 +97,7 @@ func (rw *RWMutex) rlockLane(try bool) bool {
 		// [R-overlap] Others are inside: count the overlap, here at
 		// once if the word has not changed, or close the lane
 		// (laneOverlap).
-		if v&soloOverlaps >= (rwLaneOverlaps-1)*soloOverlap || !atomic.CompareAndSwapUint32(&rw.solo, v, v+soloOverlap) {
+		if v&soloOverlaps >= (laneCloseAt()-1)*soloOverlap || !atomic.CompareAndSwapUint32(&rw.solo, v, v+soloOverlap) {
 			rw.laneOverlap()
 		}
 	}
@@ -100,7 +105,7 @@ func (rw *RWMutex) rlockLane(try bool) bool {
 }
 
 // laneOverlap notes that a lane reader found others inside, and closes
-// the lane and spreads once rwLaneOverlaps have since the last write:
+// the lane and spreads once the overlap score reaches laneCloseAt:
 // readers on many Ps at once are what the per-P lines pay for, while a
 // reader that takes the lock again inside its own RLock, on a lock written
 // as often, overlaps once per write. Not where slotsPay is false: there
@@ -110,7 +115,7 @@ func (rw *RWMutex) laneOverlap() {
 		return
 	}
 	for v := atomic.LoadUint32(&rw.solo); v&(soloWriter|soloClosed) == 0; v = atomic.LoadUint32(&rw.solo) {
-		if v&soloOverlaps < (rwLaneOverlaps-1)*soloOverlap {
+		if v&soloOverlaps < (laneCloseAt()-1)*soloOverlap {
 			if atomic.CompareAndSwapUint32(&rw.solo, v, v+soloOverlap) {
 				return
 			}
@@ -122,6 +127,62 @@ func (rw *RWMutex) laneOverlap() {
 			return
 		}
 	}
+}
+
+// laneCloseScore is the overlap score at which lanes close, 0 until
+// laneCloseAt has timed this machine's reads.
+var laneCloseScore atomic.Uint32
+
+// laneCloseAt returns the overlap score at which lanes close:
+// rwLaneOverlapsCheap where a read on the per-P lines costs less than one
+// on the lane (spreadReadsCheap), else rwLaneOverlaps. The first caller
+// times both, tens of microseconds once per process; a caller that holds
+// a Pin, which should not allocate the lines that takes, gets
+// rwLaneOverlaps until another has. Once timed it inlines to a load.
+func laneCloseAt() uint32 {
+	if s := laneCloseScore.Load(); s != 0 {
+		return s
+	}
+	return timeLaneClose()
+}
+
+// timeLaneClose is laneCloseAt's first call: it times the reads and
+// stores the threshold.
+func timeLaneClose() uint32 {
+	if pin.Held() {
+		return rwLaneOverlaps
+	}
+	s := uint32(rwLaneOverlaps)
+	if spreadReadsCheap() {
+		s = rwLaneOverlapsCheap
+	}
+	laneCloseScore.CompareAndSwap(0, s)
+	return laneCloseScore.Load()
+}
+
+// spreadReadsCheap reports whether an RLock and RUnlock on the per-P
+// lines cost less than on the lane, each timed on a lock of its own that
+// no one else uses: the least of rwTimingRounds rounds of rwTimingReads,
+// after a warm-up. The spread lock is fresh, so biased where the fence
+// pair is asymmetric: the lines' cheapest read.
+func spreadReadsCheap() bool {
+	var lane, spread RWMutex
+	spread.spread()
+	least := func(rw *RWMutex) int64 {
+		best := int64(1<<63 - 1)
+		for range rwTimingRounds {
+			start := monotonic()
+			for range rwTimingReads {
+				rw.RLock()
+				rw.RUnlock()
+			}
+			best = min(best, monotonic()-start)
+		}
+		return best
+	}
+	least(&lane)
+	least(&spread)
+	return least(&spread) < least(&lane)
 }
 
 // rlockOpen is rlock while the solo lane is open: the lane's add, as

@@ -45,52 +45,24 @@ func TestRWMutexSoloLane(t *testing.T) {
 
 // TestRWMutexLaneOverlapsClose: each reader that finds others inside adds
 // one to the lane's overlap score and each write halves it (where
-// slotsPay); the overlap that would bring the score to rwLaneOverlaps
-// closes the lane and spreads. The test follows the rule step by step: a
-// reader that takes the lock again inside its own RLock overlaps once, so
-// rwLaneOverlaps/2-1 such overlaps per write never close the lane, and
-// rwLaneOverlaps/2+1 close it within a few writes. A writer then waits for
-// the reader that came in through the lane and counts out on a line.
+// slotsPay); the overlap that would bring the score to laneCloseAt's
+// threshold closes the lane and spreads. The test follows the rule step by
+// step, for both thresholds: a reader that takes the lock again inside its
+// own RLock overlaps once, so half the threshold less one such overlaps per
+// write never close the lane, and half plus one close it within a few
+// writes. A writer then waits for the reader that came in through the lane
+// and counts out on a line.
 func TestRWMutexLaneOverlapsClose(t *testing.T) {
 	setSlotsPay(t, true)
-	for _, perWrite := range []int{rwLaneOverlaps/2 - 1, rwLaneOverlaps/2 + 1} {
-		var rw RWMutex
-		score, closed := 0, false
-		for write := 0; write < 32 && !closed; write++ {
-			for range perWrite {
-				rw.RLock()
-				rw.RLock() // an overlap
-				rw.RUnlock()
-				rw.RUnlock()
-				if closed = score == rwLaneOverlaps-1; closed {
-					break
-				}
-				score++
-			}
-			if closed {
-				break
-			}
-			rw.Lock()
-			rw.Unlock()
-			score /= 2
-			if v := atomic.LoadUint32(&rw.solo); v != uint32(score)*soloOverlap || rw.cells.Load() != nil {
-				t.Fatalf("%d overlaps per write, after write %d: solo word %#x, cells %v; want the lane open with score %d",
-					perWrite, write+1, v, rw.cells.Load() != nil, score)
-			}
-		}
-		if v := atomic.LoadUint32(&rw.solo); (v&soloClosed != 0) != closed || (rw.cells.Load() != nil) != closed {
-			t.Fatalf("%d overlaps per write: solo word %#x, cells %v; the rule says closed %v", perWrite, v, rw.cells.Load() != nil, closed)
-		}
-		if closed != (2*perWrite > rwLaneOverlaps) {
-			t.Fatalf("%d overlaps per write: closed %v, yet the score settles near %d against %d", perWrite, closed, 2*perWrite, rwLaneOverlaps)
-		}
-		rw.Lock() // the lane's readers all counted out
-		rw.Unlock()
+	for _, at := range []int{rwLaneOverlapsCheap, rwLaneOverlaps} {
+		setLaneCloseAt(t, uint32(at))
+		laneOverlapsRule(t, at)
 	}
+	closeAt := int(laneCloseAt())
 
 	var rw RWMutex
 	rw.RLock() // through the lane, and stays inside
-	for range rwLaneOverlaps {
+	for range closeAt {
 		rw.RLock()   // the last of these closes the lane, counted on the word
 		rw.RUnlock() // on a closed lane: out on a line
 	}
@@ -98,7 +70,7 @@ func TestRWMutexLaneOverlapsClose(t *testing.T) {
 	// in there count out on the lines.
 	want := uint32(soloClosed | 2*soloReader)
 	if v := atomic.LoadUint32(&rw.solo); v&^soloOverlaps != want || rw.cells.Load() == nil {
-		t.Fatalf("solo word %#x, cells %v after %d overlaps: want %#x and the lines made", v, rw.cells.Load() != nil, rwLaneOverlaps, want)
+		t.Fatalf("solo word %#x, cells %v after %d overlaps: want %#x and the lines made", v, rw.cells.Load() != nil, closeAt, want)
 	}
 	rw.RLock() // on a line now
 	rw.RUnlock()
@@ -198,4 +170,69 @@ func TestRWMutexLaneCountCapped(t *testing.T) {
 		t.Fatal("TryLock failed after every reader counted out")
 	}
 	rw.Unlock()
+}
+
+// laneOverlapsRule is TestRWMutexLaneOverlapsClose's check of the score
+// rule for the threshold at, which the caller has set.
+func laneOverlapsRule(t *testing.T, at int) {
+	t.Helper()
+	for _, perWrite := range []int{at/2 - 1, at/2 + 1} {
+		var rw RWMutex
+		score, closed := 0, false
+		for write := 0; write < 32 && !closed; write++ {
+			for range perWrite {
+				rw.RLock()
+				rw.RLock() // an overlap
+				rw.RUnlock()
+				rw.RUnlock()
+				if closed = score == at-1; closed {
+					break
+				}
+				score++
+			}
+			if closed {
+				break
+			}
+			rw.Lock()
+			rw.Unlock()
+			score /= 2
+			if v := atomic.LoadUint32(&rw.solo); v != uint32(score)*soloOverlap || rw.cells.Load() != nil {
+				t.Fatalf("%d overlaps per write, after write %d: solo word %#x, cells %v; want the lane open with score %d",
+					perWrite, write+1, v, rw.cells.Load() != nil, score)
+			}
+		}
+		if v := atomic.LoadUint32(&rw.solo); (v&soloClosed != 0) != closed || (rw.cells.Load() != nil) != closed {
+			t.Fatalf("%d overlaps per write: solo word %#x, cells %v; the rule says closed %v", perWrite, v, rw.cells.Load() != nil, closed)
+		}
+		if closed != (2*perWrite > at) {
+			t.Fatalf("%d overlaps per write: closed %v, yet the score settles near %d against %d", perWrite, closed, 2*perWrite, at)
+		}
+		rw.Lock() // the lane's readers all counted out
+		rw.Unlock()
+	}
+}
+
+// TestRWMutexLaneCloseTimed: laneCloseAt times this machine's reads once
+// and keeps one of the two thresholds, the low one exactly when a read on
+// the lines was the cheaper; a caller that holds a Pin before anyone has
+// timed them gets the high one and times nothing (where the build pins).
+func TestRWMutexLaneCloseTimed(t *testing.T) {
+	setLaneCloseAt(t, 0) // not timed yet
+	// The fallback build pins nothing.
+	if Pinned {
+		Pin()
+		at := laneCloseAt()
+		Unpin()
+		if at != rwLaneOverlaps || laneCloseScore.Load() != 0 {
+			t.Fatalf("pinned and untimed: laneCloseAt %d, stored %d; want %d, nothing stored", at, laneCloseScore.Load(), rwLaneOverlaps)
+		}
+	}
+	at := laneCloseAt()
+	if at != rwLaneOverlaps && at != rwLaneOverlapsCheap || laneCloseScore.Load() != at {
+		t.Fatalf("laneCloseAt %d, stored %d; want %d or %d, stored", at, laneCloseScore.Load(), rwLaneOverlapsCheap, rwLaneOverlaps)
+	}
+	if again := laneCloseAt(); again != at {
+		t.Fatalf("laneCloseAt changed from %d to %d without a new timing", at, again)
+	}
+	t.Logf("this machine: the lane closes at score %d (%d: a read on the lines was the cheaper)", at, rwLaneOverlapsCheap)
 }

@@ -46,26 +46,45 @@ const (
 	// the clock read (tens of nanoseconds) is lost in the RLocks.
 	rwRebiasEvery = 1024
 
-	// rwLaneOverlaps: the lane's overlap score at which it closes and
-	// spreads (laneOverlap). Each reader that finds others inside adds one
-	// to the score and each write halves it, so just before a write the
-	// score is near twice the overlaps per write: the lane closes once
-	// readers overlap more than about rwLaneOverlaps/2 times per write,
-	// and after rwLaneOverlaps overlaps where nothing writes. Rule: the
-	// per-P lines pay where readers on many Ps overlap many times per
-	// write. Each write on them sums every P's line, and each read finds
-	// its line through the P, dependent loads before its store, where a
-	// lane reader's add costs one transfer of the word's line per overlap,
-	// and readers that find a writer there take turns with it
-	// (awaitWriter) as sync.RWMutex's do. A lock that two goroutines each
-	// write every hundred operations (GOROOT's RWMutexWrite100) has under
-	// 200 reads between writes and stays on the lane; one written every
-	// thousand, at 2 goroutines, overlaps a few hundred times per write and
-	// spreads (results/m-issue40-lane-turns.md). A reader that takes the
-	// lock again inside its own RLock overlaps once per write. At most
-	// soloOverlaps, the solo word's bits. Re-measure with
-	// `go test ./percpu -run '^$' -bench 'RWMutexLane' -cpu 2,4 -count 6`.
-	rwLaneOverlaps = 512
+	// rwLaneOverlaps and rwLaneOverlapsCheap: the lane's overlap score at
+	// which it closes and spreads (laneOverlap), where a read on the per-P
+	// lines costs more than one on the lane, and where it costs less
+	// (laneCloseAt times both, once per process). Each reader that finds
+	// others inside adds one to the score and each write halves it, so
+	// just before a write the score is near twice the overlaps per write:
+	// the lane closes once readers overlap more than about half the
+	// threshold times per write, and after that many overlaps where
+	// nothing writes.
+	//
+	// Rule: the lines pay where the reads they save from moving the
+	// word's line outweigh what they add: each read finds its line
+	// through its P, and each write sums every P's line. Where that
+	// lookup costs more than the lane's two locked adds (a machine whose
+	// dependent loads before a store are slow), only many overlaps per
+	// write pay for it: two goroutines each writing every hundred of their
+	// operations (GOROOT's RWMutexWrite100) have under 200 reads between
+	// writes and can never reach 512, and one written every thousand, at 2
+	// goroutines, reaches it within a few writes
+	// (results/m-issue40-lane-turns.md). Where the lookup costs less, the
+	// lines pay from a few overlaps per write, but not for a lock two
+	// goroutines write every ten operations (under 20 reads between
+	// writes, never 40), whose readers do better taking turns with its
+	// writers on the lane (awaitWriter). A reader that takes the lock
+	// again inside its own RLock overlaps once per write. Both at most
+	// soloOverlaps, the solo word's bits. Re-measure with `go test ./percpu
+	// -run '^$' -bench 'RWMutexLane' -cpu 2,4 -count 6`, and GOROOT's
+	// RWMutexWrite and WorkWrite benchmarks at -cpu 2.
+	rwLaneOverlaps      = 512
+	rwLaneOverlapsCheap = 40
+
+	// rwTimingRounds, rwTimingReads: laneCloseAt times rwTimingRounds
+	// rounds of rwTimingReads RLock+RUnlock pairs on each path and keeps
+	// each path's fastest round, so that a preemption or a migration in a
+	// round does not decide; a round is long enough that the clock's two
+	// reads are lost in it, and all of it takes tens of microseconds,
+	// once per process.
+	rwTimingRounds = 8
+	rwTimingReads  = 64
 
 	// rwShortWait: how long (ns) a reader on the per-P lines that finds a
 	// writer spins for the flag to go down before it counts itself parked
