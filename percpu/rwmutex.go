@@ -213,7 +213,7 @@ func (rw *RWMutex) TryRLock() bool {
 	if !rw.w.TryLock() {
 		return false
 	}
-	rw.countInUnderW() // no writer can start while we hold w
+	rw.countInUnderW(1) // no writer can start while we hold w
 	rw.w.Unlock()
 	return true
 }

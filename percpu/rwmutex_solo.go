@@ -94,12 +94,9 @@ func (rw *RWMutex) rlockLane(try bool) bool {
 		return rw.rlock(try)
 	}
 	if v&soloCount > soloReader && slotsPay {
-		// [R-overlap] Others are inside: count the overlap, here at
-		// once if the word has not changed, or close the lane
-		// (laneOverlap).
-		if v&soloOverlaps >= (laneCloseAt()-1)*soloOverlap || !atomic.CompareAndSwapUint32(&rw.solo, v, v+soloOverlap) {
-			rw.laneOverlap()
-		}
+		// [R-overlap] Others are inside: count the overlap, or close
+		// the lane.
+		rw.laneOverlap(v)
 	}
 	return true
 }
@@ -108,14 +105,13 @@ func (rw *RWMutex) rlockLane(try bool) bool {
 // the lane and spreads once the overlap score reaches laneCloseAt:
 // readers on many Ps at once are what the per-P lines pay for, while a
 // reader that takes the lock again inside its own RLock, on a lock written
-// as often, overlaps once per write. Not where slotsPay is false: there
-// the lane's add is the cheapest count a reader can make.
-func (rw *RWMutex) laneOverlap() {
-	if !slotsPay {
-		return
-	}
-	for v := atomic.LoadUint32(&rw.solo); v&(soloWriter|soloClosed) == 0; v = atomic.LoadUint32(&rw.solo) {
-		if v&soloOverlaps < (laneCloseAt()-1)*soloOverlap {
+// as often, overlaps once per write. v is the word as the caller last
+// loaded it. The caller checks slotsPay: where it is false the lane's add
+// is the cheapest count a reader can make, and the lane stays open.
+func (rw *RWMutex) laneOverlap(v uint32) {
+	closeAt := (laneCloseAt() - 1) * soloOverlap
+	for ; v&(soloWriter|soloClosed) == 0; v = atomic.LoadUint32(&rw.solo) {
+		if v&soloOverlaps < closeAt {
 			if atomic.CompareAndSwapUint32(&rw.solo, v, v+soloOverlap) {
 				return
 			}
@@ -210,17 +206,19 @@ func (rw *RWMutex) runlockLane() {
 	rw.wakeWriter()
 }
 
-// countInUnderW counts a reader in for a caller that holds w, so that no
-// writer's flag is up (TryRLock, a pinned reader): on the solo word while
-// the lane is open, where its RUnlock will count out (see the solo word),
-// else, or with soloAdmitMax readers on the word, on the lock's own
-// counters, with the lane closed.
-func (rw *RWMutex) countInUnderW() {
-	if v := atomic.LoadUint32(&rw.solo); v < soloClosed && v&soloCount < soloAdmitMax*soloReader {
-		atomic.AddUint32(&rw.solo, soloReader)
+// countInUnderW counts n readers in for a caller that holds w, so that no
+// writer's flag is up (TryRLock and a pinned reader, one each; the
+// releasing writer, the readers it admits): on the solo word while the lane
+// is open and the word's count stays under soloAdmitMax, where their
+// RUnlocks will count out (see the solo word); else on the lock's own
+// counters, with the lane closed so that their RUnlocks count out on the
+// lines.
+func (rw *RWMutex) countInUnderW(n uint32) {
+	if v := atomic.LoadUint32(&rw.solo); v < soloClosed && n < soloAdmitMax && v&soloCount < soloAdmitMax*soloReader {
+		atomic.AddUint32(&rw.solo, n*soloReader)
 	} else {
 		rw.closeLane() // no writer's flag while we hold w
-		atomic.AddUintptr(&rw.locks, 1)
+		atomic.AddUintptr(&rw.locks, uintptr(n))
 	}
 }
 

@@ -240,7 +240,7 @@ func (rw *RWMutex) rlockSlow() {
 		var clk pinnedClock
 		for !rw.rlock(true) {
 			if rw.w.TryLock() {
-				rw.countInUnderW() // no writer can start while we hold w
+				rw.countInUnderW(1) // no writer can start while we hold w
 				rw.w.Unlock()
 				return
 			}
@@ -336,16 +336,7 @@ func (rw *RWMutex) admitReaders() {
 	ws.mu.Lock()
 	if n := atomic.LoadInt32(&rw.parked); n > 0 {
 		atomic.StoreInt32(&rw.parked, 0)
-		// On the solo word while the lane is open (see the solo word)
-		// and its count stays far from the top; else on the lock's own
-		// counters, with the lane closed so that their RUnlocks count
-		// out on the lines.
-		if v := atomic.LoadUint32(&rw.solo); v < soloClosed && n < soloAdmitMax && v&soloCount < soloAdmitMax*soloReader {
-			atomic.AddUint32(&rw.solo, uint32(n)*soloReader)
-		} else {
-			rw.closeLane()
-			atomic.AddUintptr(&rw.locks, uintptr(n))
-		}
+		rw.countInUnderW(uint32(n))
 		ws.tickets.Add(n)
 		ws.admitted.Add(1)
 	}
