@@ -31,6 +31,9 @@ func init() { testCounts.Store(new(counts)) }
 // schedYields returns how many yields the scheduling points have made.
 func schedYields() uint64 { return testCounts.Load().yields.Load() }
 
+// semaParks returns how many goroutines have parked on a sema.
+func semaParks() uint64 { return testCounts.Load().parks.Load() }
+
 // mcsSleepers returns how many waiters of l have published that they
 // sleep (or are about to) and have not been woken yet.
 func mcsSleepers(l *MCS) uint32 {

@@ -60,6 +60,8 @@ var testCounts atomic.Pointer[counts]
 type counts struct {
 	// yields counts the yields at scheduling points (schedYield).
 	yields atomic.Uint64
+	// parks counts the goroutines that parked on a sema (sema.acquire).
+	parks atomic.Uint64
 	// sleepers counts, per *MCS, the waiters that swung their node to
 	// mcsLeft or mcsSleeping and have not been woken yet (*atomic.Int32).
 	sleepers sync.Map
@@ -69,6 +71,13 @@ type counts struct {
 func countYield() {
 	if c := testCounts.Load(); c != nil {
 		c.yields.Add(1)
+	}
+}
+
+// countPark counts a goroutine about to park on a sema, in a test.
+func countPark() {
+	if c := testCounts.Load(); c != nil {
+		c.parks.Add(1)
 	}
 }
 

@@ -86,6 +86,7 @@ func (s *sema) acquire(lifo bool) {
 		s.tail = w
 	}
 	s.unlock()
+	countPark()
 	<-w.wake
 	parkers.Put(w)
 }
