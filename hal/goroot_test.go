@@ -2,7 +2,6 @@ package hal_test
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -13,8 +12,9 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/gohal/gohal/internal/testexec"
 )
 
 // TestGOROOTSyncAtomicTests runs the standard library's own tests of
@@ -82,25 +82,25 @@ func TestGOROOTSyncAtomicTests(t *testing.T) {
 	// Build the test binary, then run it from the temporary directory:
 	// the package's directory exists only in the overlay.
 	bin := filepath.Join(tmp, "atomicshim.test")
-	build := exec.Command(goCmd, "test", "-c", "-vet=off", "-overlay="+ov, "-o", bin, "./internal/atomicshim/")
+	build := testexec.BuildCommand(goCmd, "test", "-c", "-vet=off", "-overlay="+ov, "-o", bin, "./internal/atomicshim/")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building GOROOT's sync/atomic tests against hal: %v\n%s", err, out)
 	}
-	// The binary is built for this test's GOARCH (the go command reads
-	// it from the environment, as it did for this binary): under
-	// qemu-user GOHAL_TEST_EXEC names the emulator that runs it. Where it
-	// is set and still cannot run the binary, the test fails rather than
-	// skips, so that CI's emulated runs cannot pass unseen.
-	prefix := strings.Fields(os.Getenv("GOHAL_TEST_EXEC"))
-	args := append(prefix, bin, "-test.count=1", "-test.short", "-test.v")
-	switch {
-	case runtime.GOARCH == "arm64" && len(prefix) > 0:
+	// The binary is built for testexec.TargetGOARCH (this test's GOARCH
+	// unless GOHAL_TEST_GOARCH names another): under qemu-user
+	// GOHAL_TEST_EXEC names the emulator that runs it. Where it is set and
+	// still cannot run the binary, the test fails rather than skips, so
+	// that CI's emulated runs cannot pass unseen.
+	goarch := testexec.TargetGOARCH()
+	args := []string{"-test.count=1", "-test.short", "-test.v"}
+	switch emulated := testexec.Emulated(); {
+	case goarch == "arm64" && emulated:
 		// qemu-aarch64 (7.2) does not keep an STLR before a later LDAR
 		// in order, so Go's own store/load seq-cst tests fail under it
 		// with sync/atomic itself: they can only run on hardware.
 		args = append(args, "-test.skip", "^TestStoreLoadSeqCst(32|64)$")
 		t.Log("TestStoreLoadSeqCst32/64 skipped: qemu-aarch64 reorders STLR and a later LDAR, for sync/atomic too")
-	case strings.HasPrefix(runtime.GOARCH, "ppc64") && len(prefix) > 0:
+	case strings.HasPrefix(goarch, "ppc64") && emulated:
 		// qemu-ppc64le (7.2) now and then reports a nil atomic access's
 		// SIGSEGV at a wrong, non-nil address, which the runtime must
 		// take for a real fault ("unexpected fault address", fatal), not
@@ -109,13 +109,11 @@ func TestGOROOTSyncAtomicTests(t *testing.T) {
 		args = append(args, "-test.skip", "^TestNilDeref$")
 		t.Log("TestNilDeref skipped: qemu-ppc64le now and then reports a nil atomic access's fault at a wrong address, for sync/atomic too")
 	}
-	run := exec.Command(args[0], args[1:]...)
+	run := testexec.Command(bin, args...)
 	run.Dir = tmp
 	out, err := run.CombinedOutput()
 	t.Logf("%s", out)
-	if err != nil && len(prefix) == 0 && (errors.Is(err, syscall.ENOEXEC) || strings.Contains(err.Error(), "exec format error")) {
-		t.Skipf("cannot run the %s test binary here (%v): under qemu-user set GOHAL_TEST_EXEC", runtime.GOARCH, err)
-	}
+	testexec.SkipUnrunnable(t, err)
 	if err != nil {
 		t.Fatalf("GOROOT's sync/atomic tests against hal: %v", err)
 	}

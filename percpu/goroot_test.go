@@ -70,14 +70,14 @@ func TestGOROOTRWMutexTests(t *testing.T) {
 	// Build the test binary, then run it from the temporary directory:
 	// the package's directory exists only in the overlay.
 	bin := filepath.Join(dir, "rwshim.test")
-	build := exec.Command(goCmd, "test", "-c", "-vet=off", "-overlay="+ov, "-o", bin, "./internal/rwshim/")
+	build := testexec.BuildCommand(goCmd, "test", "-c", "-vet=off", "-overlay="+ov, "-o", bin, "./internal/rwshim/")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building GOROOT's sync.RWMutex tests against percpu.RWMutex: %v\n%s", err, out)
 	}
-	// The binary is built for this test's GOARCH (the go command reads
-	// it from the environment, as it did for this binary): under
-	// qemu-user GOHAL_TEST_EXEC names the emulator that runs it, as for
-	// the subprocess tests (runChildUnder).
+	// The binary is built for testexec.TargetGOARCH (this test's GOARCH
+	// unless GOHAL_TEST_GOARCH names another): under qemu-user
+	// GOHAL_TEST_EXEC names the emulator that runs it, as for the
+	// subprocess tests (runChildUnder).
 	// Where it is set and still cannot run the binary, the test fails
 	// rather than skips, so that CI's emulated runs cannot pass unseen.
 	run := testexec.Command(bin, "-test.count=1", "-test.v")

@@ -27,6 +27,32 @@ import (
 // Env is the environment variable that names the emulator command.
 const Env = "GOHAL_TEST_EXEC"
 
+// GOARCHEnv is the environment variable that names the GOARCH of the
+// programs a test builds with the go command, where it is not the test's.
+const GOARCHEnv = "GOHAL_TEST_GOARCH"
+
+// TargetGOARCH returns the GOARCH of the programs a test builds with the
+// go command: GOHAL_TEST_GOARCH's where set, else the test's own.
+//
+// CI sets it to run such tests natively for an emulated GOARCH, the built
+// program under GOHAL_TEST_EXEC, so that no emulated process forks the go
+// command: qemu-user (7.2) now and then hangs in a fork from a
+// multi-threaded emulated process, in the child before its exec.
+func TargetGOARCH() string {
+	if a := os.Getenv(GOARCHEnv); a != "" {
+		return a
+	}
+	return runtime.GOARCH
+}
+
+// BuildCommand returns the go command goCmd with args, set to build for
+// TargetGOARCH.
+func BuildCommand(goCmd string, args ...string) *exec.Cmd {
+	cmd := exec.Command(goCmd, args...)
+	cmd.Env = append(os.Environ(), "GOARCH="+TargetGOARCH())
+	return cmd
+}
+
 // Prefix returns the emulator command GOHAL_TEST_EXEC names, split into
 // fields, or nil where the tests run natively.
 func Prefix() []string { return strings.Fields(os.Getenv(Env)) }
@@ -41,8 +67,8 @@ func Argv(path string, args ...string) []string {
 	return append(append(Prefix(), path), args...)
 }
 
-// Command returns a command that runs the program at path, built for the
-// test's GOARCH, with args (see Argv).
+// Command returns a command that runs the program at path, built for
+// TargetGOARCH, with args (see Argv).
 func Command(path string, args ...string) *exec.Cmd {
 	argv := Argv(path, args...)
 	return exec.Command(argv[0], argv[1:]...)
@@ -68,10 +94,10 @@ func SkipUnrunnable(t testing.TB, err error) {
 		return
 	}
 	if Emulated() {
-		t.Fatalf("%s=%q cannot run the %s test binary: %v", Env, os.Getenv(Env), runtime.GOARCH, err)
+		t.Fatalf("%s=%q cannot run the %s test binary: %v", Env, os.Getenv(Env), TargetGOARCH(), err)
 	}
 	t.Skipf("cannot run the %s test binary again (%v): it runs under an emulator (go test -exec); "+
-		"set %s to the same command as -exec to run this test", runtime.GOARCH, err, Env)
+		"set %s to the same command as -exec to run this test", TargetGOARCH(), err, Env)
 }
 
 // Run runs cmd and returns its standard output, standard error and exit

@@ -3,7 +3,9 @@ package testexec
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -80,5 +82,26 @@ func TestRunExitCode(t *testing.T) {
 	out, errOut, code := Run(t, Command("/bin/sh", "-c", "echo out; echo err >&2; exit 3"))
 	if out != "out\n" || errOut != "err\n" || code != 3 {
 		t.Errorf("Run = %q, %q, %d; want out, err, 3", out, errOut, code)
+	}
+}
+
+// TestBuildCommandTarget checks that the go command BuildCommand returns
+// builds for GOHAL_TEST_GOARCH where set, and for the test's GOARCH where
+// not: go env GOARCH answers what a build would target.
+func TestBuildCommandTarget(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	for _, set := range []string{"", "s390x"} {
+		t.Setenv(GOARCHEnv, set)
+		want := set
+		if want == "" {
+			want = runtime.GOARCH
+		}
+		out, err := BuildCommand(goCmd, "env", "GOARCH").Output()
+		if got := strings.TrimSpace(string(out)); err != nil || got != want || TargetGOARCH() != want {
+			t.Errorf("%s=%q: go env GOARCH = %q (%v), TargetGOARCH %q; want %q", GOARCHEnv, set, got, err, TargetGOARCH(), want)
+		}
 	}
 }
