@@ -182,7 +182,16 @@ type RWMutex struct {
 	waits atomic.Pointer[rwWaits] // where writers and readers park, made by the first that waits
 	w     sync.Mutex              // writers exclude each other here
 	until atomic.Int32            // the tick before which readers keep the bias off (ticks, inhibited)
-	seen  atomic.Uint32           // the state's generation, truncated, when readers last looked (tryBias)
+
+	// tally is what readers keep a count of, by a plain load and store
+	// (hal's acquire and release), with no locked instruction: while the
+	// lane is open, its overlap score (laneOverlap; the writer halves it
+	// in releaseSolo); once it is closed, the state's generation,
+	// truncated, when readers last looked (tryBias). One word serves both,
+	// so that a lock stays 64 bytes: the close sets the generation, and a
+	// lane reader's late store only makes tryBias wait for another
+	// stretch with no write.
+	tally uint32
 }
 
 // The state word.
@@ -390,33 +399,39 @@ func (rw *RWMutex) release() {
 	rw.w.Unlock()
 }
 
-// afterWrite is the solo word v with the writer's flag lowered and the
-// overlap score halved ([W-release-solo]).
-func afterWrite(v uint32) uint32 {
-	return v&^(soloWriter|soloOverlaps) | v&soloOverlaps>>1
+// releaseSolo lowers the writer's flag if it is in the solo word, after
+// halving the lane's overlap score (a write came); it reports whether the
+// flag was there. Readers that find the flag add to the word and take
+// their count back, so the flag goes down by compare-and-swap; the score
+// is halved before, under the flag, where no lane reader is inside to
+// add to it.
+func (rw *RWMutex) releaseSolo() bool {
+	v := atomic.LoadUint32(&rw.solo)
+	if v&soloWriter == 0 {
+		return false
+	}
+	// [W-release-solo]
+	rw.halveScore()
+	for !atomic.CompareAndSwapUint32(&rw.solo, v, v&^soloWriter) {
+		v = atomic.LoadUint32(&rw.solo) // only readers' adds, taken back, change it under the flag
+	}
+	return true
 }
 
-// releaseSolo lowers the writer's flag if it is in the solo word, and
-// halves the overlap score there (a write came); it reports whether the
-// flag was there. Readers that find the flag add to
-// the word and take their count back, so this is a compare-and-swap.
-func (rw *RWMutex) releaseSolo() bool {
-	for v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0; v = atomic.LoadUint32(&rw.solo) {
-		// [W-release-solo]
-		if atomic.CompareAndSwapUint32(&rw.solo, v, afterWrite(v)) {
-			return true
-		}
+// halveScore halves the lane's overlap score, the tally.
+func (rw *RWMutex) halveScore() {
+	if n := hal.LoadAcquireUint32(&rw.tally); n != 0 {
+		hal.StoreReleaseUint32(&rw.tally, n/2)
 	}
-	return false
 }
 
 // Unlock unlocks rw for writing. Unlock of a lock that is not write-locked
 // panics. As with sync.RWMutex, a locked RWMutex is not associated with a
 // goroutine: one may Lock it and another Unlock it.
 func (rw *RWMutex) Unlock() {
-	if v := atomic.LoadUint32(&rw.solo); v&soloWriter != 0 && atomic.CompareAndSwapUint32(&rw.solo, v, afterWrite(v)) {
-		// release's steps on the lane, without its call.
-		// [W-release-solo] done; [W-admit]
+	if rw.releaseSolo() {
+		// release's steps on the lane.
+		// [W-admit]
 		if atomic.LoadInt32(&rw.parked) != 0 {
 			rw.admitReaders()
 		}

@@ -108,7 +108,7 @@ func BenchmarkRWMutexRevocation(b *testing.B) {
 			rw.Unlock()
 			b.StopTimer()
 			rw.until.Store(ticks(monotonic())) // as if the inhibition had passed
-			rw.seen.Store(uint32(rw.state.Load() / rwGen))
+			rw.tally = uint32(rw.state.Load() / rwGen)
 			rw.tryBias()
 			if rw.state.Load()&rwBiased == 0 {
 				b.Fatal("the bias did not come back")

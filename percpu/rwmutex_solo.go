@@ -3,21 +3,22 @@ package percpu
 import (
 	"sync/atomic"
 
+	"github.com/gohal/gohal/hal"
 	"github.com/gohal/gohal/internal/pin"
 )
 
 // The solo lane: while it is open, readers count themselves in and out
 // on the solo word with one atomic add each way, inlined in RLock and
 // RUnlock, as sync.RWMutex's readers do on its word. Readers that find
-// others inside add to the lane's overlap score, which each write halves;
-// at laneCloseAt's score they close the lane for good, and readers then use the
-// state word and the per-P lines (rwmutex_spread.go). A writer's flag is in the solo word while the lane
+// others inside add to the lane's overlap score (the lock's tally), which
+// each write halves; at laneCloseAt's score they close the lane for good,
+// and readers then use the state word and the per-P lines
+// (rwmutex_spread.go). A writer's flag is in the solo word while the lane
 // is open (raise).
 
 // The solo word, from the top bit down: the lane closed for good
-// (soloClosed), the writer's flag while the lane is open (soloWriter), the
-// count of readers counted in on the word (soloReader each), and, at the
-// bottom, the lane's overlap score (soloOverlap each; writes halve it).
+// (soloClosed), the writer's flag while the lane is open (soloWriter), and
+// the count of readers counted in on the word (soloReader each).
 // So RLock's tests are two comparisons, v >= soloClosed before its add
 // (the lane is closed) and r >= 2*soloReader after it (a writer's flag,
 // the lane closed meanwhile, or another reader inside), and RUnlock's
@@ -36,14 +37,12 @@ import (
 // and their counts out go on the lines. A writer adds the word's count to
 // the counts in (readersGone), so the sums hold either way.
 const (
-	soloClosed  = 1 << 31 // readers have overlapped: the lane is closed for good
-	soloWriter  = 1 << 30 // a writer holds the lock or waits for readers, while the lane is open
-	soloReader  = 1 << 10 // a reader counted in on the word (20 bits)
-	soloOverlap = 1 << 0  // a lane reader found others inside: the overlap score (10 bits)
+	soloClosed = 1 << 31 // readers have overlapped: the lane is closed for good
+	soloWriter = 1 << 30 // a writer holds the lock or waits for readers, while the lane is open
+	soloReader = 1 << 0  // a reader counted in on the word (30 bits)
 
 	soloCount    = soloWriter - soloReader // the readers' bits
 	soloCountTop = soloWriter >> 1         // set only by a count out of an empty word (see soloAdmitMax)
-	soloOverlaps = 1023 * soloOverlap      // the overlap score's bits
 	// soloLeave is what a reader adds to count out on the word: minus
 	// soloReader.
 	soloLeave = ^uint32(soloReader - 1)
@@ -59,8 +58,6 @@ const (
 
 // The fields fit: these fail to compile otherwise.
 const (
-	_ uint32 = soloReader - soloOverlaps - 1                   // the overlaps below the count
-	_ uint32 = (soloOverlaps/soloOverlap + 1) - rwLaneOverlaps // rwLaneOverlaps fits the overlaps' bits
 	_ uint32 = rwLaneOverlaps - rwLaneOverlapsCheap
 	_ uint32 = soloCountTop - 2*soloAdmitMax*soloReader // admissions stay below the top of the count
 )
@@ -108,15 +105,16 @@ func (rw *RWMutex) rlockLane(try bool) bool {
 // as often, overlaps once per write. v is the word as the caller last
 // loaded it. The caller checks slotsPay: where it is false the lane's add
 // is the cheapest count a reader can make, and the lane stays open.
+//
+// The score is the tally, a plain load and store (release): no locked
+// instruction beside the lane's add. Readers racing lose counts, which
+// only delays a close that the next overlaps make.
 func (rw *RWMutex) laneOverlap(v uint32) {
-	closeAt := (laneCloseAt() - 1) * soloOverlap
+	if n := hal.LoadAcquireUint32(&rw.tally) + 1; n < laneCloseAt() {
+		hal.StoreReleaseUint32(&rw.tally, n)
+		return
+	}
 	for ; v&(soloWriter|soloClosed) == 0; v = atomic.LoadUint32(&rw.solo) {
-		if v&soloOverlaps < closeAt {
-			if atomic.CompareAndSwapUint32(&rw.solo, v, v+soloOverlap) {
-				return
-			}
-			continue
-		}
 		// [S-close]
 		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloClosed) {
 			rw.spreadClosed()

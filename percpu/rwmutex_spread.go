@@ -247,6 +247,9 @@ func (rw *RWMutex) spread() []*rwCell {
 // cells and tries the bias.
 func (rw *RWMutex) spreadClosed() []*rwCell {
 	cs := rw.cells.Grow(0) // [S-grow]
+	// The tally was the lane's score: now it is the generation readers
+	// last saw, this one (writes on the lane made none).
+	hal.StoreReleaseUint32(&rw.tally, uint32(rw.state.Load()/rwGen))
 	rw.tryBias()
 	return cs
 }
@@ -272,8 +275,8 @@ func (rw *RWMutex) tryBias() {
 	}
 	// [B-load]
 	s := rw.state.Load()
-	if g := uint32(s / rwGen); g != rw.seen.Load() {
-		rw.seen.Store(g)
+	if g := uint32(s / rwGen); g != hal.LoadAcquireUint32(&rw.tally) {
+		hal.StoreReleaseUint32(&rw.tally, g)
 		rw.until.Store(ticks(now + inhibition()))
 		return
 	}

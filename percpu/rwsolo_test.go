@@ -24,20 +24,23 @@ func TestRWMutexSoloLane(t *testing.T) {
 	}
 	var overlap uint32 // counted only where the lane may close (slotsPay)
 	if slotsPay {
-		overlap = soloOverlap
+		overlap = 1
 	}
 	rw.RLock()
 	rw.RLock()
-	if v := atomic.LoadUint32(&rw.solo); v != 2*soloReader+overlap {
-		t.Fatalf("solo word %#x inside two RLocks: want two readers and, where slotsPay, an overlap", v)
+	if v := atomic.LoadUint32(&rw.solo); v != 2*soloReader || rw.tally != overlap {
+		t.Fatalf("solo word %#x, score %d inside two RLocks: want two readers and, where slotsPay, an overlap", v, rw.tally)
 	}
 	rw.RUnlock()
 	rw.RUnlock()
 	rw.Lock()
-	if v := atomic.LoadUint32(&rw.solo); v != soloWriter|overlap || rw.state.Load() != 0 {
-		t.Fatalf("solo word %#x, state %#x under Lock on an open lane", v, rw.state.Load())
+	if v := atomic.LoadUint32(&rw.solo); v != soloWriter || rw.state.Load() != 0 || rw.tally != overlap {
+		t.Fatalf("solo word %#x, state %#x, score %d under Lock on an open lane", v, rw.state.Load(), rw.tally)
 	}
 	rw.Unlock()
+	if rw.tally != 0 {
+		t.Fatalf("score %d after a write: want it halved, to 0", rw.tally)
+	}
 	if v := atomic.LoadUint32(&rw.solo); v != 0 || rw.cells.Load() != nil || rw.locks != 0 || rw.unlocks != 0 {
 		t.Fatalf("after reads and a write: solo %#x, cells %v, counts %d/%d", v, rw.cells.Load() != nil, rw.locks, rw.unlocks)
 	}
@@ -69,7 +72,7 @@ func TestRWMutexLaneOverlapsClose(t *testing.T) {
 	// The word's count stops moving at the close: the two readers counted
 	// in there count out on the lines.
 	want := uint32(soloClosed | 2*soloReader)
-	if v := atomic.LoadUint32(&rw.solo); v&^soloOverlaps != want || rw.cells.Load() == nil {
+	if v := atomic.LoadUint32(&rw.solo); v != want || rw.cells.Load() == nil {
 		t.Fatalf("solo word %#x, cells %v after %d overlaps: want %#x and the lines made", v, rw.cells.Load() != nil, closeAt, want)
 	}
 	rw.RLock() // on a line now
@@ -82,7 +85,7 @@ func TestRWMutexLaneOverlapsClose(t *testing.T) {
 	rw.RUnlock()
 	<-locked
 	rw.Unlock()
-	if v := atomic.LoadUint32(&rw.solo); v&^soloOverlaps != want {
+	if v := atomic.LoadUint32(&rw.solo); v != want {
 		t.Fatalf("solo word %#x: want %#x, the lane closed for good", v, want)
 	}
 }
@@ -196,9 +199,9 @@ func laneOverlapsRule(t *testing.T, at int) {
 			rw.Lock()
 			rw.Unlock()
 			score /= 2
-			if v := atomic.LoadUint32(&rw.solo); v != uint32(score)*soloOverlap || rw.cells.Load() != nil {
-				t.Fatalf("%d overlaps per write, after write %d: solo word %#x, cells %v; want the lane open with score %d",
-					perWrite, write+1, v, rw.cells.Load() != nil, score)
+			if v := atomic.LoadUint32(&rw.solo); v != 0 || rw.tally != uint32(score) || rw.cells.Load() != nil {
+				t.Fatalf("%d overlaps per write, after write %d: solo word %#x, score %d, cells %v; want the lane open with score %d",
+					perWrite, write+1, v, rw.tally, rw.cells.Load() != nil, score)
 			}
 		}
 		if v := atomic.LoadUint32(&rw.solo); (v&soloClosed != 0) != closed || (rw.cells.Load() != nil) != closed {

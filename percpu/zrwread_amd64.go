@@ -20,19 +20,29 @@ const pinlessBuild = true
 var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.state)^8]
 var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.cells)^32]
 var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.solo)^0]
+var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.tally)^60]
+var _ = [1]struct{}{}[unsafe.Sizeof(laneCloseScore)^4]
 var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.locks)^0]
 var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.unlocks)^8]
 var _ = [1]struct{}{}[rwWriter^1]
 var _ = [1]struct{}{}[rwBiased^2]
 var _ = [1]struct{}{}[soloClosed^0x80000000]
+var _ = [1]struct{}{}[soloReader^1]
+var _ = [1]struct{}{}[soloAdmitMax^0x10000]
 var _ = [1]struct{}{}[rwRebiasEvery^1024]
+
+// The cap's comparison also catches the flags.
+const _ uint32 = soloWriter - soloAdmitMax*soloReader
 
 // rwRLock is RLock past the solo lane. With the per-P lines made and no
 // writer, it counts the caller in on its P's line, as rlock does, without
 // pinning; anything else jumps to rwRLockSlow. A reader that finds the
 // state changed counts out again and jumps to rwRLockFailed; one that
 // should turn the bias back on, to rwTryBias. A v below soloClosed, the
-// open lane's word as RLock loaded it, jumps to rwRLockLane.
+// open lane's word as RLock loaded it, is rlockLane's: the reader is
+// inside, and adds an overlap to the score below laneCloseScore, here;
+// anything else jumps to rwRLockLane. The build has slotsPay true, as
+// it has pin.Pinned.
 func rwRLock(rw *RWMutex, v uint32)
 
 // rwRUnlock is RUnlock past the solo lane: with the lane closed and the

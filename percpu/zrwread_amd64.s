@@ -18,7 +18,7 @@ TEXT ·rwRLock(SB), NOSPLIT, $0-12
 	// [R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,
 	// or nothing while FenceLight needs none), [R-recheck] the state's reload,
 	// [R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.
-	// A v below soloClosed (the solo word as RLock loaded it): rwRLockLane's.
+	// A v below soloClosed (the solo word as RLock loaded it): the lane.
 	MOVL    v+8(FP), R9
 	CMPL    R9, $0x80000000
 	JCS     lane
@@ -88,6 +88,28 @@ slow:
 	JMP ·rwRLockSlow+0(SB)
 
 lane:
+	// [R-lane-slow] rlockLane's steps while no call is needed: the solo word
+	// again, below soloAdmitMax*soloReader (no flag, the lane open, the count
+	// below the cap): the caller is inside. [R-overlap] With another reader
+	// counted there, the score (the tally) goes up by a plain load and
+	// store, as laneOverlap's, while it stays below laneCloseScore (0 until
+	// timed). Anything else is rlockLane's, in Go.
+	MOVQ rw+0(FP), DI
+	MOVL (DI), AX
+	CMPL AX, $0x00010000
+	JCC  laneGo
+	CMPL AX, $0x00000002
+	JCS  laneIn
+	MOVL 60(DI), BX
+	INCL BX
+	CMPL BX, ·laneCloseScore+0(SB)
+	JCC  laneGo
+	MOVL BX, 60(DI)
+
+laneIn:
+	RET
+
+laneGo:
 	JMP ·rwRLockLane+0(SB)
 
 // func rwRUnlock(rw *RWMutex, v uint32)

@@ -60,11 +60,13 @@ var Layout = Runtime{GOOS: "linux", MinMinor: 26, MaxMinor: 27, GM: 48, MP: 208,
 // declarations at compile time, so a change there fails the build until
 // this is updated and the files regenerated.
 var Mutex = struct {
-	State, Cells, Solo         int // offsets in RWMutex: state, cells (pin.Table, its pointer first), solo
+	State, Cells, Solo, Tally  int // offsets in RWMutex: state, cells (pin.Table, its pointer first), solo, tally
 	Locks, Unlocks             int // offsets in rwCell
 	Writer, Biased, SoloClosed int // rwWriter, rwBiased, soloClosed (the solo word's top bit)
+	SoloReader, SoloAdmitMax   int // soloReader, soloAdmitMax
 	RebiasEvery                int // rwRebiasEvery, a power of two
-}{State: 8, Cells: 32, Solo: 0, Locks: 0, Unlocks: 8, Writer: 1, Biased: 2, SoloClosed: 0x80000000, RebiasEvery: 1024}
+}{State: 8, Cells: 32, Solo: 0, Tally: 60, Locks: 0, Unlocks: 8, Writer: 1, Biased: 2, SoloClosed: 0x80000000,
+	SoloReader: 1, SoloAdmitMax: 1 << 16, RebiasEvery: 1024}
 
 // tags is the build constraint of the assembly and its declarations;
 // the fallback file has its negation. Race builds keep the Go path, so
@@ -115,18 +117,27 @@ func declFile() string {
 	p("var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.state)^%d]\n", Mutex.State)
 	p("var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.cells)^%d]\n", Mutex.Cells)
 	p("var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.solo)^%d]\n", Mutex.Solo)
+	p("var _ = [1]struct{}{}[unsafe.Offsetof(RWMutex{}.tally)^%d]\n", Mutex.Tally)
+	p("var _ = [1]struct{}{}[unsafe.Sizeof(laneCloseScore)^4]\n")
 	p("var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.locks)^%d]\n", Mutex.Locks)
 	p("var _ = [1]struct{}{}[unsafe.Offsetof(rwCell{}.unlocks)^%d]\n", Mutex.Unlocks)
 	p("var _ = [1]struct{}{}[rwWriter^%d]\n", Mutex.Writer)
 	p("var _ = [1]struct{}{}[rwBiased^%d]\n", Mutex.Biased)
 	p("var _ = [1]struct{}{}[soloClosed^%#x]\n", Mutex.SoloClosed)
+	p("var _ = [1]struct{}{}[soloReader^%d]\n", Mutex.SoloReader)
+	p("var _ = [1]struct{}{}[soloAdmitMax^%#x]\n", Mutex.SoloAdmitMax)
 	p("var _ = [1]struct{}{}[rwRebiasEvery^%d]\n\n", Mutex.RebiasEvery)
+	p("// The cap's comparison also catches the flags.\n")
+	p("const _ uint32 = soloWriter - soloAdmitMax*soloReader\n\n")
 	p("// rwRLock is RLock past the solo lane. With the per-P lines made and no\n")
 	p("// writer, it counts the caller in on its P's line, as rlock does, without\n")
 	p("// pinning; anything else jumps to rwRLockSlow. A reader that finds the\n")
 	p("// state changed counts out again and jumps to rwRLockFailed; one that\n")
 	p("// should turn the bias back on, to rwTryBias. A v below soloClosed, the\n")
-	p("// open lane's word as RLock loaded it, jumps to rwRLockLane.\n")
+	p("// open lane's word as RLock loaded it, is rlockLane's: the reader is\n")
+	p("// inside, and adds an overlap to the score below laneCloseScore, here;\n")
+	p("// anything else jumps to rwRLockLane. The build has slotsPay true, as\n")
+	p("// it has pin.Pinned.\n")
 	p("func rwRLock(rw *RWMutex, v uint32)\n\n")
 	p("// rwRUnlock is RUnlock past the solo lane: with the lane closed and the\n")
 	p("// per-P lines made, it counts the caller out on its P's line,\n")
@@ -277,7 +288,7 @@ func asmFile() ([]byte, error) {
 		"[R-state] the state, [R-in] the INCQ ([R-fence] is the locked INCQ's own,",
 		"or nothing while FenceLight needs none), [R-recheck] the state's reload,",
 		"[R-backout] backout and backoutLocked, [R-rebias] the jump to rwTryBias.",
-		"A v below soloClosed (the solo word as RLock loaded it): rwRLockLane's.",
+		"A v below soloClosed (the solo word as RLock loaded it): the lane.",
 	)
 	laneFirst(c, "lane")
 	c.Load(c.Param("rw"), reg.RDI)
@@ -326,6 +337,28 @@ func asmFile() ([]byte, error) {
 	b.TailJump("rwRLockSlow")
 
 	c.Label("lane")
+	c.Comment(
+		"[R-lane-slow] rlockLane's steps while no call is needed: the solo word",
+		"again, below soloAdmitMax*soloReader (no flag, the lane open, the count",
+		"below the cap): the caller is inside. [R-overlap] With another reader",
+		"counted there, the score (the tally) goes up by a plain load and",
+		"store, as laneOverlap's, while it stays below laneCloseScore (0 until",
+		"timed). Anything else is rlockLane's, in Go.",
+	)
+	c.Load(c.Param("rw"), reg.RDI)
+	c.MOVL(operand.Mem{Base: reg.RDI, Disp: Mutex.Solo}, reg.EAX)
+	c.CMPL(reg.EAX, operand.U32(Mutex.SoloAdmitMax*Mutex.SoloReader))
+	c.JCC(operand.LabelRef("laneGo"))
+	c.CMPL(reg.EAX, operand.U32(2*Mutex.SoloReader))
+	c.JCS(operand.LabelRef("laneIn"))
+	c.MOVL(operand.Mem{Base: reg.RDI, Disp: Mutex.Tally}, reg.EBX)
+	c.INCL(reg.EBX)
+	c.CMPL(reg.EBX, sym("laneCloseScore"))
+	c.JCC(operand.LabelRef("laneGo"))
+	c.MOVL(reg.EBX, operand.Mem{Base: reg.RDI, Disp: Mutex.Tally})
+	c.Label("laneIn")
+	c.RET()
+	c.Label("laneGo")
 	b.TailJump("rwRLockLane")
 
 	c.Function("rwRUnlock")
