@@ -403,8 +403,9 @@ func (rw *RWMutex) release() {
 // halving the lane's overlap score (a write came); it reports whether the
 // flag was there. Readers that find the flag add to the word and take
 // their count back, so the flag goes down by compare-and-swap; the score
-// is halved before, under the flag, where no lane reader is inside to
-// add to it.
+// is halved before, under the flag, which keeps new lane readers from
+// adding to it (after a write no reader is inside either; after a failed
+// TryLock one may be, and a count it adds meanwhile may be lost).
 func (rw *RWMutex) releaseSolo() bool {
 	v := atomic.LoadUint32(&rw.solo)
 	if v&soloWriter == 0 {
