@@ -93,7 +93,7 @@ func (rw *RWMutex) rlockLane(try bool) bool {
 	if v&soloCount > soloReader && slotsPay {
 		// [R-overlap] Others are inside: count the overlap, or close
 		// the lane.
-		rw.laneOverlap(v)
+		rw.laneOverlap()
 	}
 	return true
 }
@@ -102,25 +102,19 @@ func (rw *RWMutex) rlockLane(try bool) bool {
 // the lane and spreads once the overlap score reaches laneCloseAt:
 // readers on many Ps at once are what the per-P lines pay for, while a
 // reader that takes the lock again inside its own RLock, on a lock written
-// as often, overlaps once per write. v is the word as the caller last
-// loaded it. The caller checks slotsPay: where it is false the lane's add
-// is the cheapest count a reader can make, and the lane stays open.
+// as often, overlaps once per write. The caller checks slotsPay: where it
+// is false the lane's add is the cheapest count a reader can make, and the
+// lane stays open.
 //
 // The score is the tally, a plain load and store (release): no locked
 // instruction beside the lane's add. Readers racing lose counts, which
 // only delays a close that the next overlaps make.
-func (rw *RWMutex) laneOverlap(v uint32) {
+func (rw *RWMutex) laneOverlap() {
 	if n := hal.LoadAcquireUint32(&rw.tally) + 1; n < laneCloseAt() {
 		hal.StoreReleaseUint32(&rw.tally, n)
 		return
 	}
-	for ; v&(soloWriter|soloClosed) == 0; v = atomic.LoadUint32(&rw.solo) {
-		// [S-close]
-		if atomic.CompareAndSwapUint32(&rw.solo, v, v|soloClosed) {
-			rw.spreadClosed()
-			return
-		}
-	}
+	rw.spread() // [S-close], refused under a writer's flag
 }
 
 // laneCloseScore is the overlap score at which lanes close, 0 until

@@ -70,9 +70,9 @@ const (
 	// goroutines write every ten operations (under 20 reads between
 	// writes, never 40), whose readers do better taking turns with its
 	// writers on the lane (awaitWriter). A reader that takes the lock
-	// again inside its own RLock overlaps once per write. Re-measure with `go test ./percpu
-	// -run '^$' -bench 'RWMutexLane' -cpu 2,4 -count 6`, and GOROOT's
-	// RWMutexWrite and WorkWrite benchmarks at -cpu 2.
+	// again inside its own RLock overlaps once per write. Re-measure with
+	// `go test ./percpu -run '^$' -bench 'RWMutexLane' -cpu 2,4 -count 6`,
+	// and GOROOT's RWMutexWrite and WorkWrite benchmarks at -cpu 2.
 	rwLaneOverlaps      = 512
 	rwLaneOverlapsCheap = 40
 
